@@ -1,0 +1,105 @@
+//! `easyflow`: the analysis of easyflow-ls for terminals and CI
+//! (`../shared/spec/cli.md`).
+
+mod check;
+mod report;
+
+use std::io::Write;
+use std::path::PathBuf;
+use std::process::ExitCode;
+
+use clap::{Parser, Subcommand, ValueEnum};
+
+#[derive(Parser)]
+#[command(
+    name = "easyflow",
+    version,
+    about = "Checks EasyFlow workflows before the platform runs them"
+)]
+struct Cli {
+    #[command(subcommand)]
+    command: Command,
+}
+
+#[derive(Subcommand)]
+enum Command {
+    /// Check `.flow` files (directories are searched recursively).
+    Check {
+        /// Files or directories to check.
+        #[arg(default_value = ".")]
+        paths: Vec<PathBuf>,
+        /// Output format.
+        #[arg(long, value_enum, default_value_t = Format::Human)]
+        format: Format,
+        /// Make warnings fail the check too (exit status 1).
+        #[arg(long)]
+        deny_warnings: bool,
+    },
+    /// Print the syntax tree of a file (`-` reads standard input).
+    Parse { file: PathBuf },
+}
+
+#[derive(Clone, Copy, PartialEq, Eq, ValueEnum)]
+pub enum Format {
+    /// rustc-style report with source excerpts, colored on a terminal.
+    Human,
+    /// One JSON document on stdout.
+    Json,
+}
+
+/// The exit statuses of cli.md.
+pub mod exit {
+    pub const OK: u8 = 0;
+    pub const PROBLEMS: u8 = 1;
+    pub const FAILURE: u8 = 2;
+}
+
+fn main() -> ExitCode {
+    let cli = Cli::parse();
+    let status = match cli.command {
+        Command::Check {
+            paths,
+            format,
+            deny_warnings,
+        } => check::run(&paths, format, deny_warnings),
+        Command::Parse { file } => parse(&file),
+    };
+    ExitCode::from(status)
+}
+
+fn parse(path: &std::path::Path) -> u8 {
+    let text = match check::read_source(path) {
+        Ok(text) => text,
+        Err(message) => {
+            eprintln!("error: {message}");
+            return exit::FAILURE;
+        }
+    };
+    let parse = easyflow_syntax::parse(&text);
+    let tree = easyflow_syntax::debug_tree(&parse.syntax());
+    let mut stdout = std::io::stdout().lock();
+    if stdout
+        .write_all(tree.as_bytes())
+        .and_then(|()| stdout.flush())
+        .is_err()
+    {
+        return exit::FAILURE;
+    }
+    let index = line_index::LineIndex::new(&text);
+    for error in parse.errors() {
+        let start = report::position(&index, error.range.start());
+        eprintln!(
+            "{}:{}:{}: {} {}",
+            path.display(),
+            start.line + 1,
+            start.character + 1,
+            error.code,
+            error.message
+        );
+    }
+    if parse.errors().is_empty() {
+        exit::OK
+    } else {
+        exit::PROBLEMS
+    }
+}

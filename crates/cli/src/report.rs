@@ -1,0 +1,143 @@
+//! The report formats of `easyflow check`: human (codespan-reporting) and JSON.
+
+use std::io::{self, IsTerminal, Write};
+
+use codespan_reporting::diagnostic::{Diagnostic as Report, Label, Severity as ReportSeverity};
+use codespan_reporting::files::SimpleFiles;
+use codespan_reporting::term::{self, termcolor};
+use easyflow_diagnostics::{Severity, TextSize};
+use line_index::{LineIndex, WideEncoding};
+use serde_json::json;
+
+use crate::check::CheckedFile;
+
+/// A 0-based line and UTF-16 column, as in LSP.
+pub struct Position {
+    pub line: u32,
+    pub character: u32,
+}
+
+pub fn position(index: &LineIndex, offset: TextSize) -> Position {
+    let utf8 = index.line_col(offset);
+    let character = index
+        .to_wide(WideEncoding::Utf16, utf8)
+        .map_or(utf8.col, |wide| wide.col);
+    Position {
+        line: utf8.line,
+        character,
+    }
+}
+
+#[derive(Default)]
+pub struct Counts {
+    pub errors: usize,
+    pub warnings: usize,
+    pub information: usize,
+}
+
+impl Counts {
+    pub fn of(files: &[CheckedFile]) -> Counts {
+        let mut counts = Counts::default();
+        for file in files {
+            counts.errors += file.count(Severity::Error);
+            counts.warnings += file.count(Severity::Warning);
+            counts.information += file.count(Severity::Information);
+        }
+        counts
+    }
+}
+
+pub fn json(files: &[CheckedFile]) -> io::Result<()> {
+    let range_json = |index: &LineIndex, range: easyflow_diagnostics::TextRange| {
+        let (start, end) = (position(index, range.start()), position(index, range.end()));
+        json!({
+            "start": {"line": start.line, "character": start.character},
+            "end": {"line": end.line, "character": end.character},
+        })
+    };
+    let files_json: Vec<_> = files
+        .iter()
+        .map(|file| {
+            let index = LineIndex::new(&file.text);
+            let path = file.path.display().to_string();
+            let diagnostics: Vec<_> = file
+                .diagnostics
+                .iter()
+                .map(|d| {
+                    let related: Vec<_> = d
+                        .related
+                        .iter()
+                        .map(|r| json!({"path": path, "range": range_json(&index, r.range), "message": r.message}))
+                        .collect();
+                    json!({
+                        "code": d.code.as_str(),
+                        "severity": d.severity().as_str(),
+                        "message": d.message,
+                        "range": range_json(&index, d.range),
+                        "related": related,
+                    })
+                })
+                .collect();
+            json!({"path": path, "diagnostics": diagnostics})
+        })
+        .collect();
+    let counts = Counts::of(files);
+    let document = json!({
+        "version": 1,
+        "files": files_json,
+        "summary": {
+            "files": files.len(),
+            "errors": counts.errors,
+            "warnings": counts.warnings,
+            "information": counts.information,
+        },
+    });
+    let mut stdout = io::stdout().lock();
+    serde_json::to_writer_pretty(&mut stdout, &document)?;
+    writeln!(stdout)?;
+    stdout.flush()
+}
+
+pub fn human(files: &[CheckedFile]) -> io::Result<()> {
+    let color = if io::stdout().is_terminal() && std::env::var_os("NO_COLOR").is_none() {
+        termcolor::ColorChoice::Auto
+    } else {
+        termcolor::ColorChoice::Never
+    };
+    let mut stdout = termcolor::StandardStream::stdout(color);
+    let config = term::Config::default();
+    let mut sources = SimpleFiles::new();
+    for file in files {
+        let id = sources.add(file.path.display().to_string(), file.text.as_str());
+        for d in &file.diagnostics {
+            let severity = match d.severity() {
+                Severity::Error => ReportSeverity::Error,
+                Severity::Warning => ReportSeverity::Warning,
+                Severity::Information => ReportSeverity::Note,
+            };
+            let mut labels = vec![Label::primary(id, d.range)];
+            labels.extend(
+                d.related
+                    .iter()
+                    .map(|r| Label::secondary(id, r.range).with_message(&r.message)),
+            );
+            let report = Report::new(severity)
+                .with_code(d.code.as_str())
+                .with_message(&d.message)
+                .with_labels(labels);
+            term::emit_to_write_style(&mut stdout, &config, &sources, &report)
+                .map_err(io::Error::other)?;
+        }
+    }
+    let counts = Counts::of(files);
+    let plural = |n: usize, word: &str| format!("{n} {word}{}", if n == 1 { "" } else { "s" });
+    writeln!(
+        stdout,
+        "checked {}: {}, {}, {}",
+        plural(files.len(), "file"),
+        plural(counts.errors, "error"),
+        plural(counts.warnings, "warning"),
+        plural(counts.information, "information note"),
+    )?;
+    stdout.flush()
+}

@@ -1,0 +1,197 @@
+//! The diagnostic vocabulary shared by every layer: stable codes with their
+//! fixed severities (`../shared/spec/diagnostics.md`), and the plain
+//! [`Diagnostic`] value (byte ranges, no editor types).
+
+use std::fmt;
+
+pub use text_size::{TextRange, TextSize};
+
+/// How serious a diagnostic is. Fixed per [`Code`].
+#[derive(Debug, Clone, Copy, PartialEq, Eq, PartialOrd, Ord, Hash)]
+pub enum Severity {
+    Error,
+    Warning,
+    Information,
+}
+
+impl Severity {
+    /// The spelling used by the CLI's JSON output.
+    pub fn as_str(self) -> &'static str {
+        match self {
+            Severity::Error => "error",
+            Severity::Warning => "warning",
+            Severity::Information => "information",
+        }
+    }
+}
+
+macro_rules! codes {
+    ($($variant:ident => $summary:literal,)*) => {
+        /// Every diagnostic code of the specification. The first letter of the
+        /// name is the severity (E error, W warning, I information).
+        #[derive(Debug, Clone, Copy, PartialEq, Eq, PartialOrd, Ord, Hash)]
+        pub enum Code {
+            $($variant,)*
+        }
+
+        impl Code {
+            pub const ALL: &'static [Code] = &[$(Code::$variant,)*];
+
+            /// The code as written in messages and documentation, e.g. `E0201`.
+            pub fn as_str(self) -> &'static str {
+                match self {
+                    $(Code::$variant => stringify!($variant),)*
+                }
+            }
+
+            /// One line saying what the code is about (the catalog's "meaning").
+            pub fn summary(self) -> &'static str {
+                match self {
+                    $(Code::$variant => $summary,)*
+                }
+            }
+        }
+    };
+}
+
+codes! {
+    E0100 => "syntax error",
+    E0101 => "character that begins no token",
+    E0102 => "unterminated string",
+    E0103 => "invalid escape sequence",
+    E0104 => "unterminated block comment",
+    E0105 => "unterminated code block",
+    E0106 => "identifiers must be ASCII",
+    E0107 => "integer does not fit in 64 bits",
+    E0201 => "unresolved name",
+    E0202 => "`after`/`on` names no step of this file",
+    E0203 => "duplicate step",
+    W0204 => "file required twice",
+    E0205 => "a required file and a step share a name",
+    W0206 => "required file never used",
+    E0207 => "parameter given twice in one step",
+    W0208 => "step listed twice in `after`",
+    I0209 => "redundant `after`: already a data dependency",
+    W0210 => "unknown member of a step",
+    E0301 => "dependency cycle",
+    E0302 => "step depends on itself",
+    E0401 => "stream arrow in a step that is not `~step`",
+    E0402 => "stream source is not a step's output",
+    E0403 => "`sweep` needs a list literal",
+    W0404 => "sweep over an empty list",
+    W0405 => "unknown step attribute",
+    W0406 => "invalid step attribute value",
+    E0407 => "repeated code section",
+    E0408 => "event transitions (`on`) are not supported",
+    W0501 => "unknown flow attribute",
+    W0502 => "wrong flow attribute value",
+    W0503 => "flow attribute set twice",
+    E0601 => "topology syntax error",
+    E0602 => "topology number out of range",
+    W0603 => "two worker types with the same capability set",
+    E0604 => "overlapping port ranges",
+    W0605 => "worker type starts no worker",
+    E0701 => "no worker type has every required capability",
+    E0702 => "no worker type has this capability",
+    E0703 => "no fitting worker type has enough memory",
+    I0705 => "more instances than slots",
+    E0706 => "malformed `requires` or `memory` value",
+    E0901 => "invalid configuration file",
+    W0902 => "unknown configuration key",
+    E0903 => "configured path does not exist",
+}
+
+impl Code {
+    pub fn severity(self) -> Severity {
+        match self.as_str().as_bytes()[0] {
+            b'E' => Severity::Error,
+            b'W' => Severity::Warning,
+            _ => Severity::Information,
+        }
+    }
+
+    /// The anchor of this code's entry in `docs/diagnostics.md`.
+    pub fn doc_anchor(self) -> String {
+        self.as_str().to_ascii_lowercase()
+    }
+}
+
+impl fmt::Display for Code {
+    fn fmt(&self, f: &mut fmt::Formatter<'_>) -> fmt::Result {
+        f.write_str(self.as_str())
+    }
+}
+
+/// A secondary location that explains a diagnostic (e.g. the first definition
+/// of a duplicated step), in the same file as the diagnostic.
+#[derive(Debug, Clone, PartialEq, Eq, Hash)]
+pub struct Related {
+    pub range: TextRange,
+    pub message: String,
+}
+
+/// A tag that editors render specially.
+#[derive(Debug, Clone, Copy, PartialEq, Eq, Hash)]
+pub enum Tag {
+    /// Faded out: W0206, I0209.
+    Unnecessary,
+}
+
+/// One problem found in one file, located by byte offsets.
+#[derive(Debug, Clone, PartialEq, Eq, Hash)]
+pub struct Diagnostic {
+    pub code: Code,
+    pub range: TextRange,
+    pub message: String,
+    pub related: Vec<Related>,
+    pub tags: Vec<Tag>,
+}
+
+impl Diagnostic {
+    pub fn new(code: Code, range: TextRange, message: impl Into<String>) -> Self {
+        Diagnostic {
+            code,
+            range,
+            message: message.into(),
+            related: Vec::new(),
+            tags: Vec::new(),
+        }
+    }
+
+    pub fn with_related(mut self, range: TextRange, message: impl Into<String>) -> Self {
+        self.related.push(Related {
+            range,
+            message: message.into(),
+        });
+        self
+    }
+
+    pub fn with_tag(mut self, tag: Tag) -> Self {
+        self.tags.push(tag);
+        self
+    }
+
+    pub fn severity(&self) -> Severity {
+        self.code.severity()
+    }
+}
+
+/// Puts diagnostics in the specification's order: by range start, then code.
+pub fn sort(diagnostics: &mut [Diagnostic]) {
+    diagnostics.sort_by(|a, b| {
+        (a.range.start(), a.code, a.range.end()).cmp(&(b.range.start(), b.code, b.range.end()))
+    });
+}
+
+#[cfg(test)]
+mod tests {
+    use super::*;
+
+    #[test]
+    fn severity_follows_the_letter() {
+        assert_eq!(Code::E0100.severity(), Severity::Error);
+        assert_eq!(Code::W0206.severity(), Severity::Warning);
+        assert_eq!(Code::I0209.severity(), Severity::Information);
+        assert!(Code::ALL.iter().all(|c| c.as_str().len() == 5));
+    }
+}

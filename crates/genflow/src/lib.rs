@@ -1,0 +1,137 @@
+//! A generator of large, valid, realistic flows, shaped like the reference
+//! workload `shared/tools/genflow.py N`: data dependencies on one to three of
+//! the previous 200 steps, some `after` lists, sweeps, nested lists,
+//! attributes, comments, Cyrillic text in strings, and `post` code blocks.
+//! Deterministic for a given seed; the output has no diagnostics.
+
+use std::fmt::Write;
+
+const PACKAGES: [&str; 5] = [
+    "ORCA.DFT",
+    "Solver.Main",
+    "Tools.Prepare",
+    "ScienceVis.ThreeDGraph.Mesh",
+    "Reducer.Sum",
+];
+const CAPABILITIES: [&str; 5] = [
+    "compute+CPU",
+    "compute+GPU",
+    "reduce",
+    "IO+load",
+    "IO+store",
+];
+
+/// The topology that satisfies the `requires` of [`generate_with_topology`].
+pub const TOPOLOGY: &str = "compute+CPU:24,1073741824 compute+GPU:2,1073741824 reduce:4,2147483648 IO+load:2,16777216 IO+store:2,16777216\n";
+
+/// A flow of `steps` steps.
+pub fn generate(steps: usize, seed: u64) -> String {
+    generate_flow(steps, seed, false)
+}
+
+/// A flow of `steps` steps whose every third step `requires` a capability set
+/// of [`TOPOLOGY`].
+pub fn generate_with_topology(steps: usize, seed: u64) -> String {
+    generate_flow(steps, seed, true)
+}
+
+fn generate_flow(steps: usize, seed: u64, with_requires: bool) -> String {
+    let mut rng = fastrand::Rng::with_seed(seed);
+    let mut out = String::with_capacity(steps * 160);
+    let files = (steps / 50).max(1);
+    let _ = writeln!(out, "// Generated workflow with {steps} steps.");
+    out.push_str("[flow:name = \"Generated benchmark workflow\"]\n");
+    out.push_str("[flow:author = \"genflow\"]\n");
+    out.push_str("[flow:priority = @normal]\n");
+    for chunk_start in (0..files).step_by(8) {
+        let names: Vec<String> = (chunk_start..files.min(chunk_start + 8))
+            .map(|i| format!("input{i}"))
+            .collect();
+        let _ = writeln!(out, "require {};", names.join(", "));
+    }
+    out.push('\n');
+    for s in 0..steps {
+        if s % 17 == 0 {
+            let _ = writeln!(
+                out,
+                "// Stage {}: preparation and analysis of chunk {s}.",
+                s / 17
+            );
+        }
+        if s % 5 == 0 {
+            out.push_str("[priority = @high]\n");
+        }
+        if with_requires && s % 3 == 0 {
+            let _ = writeln!(
+                out,
+                "[requires = \"{}\"]",
+                CAPABILITIES[rng.usize(..CAPABILITIES.len())]
+            );
+        }
+        let mut params = Vec::new();
+        if s < files {
+            params.push(format!("source = input{s}"));
+        }
+        let mut deps: Vec<usize> = Vec::new();
+        if s > 0 {
+            for _ in 0..rng.usize(1..=3) {
+                deps.push(rng.usize(s.saturating_sub(200)..s));
+            }
+            deps.sort_unstable();
+            deps.dedup();
+        }
+        for (j, d) in deps.iter().enumerate() {
+            params.push(format!("in{j} = S{d}.outs[\"part{}.dat\"]", d % 7));
+        }
+        params.push(format!("threshold = {:.4}", rng.f64()));
+        params.push(format!("label = \"chunk {s} — этап\""));
+        if s % 11 == 0 {
+            params.push("iterations = sweep [100, 200, 300]".to_string());
+        }
+        if s % 13 == 0 {
+            params.push("grid = [1, 2, 3, [4, 5]]".to_string());
+        }
+        let mut after = String::new();
+        if s > 2 && s % 7 == 0 {
+            let mut candidates = vec![rng.usize(..s), rng.usize(..s)];
+            candidates.sort_unstable();
+            candidates.dedup();
+            candidates.retain(|c| !deps.contains(c));
+            if !candidates.is_empty() {
+                let names: Vec<String> = candidates.iter().map(|c| format!("S{c}")).collect();
+                after = format!(" after {}", names.join(", "));
+            }
+        }
+        let package = PACKAGES[rng.usize(..PACKAGES.len())];
+        let _ = writeln!(out, "step S{s} runs {package}{after}\n(");
+        out.push_str(
+            &params
+                .iter()
+                .map(|p| format!("  {p}"))
+                .collect::<Vec<_>>()
+                .join(",\n"),
+        );
+        out.push('\n');
+        if s % 23 == 0 {
+            let _ = writeln!(
+                out,
+                ")\npost code ruby\n  results = S{s}.Result.outs\n  results.each {{ |r| puts r }}\ncode end"
+            );
+        } else {
+            out.push_str(");\n");
+        }
+        out.push('\n');
+    }
+    out
+}
+
+#[cfg(test)]
+mod tests {
+    #[test]
+    fn deterministic_and_sized() {
+        let a = super::generate(100, 7);
+        assert_eq!(a, super::generate(100, 7));
+        assert_eq!(a.matches("\nstep S").count(), 100);
+        assert!(super::generate_with_topology(9, 1).contains("[requires = "));
+    }
+}

@@ -1,0 +1,272 @@
+//! The event-based parser: grammar functions ([`crate::grammar`]) walk the
+//! non-trivia tokens and emit start/token/finish events; [`build_tree`] then
+//! replays the events over all tokens, trivia included, into a rowan green
+//! tree. Parsing never fails and never stops early.
+
+use easyflow_diagnostics::{Code, Diagnostic, TextRange};
+use rowan::{GreenNode, GreenNodeBuilder};
+
+use crate::SyntaxKind::{self, *};
+use crate::lexer::Lexed;
+
+#[derive(Debug, Clone, Copy)]
+pub(crate) enum Event {
+    Start(SyntaxKind),
+    /// Consumes one non-trivia token, possibly remapped to another kind.
+    Token(SyntaxKind),
+    Finish,
+}
+
+/// Deepest nesting of lists and indexers the parser follows; deeper input is
+/// kept flat inside an error node (so no recursion can overflow the stack).
+pub(crate) const MAX_DEPTH: u32 = 128;
+
+pub(crate) struct Parser<'t> {
+    text: &'t str,
+    /// Indices into `lexed` of the non-trivia tokens.
+    tokens: Vec<u32>,
+    lexed: &'t Lexed,
+    pos: usize,
+    events: Vec<Event>,
+    pub(crate) errors: Vec<Diagnostic>,
+    pub(crate) depth: u32,
+}
+
+impl<'t> Parser<'t> {
+    pub(crate) fn new(text: &'t str, lexed: &'t Lexed) -> Self {
+        let tokens = (0..lexed.len() as u32)
+            .filter(|&i| !lexed.kind(i as usize).is_trivia())
+            .collect();
+        Parser {
+            text,
+            tokens,
+            lexed,
+            pos: 0,
+            events: Vec::new(),
+            errors: Vec::new(),
+            depth: 0,
+        }
+    }
+
+    pub(crate) fn finish(self) -> (Vec<Event>, Vec<Diagnostic>) {
+        (self.events, self.errors)
+    }
+
+    pub(crate) fn nth(&self, n: usize) -> SyntaxKind {
+        self.tokens
+            .get(self.pos + n)
+            .map_or(EOF, |&i| self.lexed.kind(i as usize))
+    }
+
+    pub(crate) fn current(&self) -> SyntaxKind {
+        self.nth(0)
+    }
+
+    pub(crate) fn at(&self, kind: SyntaxKind) -> bool {
+        self.current() == kind
+    }
+
+    pub(crate) fn at_eof(&self) -> bool {
+        self.pos >= self.tokens.len()
+    }
+
+    pub(crate) fn nth_text(&self, n: usize) -> &'t str {
+        self.tokens
+            .get(self.pos + n)
+            .map_or("", |&i| self.lexed.text(self.text, i as usize))
+    }
+
+    /// The contextual keyword `app`/`exec` when the current token is one used as a
+    /// section label (followed by `:`).
+    pub(crate) fn at_section_label(&self) -> Option<SyntaxKind> {
+        if self.current() != IDENT || self.nth(1) != COLON {
+            return None;
+        }
+        match self.nth_text(0) {
+            "app" => Some(APP_KW),
+            "exec" => Some(EXEC_KW),
+            _ => None,
+        }
+    }
+
+    fn range_of(&self, token: usize) -> TextRange {
+        match self.tokens.get(token) {
+            Some(&i) => self.lexed.range(i as usize),
+            None => TextRange::empty((self.text.len() as u32).into()),
+        }
+    }
+
+    pub(crate) fn current_range(&self) -> TextRange {
+        self.range_of(self.pos)
+    }
+
+    /// Whether trivia separates the current token from the next one.
+    pub(crate) fn next_is_adjacent(&self) -> bool {
+        self.range_of(self.pos).end() == self.range_of(self.pos + 1).start()
+    }
+
+    /// The empty range just after the previous non-trivia token: where a
+    /// missing token belongs.
+    pub(crate) fn missing_range(&self) -> TextRange {
+        match self.pos.checked_sub(1) {
+            Some(prev) => TextRange::empty(self.range_of(prev).end()),
+            None => TextRange::empty(0.into()),
+        }
+    }
+
+    pub(crate) fn bump(&mut self) {
+        self.bump_as(self.current());
+    }
+
+    pub(crate) fn bump_as(&mut self, kind: SyntaxKind) {
+        if self.at_eof() {
+            return;
+        }
+        self.events.push(Event::Token(kind));
+        self.pos += 1;
+    }
+
+    pub(crate) fn eat(&mut self, kind: SyntaxKind) -> bool {
+        if self.at(kind) {
+            self.bump();
+            true
+        } else {
+            false
+        }
+    }
+
+    pub(crate) fn start(&mut self) -> Marker {
+        self.events.push(Event::Start(ERROR_NODE));
+        Marker {
+            index: self.events.len() - 1,
+        }
+    }
+
+    /// A phrase for the current token in "found …".
+    pub(crate) fn found(&self) -> String {
+        match self.current() {
+            IDENT | ERROR => format!("`{}`", self.nth_text(0)),
+            kind => kind.describe().to_string(),
+        }
+    }
+
+    pub(crate) fn error_at(&mut self, range: TextRange, message: String) {
+        self.errors
+            .push(Diagnostic::new(Code::E0100, range, message));
+    }
+
+    /// Reports that `expected` is missing here, without consuming anything,
+    /// and returns false. A lexical error token at this point already has its
+    /// diagnostic: it is consumed silently in place of `expected`, and the
+    /// result is true (the caller goes on as if `expected` were there).
+    pub(crate) fn error_missing(&mut self, expected: &str) -> bool {
+        if self.at(ERROR) {
+            self.bump_error_silently();
+            return true;
+        }
+        let message = format!("expected {expected}, found {}", self.found());
+        let range = self.missing_range();
+        self.error_at(range, message);
+        false
+    }
+
+    /// Reports the current token as unexpected and wraps it in an error node.
+    pub(crate) fn error_and_bump(&mut self, expected: &str) {
+        if self.at(ERROR) {
+            self.bump_error_silently();
+            return;
+        }
+        let message = format!("expected {expected}, found {}", self.found());
+        let range = self.current_range();
+        self.error_at(range, message);
+        let m = self.start();
+        self.bump();
+        m.complete(self, ERROR_NODE);
+    }
+
+    fn bump_error_silently(&mut self) {
+        let m = self.start();
+        self.bump();
+        m.complete(self, ERROR_NODE);
+    }
+
+    /// Consumes `kind` or reports it missing.
+    pub(crate) fn expect(&mut self, kind: SyntaxKind) -> bool {
+        self.eat(kind) || self.error_missing(kind.describe())
+    }
+}
+
+pub(crate) struct Marker {
+    index: usize,
+}
+
+impl Marker {
+    pub(crate) fn complete(self, p: &mut Parser<'_>, kind: SyntaxKind) {
+        p.events[self.index] = Event::Start(kind);
+        p.events.push(Event::Finish);
+    }
+}
+
+/// Replays `events` over every token of `lexed` into a green tree. Trivia goes
+/// to the outermost node open at its place, so nodes never start or end with
+/// whitespace or comments.
+pub(crate) fn build_tree(text: &str, lexed: &Lexed, events: &[Event]) -> GreenNode {
+    let mut builder = GreenNodeBuilder::new();
+    let mut next_token = 0;
+    let mut depth = 0usize;
+    let attach_trivia = |builder: &mut GreenNodeBuilder<'_>, next_token: &mut usize| {
+        while *next_token < lexed.len() && lexed.kind(*next_token).is_trivia() {
+            builder.token(
+                lexed.kind(*next_token).into(),
+                lexed.text(text, *next_token),
+            );
+            *next_token += 1;
+        }
+    };
+    for event in events {
+        match *event {
+            Event::Start(kind) => {
+                if depth > 0 {
+                    attach_trivia(&mut builder, &mut next_token);
+                }
+                depth += 1;
+                builder.start_node(kind.into());
+            }
+            Event::Token(kind) => {
+                attach_trivia(&mut builder, &mut next_token);
+                builder.token(kind.into(), lexed.text(text, next_token));
+                next_token += 1;
+            }
+            Event::Finish => {
+                depth -= 1;
+                if depth == 0 {
+                    attach_trivia(&mut builder, &mut next_token);
+                }
+                builder.finish_node();
+            }
+        }
+    }
+    debug_assert_eq!(next_token, lexed.len(), "every token is in the tree");
+    builder.finish()
+}
+
+impl Parser<'_> {
+    /// Whether a line break separates the current token from the previous one.
+    pub(crate) fn at_line_start(&self) -> bool {
+        let Some(prev) = self.pos.checked_sub(1) else {
+            return true;
+        };
+        let gap = TextRange::new(self.range_of(prev).end(), self.current_range().start());
+        self.text[gap].contains(['\n', '\r'])
+    }
+
+    pub(crate) fn pos(&self) -> usize {
+        self.pos
+    }
+
+    /// The range from the start of token `from` to the end of the last consumed token.
+    pub(crate) fn range_since(&self, from: usize) -> TextRange {
+        let start = self.range_of(from).start();
+        TextRange::new(start, self.missing_range().start().max(start))
+    }
+}

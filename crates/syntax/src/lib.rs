@@ -40,7 +40,7 @@ impl Parse {
     }
 
     pub fn tree(&self) -> ast::SourceFile {
-        ast::SourceFile::cast(self.syntax()).expect("the root is always a SOURCE_FILE")
+        <ast::SourceFile as ast::AstNode>::cast(self.syntax()).expect("the root is always a SOURCE_FILE")
     }
 
     pub fn errors(&self) -> &[Diagnostic] {

@@ -1,0 +1,126 @@
+//! End-to-end tests of the `easyflow` binary: real processes, real files.
+//! Expected outputs live in `tests/data/cli/`; regenerate with `UPDATE_EXPECT=1`.
+
+use std::path::{Path, PathBuf};
+use std::process::{Command, Output, Stdio};
+
+fn repo_root() -> PathBuf {
+    Path::new(env!("CARGO_MANIFEST_DIR")).join("../..").canonicalize().unwrap()
+}
+
+fn easyflow(args: &[&str], dir: &Path) -> Output {
+    Command::new(env!("CARGO_BIN_EXE_easyflow"))
+        .args(args)
+        .current_dir(dir)
+        .env("NO_COLOR", "1")
+        .stdin(Stdio::null())
+        .output()
+        .expect("the easyflow binary runs")
+}
+
+fn stdout(output: &Output) -> String {
+    String::from_utf8(output.stdout.clone()).expect("stdout is UTF-8")
+}
+
+fn stderr(output: &Output) -> String {
+    String::from_utf8(output.stderr.clone()).expect("stderr is UTF-8")
+}
+
+fn expect_output(name: &str, actual: &str) {
+    expect_test::expect_file![repo_root().join("tests/data/cli").join(name)].assert_eq(actual);
+}
+
+#[test]
+fn check_corpus_json() {
+    let output = easyflow(&["check", "tests/data/parser/corpus", "--format", "json"], &repo_root());
+    assert_eq!(output.status.code(), Some(1), "{}", stderr(&output));
+    let report: serde_json::Value = serde_json::from_str(&stdout(&output)).unwrap();
+    assert_eq!(report["files"].as_array().unwrap().len(), 8, "every corpus file is listed");
+    expect_output("check-corpus.json", &stdout(&output));
+}
+
+#[test]
+fn check_human_report() {
+    let output =
+        easyflow(&["check", "tests/data/parser/corpus/sweep-missing-comma.flow"], &repo_root());
+    assert_eq!(output.status.code(), Some(1));
+    expect_output("check-human.txt", &stdout(&output));
+}
+
+#[test]
+fn clean_file_exits_zero() {
+    let output = easyflow(&["check", "tests/data/parser/corpus/control-deps.flow"], &repo_root());
+    assert_eq!(output.status.code(), Some(0), "{}", stdout(&output));
+}
+
+#[test]
+fn unreadable_and_non_utf8_files_are_named_and_others_still_checked() {
+    let dir = tempfile::tempdir().unwrap();
+    std::fs::write(dir.path().join("a-bad.flow"), b"step A runs P (x = \"\xff\xfe\");").unwrap();
+    std::fs::write(dir.path().join("b-good.flow"), "step B runs P ();\n").unwrap();
+    let output = easyflow(&["check", ".", "missing.flow", "--format", "json"], dir.path());
+    assert_eq!(output.status.code(), Some(2));
+    let errors = stderr(&output);
+    assert!(errors.contains("a-bad.flow: not valid UTF-8"), "{errors}");
+    assert!(errors.contains("missing.flow"), "{errors}");
+    let report: serde_json::Value = serde_json::from_str(&stdout(&output)).unwrap();
+    let paths: Vec<_> =
+        report["files"].as_array().unwrap().iter().map(|f| f["path"].clone()).collect();
+    assert_eq!(paths, ["b-good.flow"]);
+}
+
+#[test]
+fn json_positions_are_utf16() {
+    let dir = tempfile::tempdir().unwrap();
+    // `😀` is two UTF-16 units and four bytes; `шаг` three units and six bytes.
+    std::fs::write(dir.path().join("a.flow"), "// 😀\nstep A runs P (x = \"😀\", шаг = 1);\n")
+        .unwrap();
+    let output = easyflow(&["check", "a.flow", "--format", "json"], dir.path());
+    let report: serde_json::Value = serde_json::from_str(&stdout(&output)).unwrap();
+    let diagnostic = &report["files"][0]["diagnostics"][0];
+    assert_eq!(diagnostic["code"], "E0106");
+    assert_eq!(diagnostic["range"]["start"], serde_json::json!({"line": 1, "character": 25}));
+    assert_eq!(diagnostic["range"]["end"], serde_json::json!({"line": 1, "character": 28}));
+}
+
+#[test]
+fn bad_usage_exits_two() {
+    let output = easyflow(&["check", "--format", "yaml"], &repo_root());
+    assert_eq!(output.status.code(), Some(2));
+}
+
+/// Token texts of `easyflow parse` output, concatenated.
+fn concatenated_tokens(tree: &str) -> String {
+    tree.lines()
+        .filter_map(|line| line.find(" \"").map(|i| &line[i + 1..]))
+        .map(|quoted| serde_json::from_str::<String>(quoted).unwrap())
+        .collect()
+}
+
+#[test]
+fn parse_prints_a_lossless_tree_for_garbage() {
+    let dir = tempfile::tempdir().unwrap();
+    let inputs = [
+        "",
+        "step",
+        "]]]][[[ (((\"\\q",
+        "~ step A runs (x <- sweep [1,,] post code ruby\n code endless",
+        "шаг $$ 😀 \r\n\r /* open",
+        "[flow: = ] [x=1] require ; ; step B runs P.Q after , on ( app: exec: exec: a = 1 b = 2 ) pre pre",
+        "\u{0}\u{1}\t\"multi\nline\"\n@ @x 12345678901234567890 1.e5 .5 -.5e-3",
+    ];
+    for (i, input) in inputs.iter().enumerate() {
+        let path = dir.path().join(format!("{i}.flow"));
+        std::fs::write(&path, input).unwrap();
+        let output = easyflow(&["parse", path.to_str().unwrap()], dir.path());
+        assert!(matches!(output.status.code(), Some(0 | 1)), "{input:?}: {}", stderr(&output));
+        assert_eq!(concatenated_tokens(&stdout(&output)), *input, "tokens of {input:?}");
+    }
+}
+
+#[test]
+fn parse_tree_format() {
+    let output = easyflow(&["parse", "tests/data/parser/corpus/control-deps.flow"], &repo_root());
+    assert_eq!(output.status.code(), Some(0));
+    expect_output("parse-control-deps.txt", &stdout(&output));
+}

@@ -28,7 +28,11 @@ fn run(program: &str, args: &[&str]) -> Result<(), String> {
         .args(args)
         .status()
         .map_err(|e| format!("cannot run {program}: {e}"))?;
-    if status.success() { Ok(()) } else { Err(format!("{program} {} failed: {status}", args.join(" "))) }
+    if status.success() {
+        Ok(())
+    } else {
+        Err(format!("{program} {} failed: {status}", args.join(" ")))
+    }
 }
 
 fn test() -> Result<(), String> {
@@ -48,10 +52,18 @@ fn genflow(args: &[String]) -> Result<(), String> {
     while let Some(arg) = args.next() {
         match arg.as_str() {
             "--seed" => {
-                seed = args.next().and_then(|s| s.parse().ok()).ok_or("--seed needs a number")?;
+                seed = args
+                    .next()
+                    .and_then(|s| s.parse().ok())
+                    .ok_or("--seed needs a number")?;
             }
             "--topology" => topology = Some(args.next().ok_or("--topology needs a path")?.clone()),
-            n => steps = Some(n.parse::<usize>().map_err(|_| format!("not a step count: {n}"))?),
+            n => {
+                steps = Some(
+                    n.parse::<usize>()
+                        .map_err(|_| format!("not a step count: {n}"))?,
+                )
+            }
         }
     }
     let steps = steps.ok_or("genflow needs a step count")?;

@@ -2,6 +2,7 @@
 
 use std::path::{Path, PathBuf};
 
+use easyflow_db::{Database, SourceFile, file_diagnostics};
 use easyflow_diagnostics::{Diagnostic, Severity};
 
 use crate::{Format, exit, report};
@@ -16,10 +17,12 @@ pub struct CheckedFile {
 pub fn run(paths: &[PathBuf], format: Format, deny_warnings: bool) -> u8 {
     let mut failed = false;
     let mut files = Vec::new();
+    let db = Database::default();
     for path in discover(paths, &mut failed) {
         match read_source(&path) {
             Ok(text) => {
-                let diagnostics = analyze(&text);
+                let file = SourceFile::new(&db, path.clone(), text.clone());
+                let diagnostics = file_diagnostics(&db, file).clone();
                 files.push(CheckedFile {
                     path,
                     text,
@@ -51,11 +54,6 @@ pub fn run(paths: &[PathBuf], format: Format, deny_warnings: bool) -> u8 {
     } else {
         exit::OK
     }
-}
-
-/// Every diagnostic of one flow text, in the specification's order.
-pub fn analyze(text: &str) -> Vec<Diagnostic> {
-    easyflow_syntax::parse(text).errors().to_vec()
 }
 
 /// The `.flow` files named or found under `paths`, each directory's files in

@@ -5,7 +5,10 @@ use std::path::{Path, PathBuf};
 use std::process::{Command, Output, Stdio};
 
 fn repo_root() -> PathBuf {
-    Path::new(env!("CARGO_MANIFEST_DIR")).join("../..").canonicalize().unwrap()
+    Path::new(env!("CARGO_MANIFEST_DIR"))
+        .join("../..")
+        .canonicalize()
+        .unwrap()
 }
 
 fn easyflow(args: &[&str], dir: &Path) -> Output {
@@ -32,40 +35,63 @@ fn expect_output(name: &str, actual: &str) {
 
 #[test]
 fn check_corpus_json() {
-    let output = easyflow(&["check", "tests/data/parser/corpus", "--format", "json"], &repo_root());
+    let output = easyflow(
+        &["check", "tests/data/parser/corpus", "--format", "json"],
+        &repo_root(),
+    );
     assert_eq!(output.status.code(), Some(1), "{}", stderr(&output));
     let report: serde_json::Value = serde_json::from_str(&stdout(&output)).unwrap();
-    assert_eq!(report["files"].as_array().unwrap().len(), 8, "every corpus file is listed");
+    assert_eq!(
+        report["files"].as_array().unwrap().len(),
+        8,
+        "every corpus file is listed"
+    );
     expect_output("check-corpus.json", &stdout(&output));
 }
 
 #[test]
 fn check_human_report() {
-    let output =
-        easyflow(&["check", "tests/data/parser/corpus/sweep-missing-comma.flow"], &repo_root());
+    let output = easyflow(
+        &["check", "tests/data/parser/corpus/sweep-missing-comma.flow"],
+        &repo_root(),
+    );
     assert_eq!(output.status.code(), Some(1));
     expect_output("check-human.txt", &stdout(&output));
 }
 
 #[test]
 fn clean_file_exits_zero() {
-    let output = easyflow(&["check", "tests/data/parser/corpus/control-deps.flow"], &repo_root());
+    let output = easyflow(
+        &["check", "tests/data/parser/corpus/control-deps.flow"],
+        &repo_root(),
+    );
     assert_eq!(output.status.code(), Some(0), "{}", stdout(&output));
 }
 
 #[test]
 fn unreadable_and_non_utf8_files_are_named_and_others_still_checked() {
     let dir = tempfile::tempdir().unwrap();
-    std::fs::write(dir.path().join("a-bad.flow"), b"step A runs P (x = \"\xff\xfe\");").unwrap();
+    std::fs::write(
+        dir.path().join("a-bad.flow"),
+        b"step A runs P (x = \"\xff\xfe\");",
+    )
+    .unwrap();
     std::fs::write(dir.path().join("b-good.flow"), "step B runs P ();\n").unwrap();
-    let output = easyflow(&["check", ".", "missing.flow", "--format", "json"], dir.path());
+    let output = easyflow(
+        &["check", ".", "missing.flow", "--format", "json"],
+        dir.path(),
+    );
     assert_eq!(output.status.code(), Some(2));
     let errors = stderr(&output);
     assert!(errors.contains("a-bad.flow: not valid UTF-8"), "{errors}");
     assert!(errors.contains("missing.flow"), "{errors}");
     let report: serde_json::Value = serde_json::from_str(&stdout(&output)).unwrap();
-    let paths: Vec<_> =
-        report["files"].as_array().unwrap().iter().map(|f| f["path"].clone()).collect();
+    let paths: Vec<_> = report["files"]
+        .as_array()
+        .unwrap()
+        .iter()
+        .map(|f| f["path"].clone())
+        .collect();
     assert_eq!(paths, ["b-good.flow"]);
 }
 
@@ -73,14 +99,23 @@ fn unreadable_and_non_utf8_files_are_named_and_others_still_checked() {
 fn json_positions_are_utf16() {
     let dir = tempfile::tempdir().unwrap();
     // `😀` is two UTF-16 units and four bytes; `шаг` three units and six bytes.
-    std::fs::write(dir.path().join("a.flow"), "// 😀\nstep A runs P (x = \"😀\", шаг = 1);\n")
-        .unwrap();
+    std::fs::write(
+        dir.path().join("a.flow"),
+        "// 😀\nstep A runs P (x = \"😀\", шаг = 1);\n",
+    )
+    .unwrap();
     let output = easyflow(&["check", "a.flow", "--format", "json"], dir.path());
     let report: serde_json::Value = serde_json::from_str(&stdout(&output)).unwrap();
     let diagnostic = &report["files"][0]["diagnostics"][0];
     assert_eq!(diagnostic["code"], "E0106");
-    assert_eq!(diagnostic["range"]["start"], serde_json::json!({"line": 1, "character": 25}));
-    assert_eq!(diagnostic["range"]["end"], serde_json::json!({"line": 1, "character": 28}));
+    assert_eq!(
+        diagnostic["range"]["start"],
+        serde_json::json!({"line": 1, "character": 25})
+    );
+    assert_eq!(
+        diagnostic["range"]["end"],
+        serde_json::json!({"line": 1, "character": 28})
+    );
 }
 
 #[test]
@@ -113,14 +148,25 @@ fn parse_prints_a_lossless_tree_for_garbage() {
         let path = dir.path().join(format!("{i}.flow"));
         std::fs::write(&path, input).unwrap();
         let output = easyflow(&["parse", path.to_str().unwrap()], dir.path());
-        assert!(matches!(output.status.code(), Some(0 | 1)), "{input:?}: {}", stderr(&output));
-        assert_eq!(concatenated_tokens(&stdout(&output)), *input, "tokens of {input:?}");
+        assert!(
+            matches!(output.status.code(), Some(0 | 1)),
+            "{input:?}: {}",
+            stderr(&output)
+        );
+        assert_eq!(
+            concatenated_tokens(&stdout(&output)),
+            *input,
+            "tokens of {input:?}"
+        );
     }
 }
 
 #[test]
 fn parse_tree_format() {
-    let output = easyflow(&["parse", "tests/data/parser/corpus/control-deps.flow"], &repo_root());
+    let output = easyflow(
+        &["parse", "tests/data/parser/corpus/control-deps.flow"],
+        &repo_root(),
+    );
     assert_eq!(output.status.code(), Some(0));
     expect_output("parse-control-deps.txt", &stdout(&output));
 }

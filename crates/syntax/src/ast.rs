@@ -218,7 +218,9 @@ impl Step {
 
     /// Every parameter of every section, in order.
     pub fn params(&self) -> impl Iterator<Item = Param> + use<> {
-        self.param_block().into_iter().flat_map(|block| block.params())
+        self.param_block()
+            .into_iter()
+            .flat_map(|block| block.params())
     }
 
     pub fn code_sections(&self) -> AstChildren<CodeSection> {
@@ -229,12 +231,18 @@ impl Step {
 impl PackagePath {
     /// The dotted names, e.g. `["ScienceVis", "ThreeDGraph", "Mesh"]`.
     pub fn segments(&self) -> impl Iterator<Item = SyntaxToken> + use<> {
-        self.0.children_with_tokens().filter_map(|e| e.into_token()).filter(|t| t.kind() == IDENT)
+        self.0
+            .children_with_tokens()
+            .filter_map(|e| e.into_token())
+            .filter(|t| t.kind() == IDENT)
     }
 
     /// The path as written, without trivia: `ORCA.DFT`.
     pub fn text(&self) -> String {
-        self.segments().map(|t| t.text().to_string()).collect::<Vec<_>>().join(".")
+        self.segments()
+            .map(|t| t.text().to_string())
+            .collect::<Vec<_>>()
+            .join(".")
     }
 }
 
@@ -334,7 +342,9 @@ pub enum CodeSectionKind {
 
 impl CodeSection {
     pub fn keyword_token(&self) -> Option<SyntaxToken> {
-        self.0.first_token().filter(|t| matches!(t.kind(), PRE_KW | POST_KW))
+        self.0
+            .first_token()
+            .filter(|t| matches!(t.kind(), PRE_KW | POST_KW))
     }
 
     pub fn kind(&self) -> CodeSectionKind {
@@ -353,8 +363,10 @@ impl CodeSection {
         let block = self.code_block_token()?;
         let first_line = block.text().lines().next()?;
         let language = first_line["code".len()..].trim();
-        let word: String =
-            language.chars().take_while(|c| c.is_ascii_alphanumeric() || *c == '_').collect();
+        let word: String = language
+            .chars()
+            .take_while(|c| c.is_ascii_alphanumeric() || *c == '_')
+            .collect();
         (!word.is_empty()).then_some(word)
     }
 }
@@ -547,37 +559,64 @@ code end;
         let file = parse(text).tree();
         let attribute = file.flow_attributes().next().unwrap();
         assert_eq!(attribute.key().unwrap().text(), "name");
-        let Some(Expr::Literal(value)) = attribute.value() else { panic!() };
+        let Some(Expr::Literal(value)) = attribute.value() else {
+            panic!()
+        };
         assert_eq!(value.string_value().as_deref(), Some("demo"));
-        let names: Vec<_> = file.requires().flat_map(|r| r.names()).map(|n| n.text()).collect();
+        let names: Vec<_> = file
+            .requires()
+            .flat_map(|r| r.names())
+            .map(|n| n.text())
+            .collect();
         assert_eq!(names, ["f1", "f2"]);
 
         let step = file.steps().next().unwrap();
         assert!(step.is_long_running());
         assert_eq!(step.name().unwrap().text(), "S");
         assert_eq!(step.package().unwrap().text(), "Pkg.Method");
-        assert_eq!(step.attributes().next().unwrap().key().unwrap().text(), "priority");
-        let after: Vec<_> = step.after_clauses().flat_map(|c| c.names()).map(|n| n.text()).collect();
+        assert_eq!(
+            step.attributes().next().unwrap().key().unwrap().text(),
+            "priority"
+        );
+        let after: Vec<_> = step
+            .after_clauses()
+            .flat_map(|c| c.names())
+            .map(|n| n.text())
+            .collect();
         assert_eq!(after, ["A", "B"]);
         assert_eq!(step.on_clauses().flat_map(|c| c.names()).count(), 1);
 
-        let sections: Vec<_> = step.param_block().unwrap().sections().map(|s| s.kind()).collect();
+        let sections: Vec<_> = step
+            .param_block()
+            .unwrap()
+            .sections()
+            .map(|s| s.kind())
+            .collect();
         assert_eq!(sections, [SectionKind::App, SectionKind::Exec]);
         let params: Vec<_> = step.params().collect();
         assert_eq!(params.len(), 3);
         assert_eq!(params[0].name().unwrap().text(), "x");
         assert!(params[1].is_stream());
-        let Some(Expr::Ref(source)) = params[1].value() else { panic!() };
+        let Some(Expr::Ref(source)) = params[1].value() else {
+            panic!()
+        };
         assert_eq!(source.head().unwrap().text(), "A");
         let segments: Vec<_> = source.segments().collect();
         assert_eq!(segments[1].name_ref().unwrap().text(), "outs");
-        let Some(Expr::Literal(index)) = segments[1].indexer().unwrap().expr() else { panic!() };
+        let Some(Expr::Literal(index)) = segments[1].indexer().unwrap().expr() else {
+            panic!()
+        };
         assert_eq!(index.string_value().as_deref(), Some("oA"));
         assert!(params[2].is_sweep());
-        let Some(Expr::List(list)) = params[2].value() else { panic!() };
+        let Some(Expr::List(list)) = params[2].value() else {
+            panic!()
+        };
         assert_eq!(list.elements().count(), 2);
 
-        let code: Vec<_> = step.code_sections().map(|c| (c.kind(), c.language())).collect();
+        let code: Vec<_> = step
+            .code_sections()
+            .map(|c| (c.kind(), c.language()))
+            .collect();
         assert_eq!(
             code,
             [
@@ -589,7 +628,10 @@ code end;
 
     #[test]
     fn unescape_resolves_every_escape() {
-        assert_eq!(unescape(r#""a\"b\\c\'\t\u00e9\101\7""#), "a\"b\\c'\t\u{e9}A\u{7}");
+        assert_eq!(
+            unescape(r#""a\"b\\c\'\t\u00e9\101\7""#),
+            "a\"b\\c'\t\u{e9}A\u{7}"
+        );
         assert_eq!(unescape(r#""bad \q""#), "bad \\q");
     }
 }

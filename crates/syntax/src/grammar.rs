@@ -3,7 +3,9 @@
 //! Recovery: after the first error in a construct, the rest of it is skipped
 //! silently (one problem, one diagnostic) up to a token that resynchronises
 //! the parse: the construct's own closer, the next parameter, or a
-//! top-level starter (`step`, `~`, `require`, an attribute `[` opening a line).
+//! top-level starter (`step`, `~step`, `require`, an attribute `[` opening a
+//! line). Lexical error tokens already have a diagnostic: where they stand in
+//! for a name or a separator they are consumed without another one.
 
 use crate::SyntaxKind::{self, *};
 use crate::parser::{MAX_DEPTH, Parser};
@@ -27,7 +29,11 @@ pub(crate) fn source_file(p: &mut Parser<'_>) {
 /// A token where a new top-level clause surely starts.
 fn at_top_level_start(p: &Parser<'_>) -> bool {
     match p.current() {
-        EOF | STEP_KW | TILDE | REQUIRE_KW => true,
+        EOF => true,
+        // `step = 0.1` inside parameters is a parameter with a reserved name.
+        STEP_KW | REQUIRE_KW => !matches!(p.nth(1), EQ | ARROW),
+        // A lone `~` is more likely a typo than the start of a `~step`.
+        TILDE => p.nth(1) == STEP_KW,
         L_BRACK => {
             p.at_line_start() && (p.nth(1) == FLOW_KW || (p.nth(1) == IDENT && p.nth(2) == EQ))
         }
@@ -58,17 +64,23 @@ fn skip_until(p: &mut Parser<'_>, stops: &[SyntaxKind]) {
     m.complete(p, ERROR_NODE);
 }
 
+/// After a broken `[ ... ]`: skips to its `]` (consumed) or a top-level starter.
+fn skip_to_closing_bracket(p: &mut Parser<'_>) {
+    skip_until(p, &[R_BRACK]);
+    p.eat(R_BRACK);
+}
+
 fn flow_attribute(p: &mut Parser<'_>) {
     let m = p.start();
     p.bump(); // `[`
     p.bump(); // `flow`
-    let complete =
-        p.expect(COLON) && name(p, NAME, "an attribute key") && p.expect(EQ) && expression(p);
-    if complete {
-        p.expect(R_BRACK);
-    } else {
-        skip_until(p, &[R_BRACK]);
-        p.eat(R_BRACK);
+    let complete = p.expect(COLON)
+        && name(p, NAME, "an attribute key", &[EQ])
+        && p.expect(EQ)
+        && expression(p)
+        && p.expect(R_BRACK);
+    if !complete {
+        skip_to_closing_bracket(p);
     }
     m.complete(p, FLOW_ATTRIBUTE);
 }
@@ -76,9 +88,10 @@ fn flow_attribute(p: &mut Parser<'_>) {
 fn require(p: &mut Parser<'_>) {
     let m = p.start();
     p.bump(); // `require`
-    let mut complete = name(p, NAME, "a file name");
+    let follow = [COMMA, SEMICOLON];
+    let mut complete = name(p, NAME, "a file name", &follow);
     while complete && p.eat(COMMA) {
-        complete = name(p, NAME, "a file name");
+        complete = name(p, NAME, "a file name", &follow);
     }
     if complete && !p.at(SEMICOLON) {
         p.error_missing("`,` or `;`");
@@ -91,31 +104,37 @@ fn require(p: &mut Parser<'_>) {
     m.complete(p, REQUIRE);
 }
 
-fn attribute(p: &mut Parser<'_>) {
+/// A step attribute `[key = value]`. False after a reported error.
+fn attribute(p: &mut Parser<'_>) -> bool {
     let m = p.start();
     p.bump(); // `[`
-    let complete = name(p, NAME, "an attribute key") && p.expect(EQ) && expression(p);
-    if complete {
-        p.expect(R_BRACK);
-    } else {
-        skip_until(p, &[R_BRACK]);
-        p.eat(R_BRACK);
+    let complete = name(p, NAME, "an attribute key", &[EQ])
+        && p.expect(EQ)
+        && expression(p)
+        && p.expect(R_BRACK);
+    if !complete {
+        skip_to_closing_bracket(p);
     }
     m.complete(p, ATTRIBUTE);
+    complete
 }
 
 fn step(p: &mut Parser<'_>) {
     let m = p.start();
     let first = p.pos();
+    let mut attributes_ok = true;
     while p.at(L_BRACK) && p.nth(1) != FLOW_KW {
-        attribute(p);
+        attributes_ok &= attribute(p);
     }
     if !p.at(STEP_KW) && !p.at(TILDE) {
-        let range = p.range_since(first);
-        p.error_at(
-            range,
-            format!("attribute is not attached to a step (found {})", p.found()),
-        );
+        // A broken attribute already has its diagnostic (`[1, 2]` is one problem).
+        if attributes_ok {
+            let range = p.range_since(first);
+            p.error_at(
+                range,
+                format!("attribute is not attached to a step (found {})", p.found()),
+            );
+        }
         m.complete(p, ERROR_NODE);
         return;
     }
@@ -136,43 +155,71 @@ fn step(p: &mut Parser<'_>) {
     }
     header_ok = header_ok
         && p.expect(STEP_KW)
-        && name(p, NAME, "a step name")
+        && name(p, NAME, "a step name", &[RUNS_KW])
         && p.expect(RUNS_KW)
         && package_path(p);
     if !header_ok {
         skip_until(p, &[L_PAREN, AFTER_KW, ON_KW, SEMICOLON]);
     }
+    let mut first_clause = true;
     while p.at(AFTER_KW) || p.at(ON_KW) {
+        if !first_clause {
+            let range = p.current_range();
+            let message = format!(
+                "expected `(`, found {}: a step has one `after` or `on` list",
+                p.found()
+            );
+            p.error_at(range, message);
+        }
+        first_clause = false;
         dependency_clause(p);
+    }
+    if !p.at(L_PAREN) {
+        if header_ok {
+            p.error_missing("`(`");
+        }
+        // Resume at a parameter list further on (`step A runs P after B C (x = 1)`).
+        if !p.at(PRE_KW) && !p.at(POST_KW) {
+            skip_until(p, &[L_PAREN, SEMICOLON, PRE_KW, POST_KW]);
+        }
     }
     if p.at(L_PAREN) {
         param_block(p);
-    } else if header_ok {
-        p.error_missing("`(`");
-        if !at_top_level_start(p) && !p.at(PRE_KW) && !p.at(POST_KW) {
-            skip_until(p, &[SEMICOLON, PRE_KW, POST_KW]);
-        }
     }
     while p.at(PRE_KW) || p.at(POST_KW) {
         let section = p.start();
         p.bump();
-        p.expect(CODE_BLOCK);
+        if !p.expect(CODE_BLOCK) {
+            // `post ruby;`: the rest up to the end of the step is part of the problem.
+            skip_until(p, &[SEMICOLON, PRE_KW, POST_KW]);
+        }
         section.complete(p, CODE_SECTION);
     }
     p.eat(SEMICOLON);
     m.complete(p, STEP);
 }
 
-/// `IDENT` wrapped in a `kind` node (`NAME` or `NAME_REF`).
-fn name(p: &mut Parser<'_>, kind: SyntaxKind, what: &str) -> bool {
+/// `IDENT` wrapped in a `kind` node (`NAME` or `NAME_REF`). A keyword followed
+/// by a token of `follow` is a reserved word used as a name (`step = 0.1`):
+/// it is reported at the keyword and parsing goes on as if it were a name.
+fn name(p: &mut Parser<'_>, kind: SyntaxKind, what: &str, follow: &[SyntaxKind]) -> bool {
     if p.at(IDENT) {
         let m = p.start();
         p.bump();
         m.complete(p, kind);
-        true
-    } else {
-        p.error_missing(what)
+        return true;
     }
+    if p.current().is_keyword() && follow.contains(&p.nth(1)) {
+        let range = p.current_range();
+        let message = format!(
+            "expected {what}, found {}: keywords are reserved",
+            p.found()
+        );
+        p.error_at(range, message);
+        p.bump_error_silently();
+        return true;
+    }
+    p.error_missing(what)
 }
 
 fn package_path(p: &mut Parser<'_>) -> bool {
@@ -184,6 +231,7 @@ fn package_path(p: &mut Parser<'_>) -> bool {
     let mut complete = true;
     while complete && p.eat(DOT) {
         if !p.eat(IDENT) {
+            // A lexical error token (`P.Метод`) stands in for the name.
             complete = p.error_missing("a name after `.`");
         }
     }
@@ -199,9 +247,10 @@ fn dependency_clause(p: &mut Parser<'_>) {
         ON_CLAUSE
     };
     p.bump();
-    let mut complete = name(p, NAME_REF, "a step name");
+    let follow = [COMMA, L_PAREN];
+    let mut complete = name(p, NAME_REF, "a step name", &follow);
     while complete && p.eat(COMMA) {
-        complete = name(p, NAME_REF, "a step name");
+        complete = name(p, NAME_REF, "a step name", &follow);
     }
     if !complete {
         skip_until(p, &[L_PAREN, AFTER_KW, ON_KW, SEMICOLON]);
@@ -238,8 +287,30 @@ fn param_block(p: &mut Parser<'_>) {
     m.complete(p, PARAM_BLOCK);
 }
 
+/// Whether the `n`th token from here starts a parameter: `name =`, `name <-`
+/// or `:name`, where the name may also be a keyword or a lexical error token
+/// (reported elsewhere), or starts a section (`app:`, `exec:`).
+fn at_param_start_at(p: &Parser<'_>, n: usize) -> bool {
+    let n = if p.nth(n) == COLON {
+        if p.nth(n + 1) == IDENT {
+            return true;
+        }
+        n + 1
+    } else {
+        n
+    };
+    let name_like = matches!(p.nth(n), IDENT | ERROR) || p.nth(n).is_keyword();
+    (name_like && matches!(p.nth(n + 1), EQ | ARROW))
+        || (p.nth(n) == IDENT && p.nth(n + 1) == COLON && matches!(p.nth_text(n), "app" | "exec"))
+}
+
 fn at_param_start(p: &Parser<'_>) -> bool {
-    (p.at(IDENT) && matches!(p.nth(1), EQ | ARROW)) || (p.at(COLON) && p.nth(1) == IDENT)
+    at_param_start_at(p, 0)
+}
+
+/// The end of a parameter section: `)`, a new section, or a top-level starter.
+fn at_section_end(p: &Parser<'_>) -> bool {
+    p.at(R_PAREN) || at_top_level_start(p) || p.at_section_label().is_some()
 }
 
 fn param_section(p: &mut Parser<'_>, label: Option<SyntaxKind>) {
@@ -253,25 +324,29 @@ fn param_section(p: &mut Parser<'_>, label: Option<SyntaxKind>) {
     }
     let stops = [COMMA, R_PAREN];
     loop {
-        if p.at(R_PAREN) || at_top_level_start(p) || p.at_section_label().is_some() {
+        if at_section_end(p) {
             break;
         }
-        if p.at(IDENT) || p.at(COLON) {
-            if !param(p) {
-                skip_to_next_param(p, &stops);
-            }
+        let param_ok = if p.at(IDENT) || p.at(COLON) || at_param_start(p) {
+            param(p)
         } else {
             p.error_and_bump("a parameter");
+            false
+        };
+        if !param_ok {
             skip_to_next_param(p, &stops);
         }
         if p.eat(COMMA) {
             continue;
         }
-        if p.at(R_PAREN) || at_top_level_start(p) || p.at_section_label().is_some() {
+        if at_section_end(p) {
             break;
         }
         if at_param_start(p) {
-            p.error_missing("`,` or `)`");
+            // After a broken parameter, the skip stopped here: nothing new to report.
+            if param_ok {
+                p.error_missing("`,` or `)`");
+            }
             continue;
         }
         p.error_and_bump("`,` or `)`");
@@ -281,22 +356,26 @@ fn param_section(p: &mut Parser<'_>, label: Option<SyntaxKind>) {
     m.complete(p, PARAM_SECTION);
 }
 
-/// Skips silently to a `stops` token, the next parameter, or a section label.
+/// Skips silently to a `stops` token outside brackets, or to where the next
+/// parameter starts (also `, name =`: the comma is left for the section), or
+/// to a top-level starter. Parameters cannot stand inside brackets, so a
+/// parameter start ends the skip even there, and `(` does not nest.
 fn skip_to_next_param(p: &mut Parser<'_>, stops: &[SyntaxKind]) {
-    if at_param_start(p) || p.at_section_label().is_some() {
+    let at_stop = |p: &Parser<'_>, nesting: u32| {
+        at_top_level_start(p)
+            || at_param_start(p)
+            || (p.at(COMMA) && at_param_start_at(p, 1))
+            || (nesting == 0 && stops.contains(&p.current()))
+    };
+    if at_stop(p, 0) {
         return;
     }
     let m = p.start();
     let mut nesting = 0u32;
-    while !at_top_level_start(p) {
-        if nesting == 0
-            && (stops.contains(&p.current()) || at_param_start(p) || p.at_section_label().is_some())
-        {
-            break;
-        }
+    while !at_stop(p, nesting) {
         match p.current() {
-            L_BRACK | L_PAREN => nesting += 1,
-            R_BRACK | R_PAREN if nesting > 0 => nesting -= 1,
+            L_BRACK => nesting += 1,
+            R_BRACK if nesting > 0 => nesting -= 1,
             _ => {}
         }
         p.bump();
@@ -308,7 +387,7 @@ fn skip_to_next_param(p: &mut Parser<'_>, stops: &[SyntaxKind]) {
 fn param(p: &mut Parser<'_>) -> bool {
     let m = p.start();
     p.eat(COLON);
-    let complete = name(p, NAME, "a parameter name")
+    let complete = name(p, NAME, "a parameter name", &[EQ, ARROW])
         && {
             if p.at(EQ) || p.at(ARROW) {
                 p.bump();
@@ -342,7 +421,13 @@ pub(crate) fn expression(p: &mut Parser<'_>) -> bool {
             list(p);
             true
         }
+        // A lexical error token with members (`шаг.outs`) is a reference
+        // whose first name is broken; alone it is consumed by `error_missing`.
         IDENT => {
+            reference(p);
+            true
+        }
+        ERROR if matches!(p.nth(1), DOT | L_BRACK) => {
             reference(p);
             true
         }
@@ -384,15 +469,33 @@ fn list(p: &mut Parser<'_>) {
     let m = p.start();
     p.bump(); // `[`
     if !p.eat(R_BRACK) {
-        loop {
-            let element_ok = expression(p);
-            if !element_ok && !matches!(p.current(), COMMA | R_BRACK) {
-                skip_until(p, &[COMMA, R_BRACK, R_PAREN]);
-                if !matches!(p.current(), COMMA | R_BRACK) {
-                    break;
-                }
+        list_elements(p);
+    }
+    p.depth -= 1;
+    m.complete(p, LIST_EXPR);
+}
+
+/// The elements of a list and its `]`. A list is closed implicitly (one
+/// "missing `]`") where a parameter or a top-level clause starts, since
+/// neither can stand inside a list: `x = [1, 2,` then `y = 3`.
+fn list_elements(p: &mut Parser<'_>) {
+    loop {
+        if at_param_start(p) || at_top_level_start(p) {
+            p.error_missing("`]`");
+            break;
+        }
+        let element_ok = expression(p);
+        if !element_ok {
+            skip_to_next_param(p, &[COMMA, R_BRACK, R_PAREN]);
+        }
+        // Lexical garbage between elements already has its diagnostic.
+        let after_garbage = p.eat_error_tokens();
+        match p.current() {
+            COMMA if at_param_start_at(p, 1) => {
+                p.error_missing("`]`");
+                break;
             }
-            if p.at(COMMA) {
+            COMMA => {
                 let comma = p.current_range();
                 p.bump();
                 if p.at(R_BRACK) {
@@ -406,15 +509,22 @@ fn list(p: &mut Parser<'_>) {
                     p.bump();
                     break;
                 }
-                continue;
             }
-            if p.eat(R_BRACK) || (!p.error_missing("`,` or `]`") && !at_expression_start(p)) {
+            R_BRACK => {
+                p.bump();
+                break;
+            }
+            _ if at_expression_start(p) && !at_param_start(p) && !at_top_level_start(p) => {
+                if !after_garbage {
+                    p.error_missing("`,` or `]`");
+                }
+            }
+            _ => {
+                p.error_missing("`,` or `]`");
                 break;
             }
         }
     }
-    p.depth -= 1;
-    m.complete(p, LIST_EXPR);
 }
 
 fn reference(p: &mut Parser<'_>) {
@@ -422,7 +532,7 @@ fn reference(p: &mut Parser<'_>) {
     segment(p);
     while p.at(DOT) {
         p.bump();
-        if p.at(IDENT) {
+        if p.at(IDENT) || p.at(ERROR) {
             segment(p);
         } else {
             p.error_missing("a member name after `.`");
@@ -434,14 +544,13 @@ fn reference(p: &mut Parser<'_>) {
 
 fn segment(p: &mut Parser<'_>) {
     let m = p.start();
-    name(p, NAME_REF, "a name");
+    name(p, NAME_REF, "a name", &[]);
     if p.at(L_BRACK) && enter_nesting(p) {
         let indexer = p.start();
         p.bump(); // `[`
-        if expression(p) {
-            p.expect(R_BRACK);
-        } else {
-            skip_until(p, &[R_BRACK, R_PAREN, COMMA]);
+        if !(expression(p) && p.expect(R_BRACK)) {
+            // `a[1, 2]` skips to its `]`; `a["x",` then `y = 1` leaves the comma.
+            skip_to_next_param(p, &[R_BRACK, R_PAREN]);
             p.eat(R_BRACK);
         }
         p.depth -= 1;

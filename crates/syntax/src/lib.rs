@@ -40,7 +40,8 @@ impl Parse {
     }
 
     pub fn tree(&self) -> ast::SourceFile {
-        <ast::SourceFile as ast::AstNode>::cast(self.syntax()).expect("the root is always a SOURCE_FILE")
+        <ast::SourceFile as ast::AstNode>::cast(self.syntax())
+            .expect("the root is always a SOURCE_FILE")
     }
 
     pub fn errors(&self) -> &[Diagnostic] {

@@ -30,6 +30,13 @@ pub(crate) struct Parser<'t> {
     events: Vec<Event>,
     pub(crate) errors: Vec<Diagnostic>,
     pub(crate) depth: u32,
+    /// The token position of the last syntax error: a second error there is a
+    /// consequence of the first and is not reported (one problem, one diagnostic).
+    last_error_pos: Option<usize>,
+    /// Whether the text ends inside an unterminated string, comment or code
+    /// block (already reported by the lexer): what is missing at the end of the
+    /// text was swallowed by that token, so it is not reported again.
+    ends_unterminated: bool,
 }
 
 impl<'t> Parser<'t> {
@@ -45,6 +52,11 @@ impl<'t> Parser<'t> {
             events: Vec::new(),
             errors: Vec::new(),
             depth: 0,
+            last_error_pos: None,
+            ends_unterminated: lexed
+                .errors
+                .iter()
+                .any(|e| matches!(e.code, Code::E0102 | Code::E0104 | Code::E0105)),
         }
     }
 
@@ -150,18 +162,24 @@ impl<'t> Parser<'t> {
         }
     }
 
+    /// Reports a syntax error (E0100), unless it is a consequence of an earlier
+    /// one: a second error at the same token, or something missing at the end
+    /// of a text that ends inside an unterminated token.
     pub(crate) fn error_at(&mut self, range: TextRange, message: String) {
+        if self.last_error_pos == Some(self.pos) || (self.at_eof() && self.ends_unterminated) {
+            return;
+        }
+        self.last_error_pos = Some(self.pos);
         self.errors
             .push(Diagnostic::new(Code::E0100, range, message));
     }
 
     /// Reports that `expected` is missing here, without consuming anything,
-    /// and returns false. A lexical error token at this point already has its
-    /// diagnostic: it is consumed silently in place of `expected`, and the
+    /// and returns false. Lexical error tokens at this point already have their
+    /// diagnostic: they are consumed silently in place of `expected`, and the
     /// result is true (the caller goes on as if `expected` were there).
     pub(crate) fn error_missing(&mut self, expected: &str) -> bool {
-        if self.at(ERROR) {
-            self.bump_error_silently();
+        if self.eat_error_tokens() {
             return true;
         }
         let message = format!("expected {expected}, found {}", self.found());
@@ -184,15 +202,34 @@ impl<'t> Parser<'t> {
         m.complete(self, ERROR_NODE);
     }
 
-    fn bump_error_silently(&mut self) {
+    /// Wraps the current token in an error node, without a diagnostic.
+    pub(crate) fn bump_error_silently(&mut self) {
         let m = self.start();
         self.bump();
         m.complete(self, ERROR_NODE);
     }
 
-    /// Consumes `kind` or reports it missing.
+    /// Consumes the lexical error tokens here (each has its lexer diagnostic)
+    /// and tells whether there were any.
+    pub(crate) fn eat_error_tokens(&mut self) -> bool {
+        let any = self.at(ERROR);
+        while self.at(ERROR) {
+            self.bump_error_silently();
+        }
+        any
+    }
+
+    /// Consumes `kind` or reports it missing. Lexical error tokens in its place
+    /// are consumed silently, and so is `kind` right after them (`a["x" $$]`).
     pub(crate) fn expect(&mut self, kind: SyntaxKind) -> bool {
-        self.eat(kind) || self.error_missing(kind.describe())
+        if self.eat(kind) {
+            return true;
+        }
+        if self.eat_error_tokens() {
+            self.eat(kind);
+            return true;
+        }
+        self.error_missing(kind.describe())
     }
 }
 

@@ -44,14 +44,23 @@ fn run_dir(name: &str, expect_errors: Option<bool>) {
     for case in &cases {
         let text = std::fs::read_to_string(case).unwrap();
         let parse = parse(&text);
-        assert_eq!(parse.syntax().to_string(), text, "{}: the tree is not lossless", case.display());
+        assert_eq!(
+            parse.syntax().to_string(),
+            text,
+            "{}: the tree is not lossless",
+            case.display()
+        );
         if let Some(expected) = expect_errors {
             assert_eq!(
                 !parse.errors().is_empty(),
                 expected,
                 "{}: cases under {name}/ {} diagnostics",
                 case.display(),
-                if expected { "must have" } else { "must not have" }
+                if expected {
+                    "must have"
+                } else {
+                    "must not have"
+                }
             );
         }
         let actual = render(&text);

@@ -1,0 +1,241 @@
+//! Flow and step attributes: their values, position-free, and the rules of
+//! `language.md` §3.5 (W0405, W0406, W0501, W0502).
+
+use easyflow_diagnostics::Code;
+use easyflow_syntax::ast::{self, AstNode};
+
+use crate::suggest::{closest, did_you_mean};
+
+/// An attribute's value, without positions, so summaries can be compared
+/// across edits.
+#[derive(Debug, Clone, PartialEq, Eq, Hash)]
+pub enum Value {
+    String(String),
+    Int(i64),
+    /// Kept as written: doubles have no `Eq`.
+    Double(String),
+    Bool(bool),
+    /// A constant's name without `@`.
+    Constant(String),
+    List(Vec<Value>),
+    /// A reference, as written without trivia.
+    Reference(String),
+    /// Missing or unparseable (already reported by the parser).
+    Invalid,
+}
+
+impl Value {
+    pub fn of(expr: Option<&ast::Expr>) -> Value {
+        let Some(expr) = expr else {
+            return Value::Invalid;
+        };
+        match expr {
+            ast::Expr::Literal(literal) => match literal.kind() {
+                Some(ast::LiteralKind::String) => {
+                    literal.string_value().map_or(Value::Invalid, Value::String)
+                }
+                Some(ast::LiteralKind::Int) => {
+                    literal.int_value().map_or(Value::Invalid, Value::Int)
+                }
+                Some(ast::LiteralKind::Double) => literal
+                    .token()
+                    .map_or(Value::Invalid, |t| Value::Double(t.text().to_string())),
+                Some(ast::LiteralKind::Bool) => Value::Bool(literal.syntax().text() == "true"),
+                Some(ast::LiteralKind::Constant) => literal
+                    .constant_name()
+                    .map_or(Value::Invalid, Value::Constant),
+                None => Value::Invalid,
+            },
+            ast::Expr::List(list) => {
+                Value::List(list.elements().map(|e| Value::of(Some(&e))).collect())
+            }
+            ast::Expr::Ref(reference) => Value::Reference(
+                reference
+                    .syntax()
+                    .descendants_with_tokens()
+                    .filter_map(|e| e.into_token())
+                    .filter(|t| !t.kind().is_trivia())
+                    .map(|t| t.text().to_string())
+                    .collect(),
+            ),
+        }
+    }
+
+    /// How the value reads in messages.
+    pub fn describe(&self) -> String {
+        match self {
+            Value::String(s) => format!("the string {s:?}"),
+            Value::Int(i) => format!("the integer {i}"),
+            Value::Double(d) => format!("the number {d}"),
+            Value::Bool(b) => format!("`{b}`"),
+            Value::Constant(c) => format!("`@{c}`"),
+            Value::List(_) => "a list".to_string(),
+            Value::Reference(r) => format!("the reference `{r}`"),
+            Value::Invalid => "an invalid value".to_string(),
+        }
+    }
+}
+
+const PRIORITIES: &[&str] = &["low", "normal", "high"];
+const MODES: &[&str] = &["urgent", "normal"];
+
+pub const FLOW_ATTRIBUTES: &[&str] = &[
+    "name",
+    "author",
+    "description",
+    "priority",
+    "mode",
+    "maxDuration",
+];
+pub const STEP_ATTRIBUTES: &[&str] = &["priority", "mode", "requires", "memory"];
+
+/// A problem with one attribute: which part it is on, its code and message.
+#[derive(Debug, Clone, PartialEq, Eq)]
+pub struct AttributeProblem {
+    pub on_value: bool,
+    pub code: Code,
+    pub message: String,
+    /// The replacement a quick fix would make (a key, or a constant with `@`).
+    pub suggestion: Option<String>,
+}
+
+pub fn check_flow_attribute(key: &str, value: &Value) -> Option<AttributeProblem> {
+    let wrong_value = |expected: &str, suggestion: Option<String>| AttributeProblem {
+        on_value: true,
+        code: Code::W0502,
+        message: format!(
+            "flow attribute `{key}` expects {expected}, found {}{}",
+            value.describe(),
+            did_you_mean(suggestion.as_deref())
+        ),
+        suggestion,
+    };
+    match key {
+        "name" | "author" | "description" => (!matches!(value, Value::String(_) | Value::Invalid))
+            .then(|| wrong_value("a string", None)),
+        "priority" => {
+            check_constant(value, PRIORITIES).map(|s| wrong_value(&constants(PRIORITIES), s))
+        }
+        "mode" => check_constant(value, MODES).map(|s| wrong_value(&constants(MODES), s)),
+        "maxDuration" => match value {
+            Value::Int(_) | Value::Double(_) | Value::Invalid => None,
+            Value::String(s) if is_duration(s) => None,
+            _ => Some(wrong_value(
+                "a number of seconds or a duration string such as \"2h30m\"",
+                None,
+            )),
+        },
+        _ => {
+            let suggestion = closest(key, FLOW_ATTRIBUTES.iter().copied()).map(str::to_string);
+            Some(AttributeProblem {
+                on_value: false,
+                code: Code::W0501,
+                message: format!(
+                    "unknown flow attribute `{key}`{}; known: {}",
+                    did_you_mean(suggestion.as_deref()),
+                    FLOW_ATTRIBUTES.join(", ")
+                ),
+                suggestion,
+            })
+        }
+    }
+}
+
+/// Step attribute rules; `requires` and `memory` are checked by the topology fit.
+pub fn check_step_attribute(key: &str, value: &Value) -> Option<AttributeProblem> {
+    let wrong_value = |allowed: &[&str], suggestion: Option<String>| AttributeProblem {
+        on_value: true,
+        code: Code::W0406,
+        message: format!(
+            "step attribute `{key}` expects {}, found {}{}",
+            constants(allowed),
+            value.describe(),
+            did_you_mean(suggestion.as_deref())
+        ),
+        suggestion,
+    };
+    match key {
+        "priority" => check_constant(value, PRIORITIES).map(|s| wrong_value(PRIORITIES, s)),
+        "mode" => check_constant(value, MODES).map(|s| wrong_value(MODES, s)),
+        "requires" | "memory" => None,
+        _ => {
+            let suggestion = closest(key, STEP_ATTRIBUTES.iter().copied()).map(str::to_string);
+            Some(AttributeProblem {
+                on_value: false,
+                code: Code::W0405,
+                message: format!(
+                    "unknown step attribute `{key}`{}; known: {}",
+                    did_you_mean(suggestion.as_deref()),
+                    STEP_ATTRIBUTES.join(", ")
+                ),
+                suggestion,
+            })
+        }
+    }
+}
+
+/// `None` when `value` is one of `allowed`; otherwise `Some` of the closest
+/// allowed constant (with `@`), if any is close.
+fn check_constant(value: &Value, allowed: &[&str]) -> Option<Option<String>> {
+    match value {
+        Value::Invalid => None,
+        Value::Constant(c) if allowed.contains(&c.as_str()) => None,
+        Value::Constant(c) => Some(closest(c, allowed.iter().copied()).map(|s| format!("@{s}"))),
+        Value::String(s) | Value::Reference(s) => Some(
+            closest(s.trim_start_matches('@'), allowed.iter().copied()).map(|s| format!("@{s}")),
+        ),
+        _ => Some(None),
+    }
+}
+
+fn constants(allowed: &[&str]) -> String {
+    let names: Vec<String> = allowed.iter().map(|c| format!("`@{c}`")).collect();
+    match names.split_last() {
+        Some((last, rest)) if !rest.is_empty() => format!("{} or {last}", rest.join(", ")),
+        _ => names.concat(),
+    }
+}
+
+/// One or more `<digits><unit>` with units `d h m s`, e.g. `2h30m`.
+fn is_duration(text: &str) -> bool {
+    let mut digits = 0;
+    let mut parts = 0;
+    for c in text.chars() {
+        match c {
+            '0'..='9' => digits += 1,
+            'd' | 'h' | 'm' | 's' if digits > 0 => {
+                digits = 0;
+                parts += 1;
+            }
+            _ => return false,
+        }
+    }
+    digits == 0 && parts > 0
+}
+
+#[cfg(test)]
+mod tests {
+    use super::*;
+
+    #[test]
+    fn durations() {
+        assert!(is_duration("2h30m"));
+        assert!(is_duration("45s"));
+        assert!(!is_duration("2h30"));
+        assert!(!is_duration("h"));
+        assert!(!is_duration(""));
+    }
+
+    #[test]
+    fn constants_get_suggestions() {
+        let problem = check_flow_attribute("priority", &Value::Constant("hihg".into())).unwrap();
+        assert_eq!(problem.code, Code::W0502);
+        assert_eq!(problem.suggestion.as_deref(), Some("@high"));
+        assert!(check_flow_attribute("mode", &Value::Constant("normal".into())).is_none());
+        let unknown = check_step_attribute("prority", &Value::Constant("high".into())).unwrap();
+        assert_eq!(
+            (unknown.code, unknown.suggestion.as_deref()),
+            (Code::W0405, Some("priority"))
+        );
+    }
+}

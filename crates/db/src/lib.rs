@@ -1,0 +1,101 @@
+//! The incremental analysis of EasyFlow, on salsa.
+//!
+//! Queries, in layers (each reads only the layers above it):
+//!
+//! 1. [`parse`]: the file's lossless tree and syntax errors.
+//! 2. [`file_outline`]: the top-level items with their offsets; each step is
+//!    interned by its text ([`StepText`]), so an unchanged step is analysed once.
+//! 3. [`step_analysis`]: one step on its own: a position-free
+//!    [`StepSummary`], the relative ranges of its parts, and its local
+//!    diagnostics.
+//! 4. [`item_index`]: the firewall. Position-free summaries of every step and
+//!    required file: an edit that changes no name, reference, dependency or
+//!    attribute (e.g. inside a string literal) leaves it equal, so salsa
+//!    backdates it and nothing below re-runs.
+//! 5. [`resolve::name_resolution`], then [`graph::dependency_graph`] (petgraph).
+//! 6. [`diagnostics::semantic_diagnostics`] (anchored to steps, not offsets),
+//!    and [`diagnostics::file_diagnostics`], which places everything at byte
+//!    ranges and sorts it.
+
+pub mod attributes;
+pub mod diagnostics;
+pub mod graph;
+pub mod items;
+pub mod resolve;
+mod suggest;
+
+use std::path::PathBuf;
+use std::sync::{Arc, Mutex};
+
+pub use diagnostics::file_diagnostics;
+pub use easyflow_diagnostics::{Code, Diagnostic, Severity, TextRange, TextSize};
+pub use graph::{DependencyGraph, EdgeKind, dependency_graph};
+pub use items::{
+    FileOutline, ItemIndex, StepAnalysis, StepId, StepSummary, StepText, file_outline, item_index,
+    step_analysis,
+};
+pub use resolve::{Resolution, name_resolution};
+pub use salsa::{self, Setter};
+
+/// One flow file: the salsa input. `path` is for messages and discovery; the
+/// analysis reads only `text`.
+#[salsa::input(debug)]
+pub struct SourceFile {
+    #[returns(ref)]
+    pub path: PathBuf,
+    #[returns(ref)]
+    pub text: String,
+}
+
+/// The database every query runs on.
+#[salsa::db]
+pub trait Db: salsa::Database {}
+
+#[salsa::db]
+impl<T: salsa::Database> Db for T {}
+
+/// Layer 1: the file's tree and syntax errors.
+#[salsa::tracked(returns(ref), no_eq)]
+pub fn parse(db: &dyn Db, file: SourceFile) -> easyflow_syntax::Parse {
+    easyflow_syntax::parse(file.text(db))
+}
+
+/// The concrete database, cheap to clone for snapshots.
+#[salsa::db]
+#[derive(Clone, Default)]
+pub struct Database {
+    storage: salsa::Storage<Self>,
+}
+
+#[salsa::db]
+impl salsa::Database for Database {}
+
+impl Database {
+    /// A database that records the name of every query it executes, for tests
+    /// of incrementality.
+    pub fn with_execution_log() -> (Database, ExecutionLog) {
+        let log = ExecutionLog::default();
+        let sink = log.clone();
+        let storage = salsa::Storage::new(Some(Box::new(move |event: salsa::Event| {
+            if let salsa::EventKind::WillExecute { database_key } = event.kind {
+                sink.0
+                    .lock()
+                    .unwrap_or_else(|e| e.into_inner())
+                    .push(format!("{database_key:?}"));
+            }
+        })));
+        (Database { storage }, log)
+    }
+}
+
+/// The queries a [`Database::with_execution_log`] database executed, as
+/// `name(Id(n))` strings.
+#[derive(Clone, Default)]
+pub struct ExecutionLog(Arc<Mutex<Vec<String>>>);
+
+impl ExecutionLog {
+    /// The executed queries since the last call.
+    pub fn take(&self) -> Vec<String> {
+        std::mem::take(&mut *self.0.lock().unwrap_or_else(|e| e.into_inner()))
+    }
+}

@@ -181,9 +181,17 @@ fn check_constant(value: &Value, allowed: &[&str]) -> Option<Option<String>> {
         Value::Invalid => None,
         Value::Constant(c) if allowed.contains(&c.as_str()) => None,
         Value::Constant(c) => Some(closest(c, allowed.iter().copied()).map(|s| format!("@{s}"))),
-        Value::String(s) | Value::Reference(s) => Some(
-            closest(s.trim_start_matches('@'), allowed.iter().copied()).map(|s| format!("@{s}")),
-        ),
+        // `"high"` and a bare `high` mean `@high`: suggest it even when the
+        // spelling is exact (`closest` looks for other names only).
+        Value::String(s) | Value::Reference(s) => {
+            let name = s.trim_start_matches('@');
+            let exact = allowed.iter().copied().find(|c| *c == name);
+            Some(
+                exact
+                    .or_else(|| closest(name, allowed.iter().copied()))
+                    .map(|s| format!("@{s}")),
+            )
+        }
         _ => Some(None),
     }
 }
@@ -237,5 +245,7 @@ mod tests {
             (unknown.code, unknown.suggestion.as_deref()),
             (Code::W0405, Some("priority"))
         );
+        let string = check_step_attribute("mode", &Value::String("urgent".into())).unwrap();
+        assert_eq!(string.suggestion.as_deref(), Some("@urgent"));
     }
 }

@@ -28,10 +28,12 @@ pub enum Anchor {
 }
 
 impl Anchor {
+    /// Where an edge comes from: "the `after` entry or the reference"
+    /// (`diagnostics.md`, E0302 and E0301), the whole reference.
     fn of_edge_source(step: StepId, source: EdgeSource) -> Anchor {
         match source {
             EdgeSource::Dependency(n) => Anchor::Dependency(step, n),
-            EdgeSource::Reference(n) => Anchor::ReferenceHead(step, n),
+            EdgeSource::Reference(n) => Anchor::Reference(step, n),
         }
     }
 }
@@ -76,7 +78,14 @@ pub fn semantic_diagnostics(db: &dyn Db, file: SourceFile) -> Vec<AnchoredDiagno
     let graph = dependency_graph(db, file);
     let mut out = Vec::new();
     let step_name = |id: StepId| index.steps[id.index()].name.as_deref().unwrap_or("?");
-    let step_names = || index.steps.iter().filter_map(|s| s.name.as_deref());
+    // Suggestions never name the step itself: that would be E0302.
+    let other_step_names = |id: StepId| {
+        index
+            .steps
+            .iter()
+            .filter_map(|s| s.name.as_deref())
+            .filter(move |name| Some(*name) != index.steps[id.index()].name.as_deref())
+    };
 
     for (i, name) in index.requires.iter().enumerate() {
         let anchor = Anchor::Require(i as u32);
@@ -99,7 +108,7 @@ pub fn semantic_diagnostics(db: &dyn Db, file: SourceFile) -> Vec<AnchoredDiagno
                 AnchoredDiagnostic::new(
                     Code::E0205,
                     anchor,
-                    format!("`{name}` is both a required file and a step; references to it mean the step"),
+                    format!("`{name}` is both a required file and a step (references to it mean the step); rename one of them"),
                 )
                 .related(Anchor::StepName(step), format!("step `{name}` is defined here")),
             );
@@ -140,18 +149,21 @@ pub fn semantic_diagnostics(db: &dyn Db, file: SourceFile) -> Vec<AnchoredDiagno
                 .any(|d| d.name == dependency.name);
             match resolution.dependencies[i][n] {
                 None => {
-                    let suggestion = closest(&dependency.name, step_names());
-                    out.push(AnchoredDiagnostic::new(
-                        Code::E0202,
-                        anchor,
+                    let name = &dependency.name;
+                    let message = if resolution.files_by_name.contains_key(name) {
+                        format!("`{name}` is a required file, not a step of this file")
+                    } else {
+                        let suggestion = closest(name, other_step_names(id));
                         format!(
-                            "`{}` is not a step of this file{}",
-                            dependency.name,
+                            "`{name}` is not a step of this file{}",
                             did_you_mean(suggestion)
-                        ),
-                    ));
+                        )
+                    };
+                    out.push(AnchoredDiagnostic::new(Code::E0202, anchor, message));
                 }
-                Some(target) if target != id && !repeated => {
+                // An `on` entry already has its E0408; its fix (`after`) may
+                // then show this.
+                Some(target) if target != id && !repeated && !dependency.via_on => {
                     let data_edge = graph
                         .edges
                         .iter()
@@ -180,16 +192,21 @@ pub fn semantic_diagnostics(db: &dyn Db, file: SourceFile) -> Vec<AnchoredDiagno
         for (n, reference) in step.references.iter().enumerate() {
             match resolution.references[i][n] {
                 Target::Unresolved => {
-                    let candidates = step_names().chain(index.requires.iter().map(String::as_str));
-                    let suggestion = closest(&reference.head, candidates);
+                    let head = &reference.head;
+                    let candidates =
+                        other_step_names(id).chain(index.requires.iter().map(String::as_str));
+                    // Files have no members: `X.outs` can only mean a step.
+                    let fix = match closest(head, candidates) {
+                        Some(suggestion) => did_you_mean(Some(suggestion)),
+                        None if reference.members.is_empty() => {
+                            format!("; if it is an input file, add `require {head};`")
+                        }
+                        None => String::new(),
+                    };
                     out.push(AnchoredDiagnostic::new(
                         Code::E0201,
                         Anchor::ReferenceHead(id, n as u32),
-                        format!(
-                            "unresolved name `{}`: not a step or a required file{}",
-                            reference.head,
-                            did_you_mean(suggestion)
-                        ),
+                        format!("unresolved name `{head}`: not a step or a required file{fix}"),
                     ));
                 }
                 Target::File(_) if reference.stream_source => {
@@ -206,13 +223,15 @@ pub fn semantic_diagnostics(db: &dyn Db, file: SourceFile) -> Vec<AnchoredDiagno
                 Target::Step(_) => {
                     if let Some(problem) = unknown_member(&reference.members) {
                         let (m, member, expected) = problem;
+                        let owner = if m == 0 {
+                            format!("step `{}`", reference.head)
+                        } else {
+                            format!("`{}.Result`", reference.head)
+                        };
                         out.push(AnchoredDiagnostic::new(
                             Code::W0210,
                             Anchor::Member(id, n as u32, m as u32),
-                            format!(
-                                "unknown member `{member}` of step `{}`: expected {expected}",
-                                reference.head
-                            ),
+                            format!("unknown member `{member}` of {owner}: expected {expected}"),
                         ));
                     }
                 }

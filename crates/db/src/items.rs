@@ -348,7 +348,7 @@ impl StepWalker {
             self.diagnostics.push(Diagnostic::new(
                 Code::E0401,
                 arrow.text_range(),
-                "the stream arrow `<-` is allowed only in a long-running step (`~step`)",
+                "the stream arrow `<-` is allowed only in a long-running step; make it a `~step`",
             ));
         }
         if param.is_stream()
@@ -378,7 +378,7 @@ impl StepWalker {
                 self.diagnostics.push(Diagnostic::new(
                     Code::E0403,
                     other.syntax().text_range(),
-                    "`sweep` needs a list literal, e.g. `sweep [1, 2, 3]`",
+                    "`sweep` needs a list literal: wrap the value in `[ ]`",
                 ));
                 Sweep::NotAList
             }
@@ -414,7 +414,10 @@ impl StepWalker {
                 }
             }
             ast::Expr::Ref(reference) => {
-                let mut names = reference.segments().filter_map(|s| s.name_ref());
+                // A segment without a name holds a lexical error (`шаг.outs`),
+                // already reported: the names after it mean nothing, so a
+                // broken head is no reference and a broken member ends it.
+                let mut names = reference.segments().map_while(|s| s.name_ref());
                 if let Some(head) = names.next() {
                     let members: Vec<_> = names.collect();
                     self.summary.references.push(ReferenceSummary {

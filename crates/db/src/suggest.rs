@@ -1,12 +1,15 @@
 //! "Did you mean" suggestions.
 
 /// The candidate closest to `name` in spelling, when it is close enough to be
-/// a likely typo. Ties go to the earliest candidate.
+/// a likely typo: at most a third of its characters differ (at least one may),
+/// and not all of them (`Z` is no typo of `A`). Ties go to the earliest
+/// candidate.
 pub(crate) fn closest<'a>(
     name: &str,
     candidates: impl IntoIterator<Item = &'a str>,
 ) -> Option<&'a str> {
-    let limit = (name.chars().count() / 3).max(1);
+    let length = name.chars().count();
+    let limit = (length / 3).max(1).min(length.saturating_sub(1));
     let mut best: Option<(usize, &str)> = None;
     for candidate in candidates {
         if candidate == name {
@@ -39,5 +42,8 @@ mod tests {
         assert_eq!(super::closest("load", ["Load"]), Some("Load"));
         assert_eq!(super::closest("Xyz", ["Load", "Store"]), None);
         assert_eq!(super::closest("Load", ["Load"]), None);
+        assert_eq!(super::closest("Z", ["A", "B"]), None);
+        assert_eq!(super::closest("z", ["Z"]), Some("Z"));
+        assert_eq!(super::closest("A1", ["A2"]), Some("A2"));
     }
 }

@@ -30,8 +30,9 @@ pub(crate) fn source_file(p: &mut Parser<'_>) {
 fn at_top_level_start(p: &Parser<'_>) -> bool {
     match p.current() {
         EOF => true,
-        // `step = 0.1` inside parameters is a parameter with a reserved name.
-        STEP_KW | REQUIRE_KW => !matches!(p.nth(1), EQ | ARROW),
+        // A keyword misused inside a clause (`step = 0.1`, `x = require,`)
+        // cannot begin a new one.
+        STEP_KW | REQUIRE_KW => !matches!(p.nth(1), EQ | ARROW | COMMA | R_PAREN | R_BRACK),
         // A lone `~` is more likely a typo than the start of a `~step`.
         TILDE => p.nth(1) == STEP_KW,
         L_BRACK => {
@@ -223,11 +224,14 @@ fn name(p: &mut Parser<'_>, kind: SyntaxKind, what: &str, follow: &[SyntaxKind])
 }
 
 fn package_path(p: &mut Parser<'_>) -> bool {
-    if !p.at(IDENT) {
+    if !p.at(IDENT) && !p.at(ERROR) {
         return p.error_missing("a package name");
     }
     let m = p.start();
-    p.bump();
+    if !p.eat(IDENT) {
+        // A lexical error token (`Пакет.Метод`) stands in for the first name.
+        p.eat_error_tokens();
+    }
     let mut complete = true;
     while complete && p.eat(DOT) {
         if !p.eat(IDENT) {
@@ -359,7 +363,7 @@ fn param_section(p: &mut Parser<'_>, label: Option<SyntaxKind>) {
 /// Skips silently to a `stops` token outside brackets, or to where the next
 /// parameter starts (also `, name =`: the comma is left for the section), or
 /// to a top-level starter. Parameters cannot stand inside brackets, so a
-/// parameter start ends the skip even there, and `(` does not nest.
+/// parameter start ends the skip even there (a stray `(` cannot hide them).
 fn skip_to_next_param(p: &mut Parser<'_>, stops: &[SyntaxKind]) {
     let at_stop = |p: &Parser<'_>, nesting: u32| {
         at_top_level_start(p)
@@ -374,8 +378,8 @@ fn skip_to_next_param(p: &mut Parser<'_>, stops: &[SyntaxKind]) {
     let mut nesting = 0u32;
     while !at_stop(p, nesting) {
         match p.current() {
-            L_BRACK => nesting += 1,
-            R_BRACK if nesting > 0 => nesting -= 1,
+            L_BRACK | L_PAREN => nesting += 1,
+            R_BRACK | R_PAREN if nesting > 0 => nesting -= 1,
             _ => {}
         }
         p.bump();
@@ -475,53 +479,71 @@ fn list(p: &mut Parser<'_>) {
     m.complete(p, LIST_EXPR);
 }
 
-/// The elements of a list and its `]`. A list is closed implicitly (one
-/// "missing `]`") where a parameter or a top-level clause starts, since
-/// neither can stand inside a list: `x = [1, 2,` then `y = 3`.
+/// The elements of a list and its `]`. A parameter that starts a line
+/// closes the list implicitly, with one "missing `]`" (`x = [1, 2,` then
+/// `y = 3` on the next line), and so does a top-level clause.
 fn list_elements(p: &mut Parser<'_>) {
+    let param_line_at =
+        |p: &Parser<'_>, n: usize| at_param_start_at(p, n) && p.nth_at_line_start(n);
     loop {
-        if at_param_start(p) || at_top_level_start(p) {
+        if param_line_at(p, 0) || at_top_level_start(p) {
             p.error_missing("`]`");
-            break;
+            return;
         }
         let element_ok = expression(p);
         if !element_ok {
             skip_to_next_param(p, &[COMMA, R_BRACK, R_PAREN]);
         }
-        // Lexical garbage between elements already has its diagnostic.
-        let after_garbage = p.eat_error_tokens();
-        match p.current() {
-            COMMA if at_param_start_at(p, 1) => {
-                p.error_missing("`]`");
-                break;
-            }
-            COMMA => {
-                let comma = p.current_range();
-                p.bump();
-                if p.at(R_BRACK) {
-                    if element_ok {
-                        p.error_at(
-                            comma,
-                            "expected an expression, found `]`: lists do not allow a trailing comma"
-                                .to_string(),
-                        );
-                    }
+        // The separator; `reported` once an error in it has a diagnostic.
+        let mut reported = false;
+        loop {
+            // Lexical garbage between elements already has its diagnostic.
+            reported |= p.eat_error_tokens();
+            match p.current() {
+                COMMA if param_line_at(p, 1) => {
+                    p.error_missing("`]`");
+                    return;
+                }
+                COMMA => {
+                    let comma = p.current_range();
                     p.bump();
+                    if p.at(R_BRACK) {
+                        if element_ok && !reported {
+                            p.error_at(
+                                comma,
+                                "expected an expression, found `]`: lists do not allow a trailing comma"
+                                    .to_string(),
+                            );
+                        }
+                        p.bump();
+                        return;
+                    }
                     break;
                 }
-            }
-            R_BRACK => {
-                p.bump();
-                break;
-            }
-            _ if at_expression_start(p) && !at_param_start(p) && !at_top_level_start(p) => {
-                if !after_garbage {
-                    p.error_missing("`,` or `]`");
+                R_BRACK => {
+                    p.bump();
+                    return;
                 }
-            }
-            _ => {
-                p.error_missing("`,` or `]`");
-                break;
+                _ if at_expression_start(p) && !param_line_at(p, 0) && !at_top_level_start(p) => {
+                    if !reported {
+                        p.error_missing("`,` or `]`");
+                    }
+                    break;
+                }
+                _ if p.at(R_PAREN) || at_param_start(p) || at_top_level_start(p) => {
+                    if !reported {
+                        p.error_missing("`,` or `]`");
+                    }
+                    return;
+                }
+                _ => {
+                    // `[1 = 2, 3]`: skip to the next element or the `]`.
+                    if !reported {
+                        p.error_and_bump("`,` or `]`");
+                        reported = true;
+                    }
+                    skip_to_next_param(p, &[COMMA, R_BRACK, R_PAREN]);
+                }
             }
         }
     }

@@ -290,10 +290,18 @@ pub(crate) fn build_tree(text: &str, lexed: &Lexed, events: &[Event]) -> GreenNo
 impl Parser<'_> {
     /// Whether a line break separates the current token from the previous one.
     pub(crate) fn at_line_start(&self) -> bool {
-        let Some(prev) = self.pos.checked_sub(1) else {
+        self.nth_at_line_start(0)
+    }
+
+    /// Whether a line break separates the `n`th token from here from the one before it.
+    pub(crate) fn nth_at_line_start(&self, n: usize) -> bool {
+        let Some(prev) = (self.pos + n).checked_sub(1) else {
             return true;
         };
-        let gap = TextRange::new(self.range_of(prev).end(), self.current_range().start());
+        let gap = TextRange::new(
+            self.range_of(prev).end(),
+            self.range_of(self.pos + n).start(),
+        );
         self.text[gap].contains(['\n', '\r'])
     }
 

@@ -1,0 +1,130 @@
+//! Incrementality: what re-runs after an edit (salsa's execution events), and
+//! that incremental results always equal a fresh check of the final text.
+
+use easyflow_db::{Database, Diagnostic, SourceFile, file_diagnostics};
+use proptest::prelude::*;
+use salsa::Setter;
+
+fn fresh_check(text: &str) -> Vec<Diagnostic> {
+    let db = Database::default();
+    let file = SourceFile::new(&db, "fresh.flow".into(), text.to_string());
+    file_diagnostics(&db, file).clone()
+}
+
+fn query_names(log: &[String]) -> Vec<String> {
+    log.iter()
+        .map(|entry| entry.split('(').next().unwrap_or(entry).to_string())
+        .collect()
+}
+
+/// A flow with an unresolved name and an unused file, so the checks below
+/// compare non-empty diagnostics.
+fn flow_with_problems() -> String {
+    let mut text = easyflow_genflow::generate(60, 3);
+    text.push_str("require unusedFile;\nstep Broken runs P (x = S1.outs[\"a\"], y = Missing);\n");
+    text
+}
+
+#[test]
+fn editing_a_string_literal_reruns_neither_resolution_nor_graph() {
+    let (mut db, log) = Database::with_execution_log();
+    let before = flow_with_problems();
+    let file = SourceFile::new(&db, "a.flow".into(), before.clone());
+    assert!(!file_diagnostics(&db, file).is_empty());
+    log.take();
+
+    // Longer text inside one step's string: every later offset moves.
+    let after = before.replacen("\"chunk 5 — этап\"", "\"chunk 5 — этап, edited\"", 1);
+    assert_ne!(after, before);
+    file.set_text(&mut db).to(after.clone());
+    let diagnostics = file_diagnostics(&db, file).clone();
+    let executed = query_names(&log.take());
+
+    for query in [
+        "name_resolution",
+        "dependency_graph",
+        "semantic_diagnostics",
+    ] {
+        assert!(
+            !executed.iter().any(|q| q == query),
+            "{query} re-ran: {executed:?}"
+        );
+    }
+    for query in ["parse", "file_outline", "item_index", "file_diagnostics"] {
+        assert!(
+            executed.iter().any(|q| q == query),
+            "{query} did not re-run: {executed:?}"
+        );
+    }
+    let steps_analysed = executed.iter().filter(|q| *q == "step_analysis").count();
+    assert_eq!(
+        steps_analysed, 1,
+        "only the edited step is analysed again: {executed:?}"
+    );
+    assert_eq!(diagnostics, fresh_check(&after));
+}
+
+#[test]
+fn renaming_a_reference_reruns_resolution() {
+    let (mut db, log) = Database::with_execution_log();
+    let before = flow_with_problems();
+    let file = SourceFile::new(&db, "a.flow".into(), before.clone());
+    file_diagnostics(&db, file);
+    log.take();
+
+    let after = before.replacen("y = Missing", "y = S2", 1);
+    file.set_text(&mut db).to(after.clone());
+    let diagnostics = file_diagnostics(&db, file).clone();
+    let executed = query_names(&log.take());
+    assert!(
+        executed.iter().any(|q| q == "name_resolution"),
+        "{executed:?}"
+    );
+    assert!(
+        executed.iter().any(|q| q == "dependency_graph"),
+        "{executed:?}"
+    );
+    assert_eq!(diagnostics, fresh_check(&after));
+}
+
+/// Edits that matter to the analysis: names, references, dependencies,
+/// punctuation, whole steps.
+fn edit() -> impl Strategy<Value = (usize, usize, String)> {
+    let replacement = prop_oneof![
+        Just(String::new()),
+        Just("S1".to_string()),
+        Just("after S0".to_string()),
+        Just(" = S3.outs[\"x\"]".to_string()),
+        Just(";\nstep S1 runs P (a = S2);\n".to_string()),
+        Just("(".to_string()),
+        Just("~".to_string()),
+        Just("\"".to_string()),
+        "[a-zA-Z0-9_ ,.=\\[\\]();]{0,6}",
+    ];
+    (0usize..10_000, 0usize..12, replacement)
+}
+
+proptest! {
+    #![proptest_config(ProptestConfig { cases: 48, ..ProptestConfig::default() })]
+
+    #[test]
+    fn incremental_equals_fresh(edits in proptest::collection::vec(edit(), 1..6)) {
+        let mut text = easyflow_genflow::generate(12, 5);
+        let mut db = Database::default();
+        let file = SourceFile::new(&db, "a.flow".into(), text.clone());
+        file_diagnostics(&db, file);
+        for (at, removed, inserted) in edits {
+            let mut start = at % (text.len() + 1);
+            while !text.is_char_boundary(start) {
+                start -= 1;
+            }
+            let mut end = (start + removed).min(text.len());
+            while !text.is_char_boundary(end) {
+                end += 1;
+            }
+            text.replace_range(start..end, &inserted);
+            file.set_text(&mut db).to(text.clone());
+            prop_assert_eq!(file_diagnostics(&db, file), &fresh_check(&text));
+        }
+    }
+}

@@ -1,0 +1,251 @@
+//! Property tests of the syntax layer: on any text, lexing and parsing never
+//! panic, are lossless (token texts and the tree give back the text), and
+//! report diagnostics only at ranges inside the text, on char boundaries.
+//!
+//! Two generators: arbitrary strings, and strings glued from EasyFlow-ish
+//! fragments (keywords, punctuation, names, strings, escapes, code blocks,
+//! comments, Cyrillic, CRLF), which reach far deeper into the grammar.
+//! The case counts are set explicitly so that the suite stays fast in CI.
+
+use easyflow_syntax::{TextRange, lex, parse};
+use proptest::prelude::*;
+
+/// Checks every property on `text`.
+fn check(text: &str) -> Result<(), TestCaseError> {
+    let lexed = lex(text);
+    let mut joined = String::with_capacity(text.len());
+    let mut end = 0.into();
+    for i in 0..lexed.len() {
+        let range = lexed.range(i);
+        prop_assert_eq!(
+            range.start(),
+            end,
+            "token {} does not follow token {}",
+            i,
+            i.wrapping_sub(1)
+        );
+        prop_assert!(!range.is_empty(), "token {} is empty", i);
+        check_range(text, range, "token")?;
+        joined.push_str(lexed.text(text, i));
+        end = range.end();
+    }
+    prop_assert_eq!(&joined, text, "the tokens are not the text");
+    for error in &lexed.errors {
+        check_range(text, error.range, &error.message)?;
+    }
+
+    let parse = parse(text);
+    prop_assert_eq!(parse.syntax().to_string(), text, "the tree is not the text");
+    for error in parse.errors() {
+        check_range(text, error.range, &error.message)?;
+        for related in &error.related {
+            check_range(text, related.range, &related.message)?;
+        }
+    }
+    Ok(())
+}
+
+fn check_range(text: &str, range: TextRange, what: &str) -> Result<(), TestCaseError> {
+    let (start, end) = (usize::from(range.start()), usize::from(range.end()));
+    prop_assert!(
+        end <= text.len(),
+        "{}: {:?} ends past the text ({} bytes)",
+        what,
+        range,
+        text.len()
+    );
+    prop_assert!(
+        text.is_char_boundary(start) && text.is_char_boundary(end),
+        "{}: {:?} is not on char boundaries",
+        what,
+        range
+    );
+    Ok(())
+}
+
+/// Pieces of EasyFlow text, valid and not, to glue together.
+const FRAGMENTS: &[&str] = &[
+    // Keywords and contextual words.
+    "flow",
+    "require",
+    "step",
+    "sweep",
+    "runs",
+    "after",
+    "on",
+    "true",
+    "false",
+    "pre",
+    "post",
+    "app",
+    "exec",
+    "code",
+    "end",
+    "code end",
+    "\ncode end",
+    "\n  code end\n",
+    // Punctuation.
+    "{",
+    "}",
+    "[",
+    "]",
+    "(",
+    ")",
+    "=",
+    ";",
+    ":",
+    ".",
+    ",",
+    "~",
+    "<-",
+    "<",
+    "-",
+    "+",
+    "@",
+    "/",
+    "*",
+    "\\",
+    "\"",
+    "'",
+    "$",
+    "#",
+    // Names, constants and numbers.
+    "S1",
+    "S2",
+    "Step_3",
+    "_x",
+    "input0",
+    "Package.Method",
+    "@high",
+    "@normal",
+    "0",
+    "42",
+    "-7",
+    "+3",
+    "3.14",
+    ".5",
+    "1e5",
+    "1.5e-3",
+    "5.",
+    "9223372036854775808",
+    "99999999999999999999999",
+    "1e",
+    "1.e5.3",
+    // Strings, escapes.
+    "\"text\"",
+    "\"part1.dat\"",
+    "\"a\\\"b\"",
+    "\"\\u00e9\"",
+    "\"\\u12\"",
+    "\"\\q\"",
+    "\"\\101\"",
+    "\"open",
+    "\"two\nlines\"",
+    "\"\\",
+    "\"этап\"",
+    // Comments.
+    "// comment",
+    "// комментарий\n",
+    "/* block */",
+    "/* open",
+    "*/",
+    "/* a\r\nb */",
+    // Code blocks.
+    "pre code ruby\n  x = 1\ncode end",
+    "post code python\r\n  print(1)\r\ncode end",
+    "post code\n",
+    "pre /* c */ code\n code endless\n",
+    // Whole phrases.
+    "step S runs P ();",
+    "step A runs B.C after S1, S2\n(\n  x = 1,\n  y = S1.outs[\"f\"]\n);",
+    "[flow:name = \"n\"]",
+    "[priority = @high]",
+    "require f1, f2;",
+    "x = sweep [1, 2, 3]",
+    "[1, [2, [3]]]",
+    "app: a = 1, exec: nodes = 2",
+    "in <- S.Result.outs",
+    "on S1",
+    // Cyrillic and other non-ASCII text.
+    "шаг",
+    "этап1",
+    "stepшаг",
+    "—",
+    "é",
+    "😀",
+    "\u{0}",
+    "\u{feff}",
+    // Trivia.
+    " ",
+    "  ",
+    "\t",
+    "\n",
+    "\r\n",
+    "\r",
+    "\n\n",
+];
+
+/// Texts glued from [`FRAGMENTS`] and a few arbitrary characters.
+fn flowish() -> impl Strategy<Value = String> {
+    let piece = prop_oneof![
+        8 => prop::sample::select(FRAGMENTS).prop_map(str::to_string),
+        1 => any::<char>().prop_map(String::from),
+    ];
+    prop::collection::vec(piece, 0..48).prop_map(|pieces| pieces.concat())
+}
+
+/// Deep nesting, to reach the parser's depth limit.
+fn nested() -> impl Strategy<Value = String> {
+    (
+        0..300usize,
+        prop::sample::select(&["[", "(", "{", "a["][..]),
+        any::<bool>(),
+    )
+        .prop_map(|(depth, open, close)| {
+            let mut text = String::from("step S runs P (x = ");
+            text.push_str(&open.repeat(depth));
+            if close {
+                text.push_str(&"]".repeat(depth));
+            }
+            text
+        })
+}
+
+proptest! {
+    #![proptest_config(ProptestConfig::with_cases(1000))]
+
+    #[test]
+    fn arbitrary_text(text in any::<String>()) {
+        check(&text)?;
+    }
+
+    #[test]
+    fn arbitrary_ascii_text(text in "[ -~\t\r\n]{0,200}") {
+        check(&text)?;
+    }
+}
+
+proptest! {
+    #![proptest_config(ProptestConfig::with_cases(3000))]
+
+    #[test]
+    fn flowish_text(text in flowish()) {
+        check(&text)?;
+    }
+}
+
+proptest! {
+    #![proptest_config(ProptestConfig::with_cases(100))]
+
+    #[test]
+    fn deeply_nested_text(text in nested()) {
+        check(&text)?;
+    }
+}
+
+#[test]
+fn generated_flow_is_lossless() {
+    let text = easyflow_genflow::generate(200, 1);
+    check(&text).unwrap();
+    assert!(parse(&text).errors().is_empty());
+}

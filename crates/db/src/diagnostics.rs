@@ -133,7 +133,7 @@ pub fn semantic_diagnostics(db: &dyn Db, file: SourceFile) -> Vec<AnchoredDiagno
                     AnchoredDiagnostic::new(
                         Code::E0203,
                         Anchor::StepName(id),
-                        format!("duplicate step `{name}`"),
+                        format!("duplicate step `{name}`: rename one of the steps"),
                     )
                     .related(
                         Anchor::StepName(first),
@@ -165,9 +165,9 @@ pub fn semantic_diagnostics(db: &dyn Db, file: SourceFile) -> Vec<AnchoredDiagno
                 // then show this.
                 Some(target) if target != id && !repeated && !dependency.via_on => {
                     let data_edge = graph
-                        .edges
+                        .edges_into(id)
                         .iter()
-                        .find(|e| e.to == id && e.from == target && e.kind != EdgeKind::Control);
+                        .find(|e| e.from == target && e.kind != EdgeKind::Control);
                     if let Some(edge) = data_edge {
                         out.push(
                             AnchoredDiagnostic::new(
@@ -191,6 +191,8 @@ pub fn semantic_diagnostics(db: &dyn Db, file: SourceFile) -> Vec<AnchoredDiagno
         }
         for (n, reference) in step.references.iter().enumerate() {
             match resolution.references[i][n] {
+                // The broken `require` already has its syntax error.
+                Target::Unresolved if index.unparsed_requires.contains(&reference.head) => {}
                 Target::Unresolved => {
                     let head = &reference.head;
                     let candidates =
@@ -244,10 +246,19 @@ pub fn semantic_diagnostics(db: &dyn Db, file: SourceFile) -> Vec<AnchoredDiagno
         .iter()
         .filter(|e| DependencyGraph::is_self_edge(e))
     {
+        let name = step_name(edge.to);
+        let fix = match edge.source {
+            EdgeSource::Dependency(n) => {
+                let dependency = &index.steps[edge.to.index()].dependencies[n as usize];
+                let list = if dependency.via_on { "on" } else { "after" };
+                format!("remove it from its own `{list}` list")
+            }
+            EdgeSource::Reference(_) => "a step cannot read its own outputs".to_string(),
+        };
         out.push(AnchoredDiagnostic::new(
             Code::E0302,
             Anchor::of_edge_source(edge.to, edge.source),
-            format!("step `{}` depends on itself", step_name(edge.to)),
+            format!("step `{name}` depends on itself: {fix}"),
         ));
     }
     for component in &graph.cycles {
@@ -298,7 +309,7 @@ fn cycle_diagnostics<'a>(
         );
         for (k, &from) in path.iter().enumerate() {
             let to = path[(k + 1) % path.len()];
-            if let Some(edge) = graph.edges.iter().find(|e| e.from == from && e.to == to) {
+            if let Some(edge) = graph.edges_into(to).iter().find(|e| e.from == from) {
                 diagnostic = diagnostic.related(
                     Anchor::of_edge_source(to, edge.source),
                     format!("`{}` depends on `{}` here", step_name(to), step_name(from)),

@@ -67,30 +67,44 @@ impl DependencyGraph {
         edge.from == edge.to
     }
 
-    /// A shortest cycle through `start` within its component, as the steps
-    /// along it (the first is `start`; the path returns to it).
+    /// The edges into `step` (what it depends on), in source order. Edges
+    /// are stored ordered by dependent step, so this is a binary search.
+    pub fn edges_into(&self, step: StepId) -> &[Edge] {
+        let start = self.edges.partition_point(|e| e.to < step);
+        let end = self.edges.partition_point(|e| e.to <= step);
+        &self.edges[start..end]
+    }
+
+    /// A shortest cycle through `start` within its component (sorted), as the
+    /// steps along it: the first is `start`, and the path returns to it.
     pub fn cycle_through(&self, start: StepId, component: &[StepId]) -> Vec<StepId> {
-        let in_component = |s: StepId| component.binary_search(&s).is_ok();
-        let mut successors: Vec<Vec<StepId>> = vec![Vec::new(); self.in_cycle.len()];
-        for edge in &self.edges {
-            if in_component(edge.from) && in_component(edge.to) && !Self::is_self_edge(edge) {
-                successors[edge.from.index()].push(edge.to);
+        let local = |s: StepId| component.binary_search(&s).ok();
+        // Successors by position in `component`.
+        let mut successors: Vec<Vec<usize>> = vec![Vec::new(); component.len()];
+        for (to, &step) in component.iter().enumerate() {
+            for edge in self.edges_into(step) {
+                if let Some(from) = local(edge.from).filter(|&from| from != to) {
+                    successors[from].push(to);
+                }
             }
         }
-        let mut previous: Vec<Option<StepId>> = vec![None; self.in_cycle.len()];
-        let mut queue = VecDeque::from([start]);
-        while let Some(step) = queue.pop_front() {
-            for &next in &successors[step.index()] {
-                if next == start {
-                    let mut path = vec![step];
-                    while let Some(p) = previous[path[path.len() - 1].index()] {
+        let Some(origin) = local(start) else {
+            return vec![start];
+        };
+        let mut previous: Vec<Option<usize>> = vec![None; component.len()];
+        let mut queue = VecDeque::from([origin]);
+        while let Some(at) = queue.pop_front() {
+            for &next in &successors[at] {
+                if next == origin {
+                    let mut path = vec![at];
+                    while let Some(p) = previous[path[path.len() - 1]] {
                         path.push(p);
                     }
                     path.reverse();
-                    return path;
+                    return path.into_iter().map(|i| component[i]).collect();
                 }
-                if previous[next.index()].is_none() && next != start {
-                    previous[next.index()] = Some(step);
+                if previous[next].is_none() {
+                    previous[next] = Some(at);
                     queue.push_back(next);
                 }
             }

@@ -34,6 +34,9 @@ pub struct FileOutline<'db> {
     pub steps: Vec<OutlineStep<'db>>,
     /// Every name of every `require`, in order.
     pub requires: Vec<RequireEntry>,
+    /// Identifiers in the unparsed rest of a broken `require` (`require a b;`):
+    /// probably meant as names, so using them is no second problem.
+    pub unparsed_requires: Vec<String>,
     pub flow_attributes: Vec<FlowAttributeEntry>,
 }
 
@@ -65,6 +68,7 @@ pub fn file_outline<'db>(db: &'db dyn Db, file: SourceFile) -> FileOutline<'db> 
     let mut outline = FileOutline {
         steps: Vec::new(),
         requires: Vec::new(),
+        unparsed_requires: Vec::new(),
         flow_attributes: Vec::new(),
     };
     let mut offset = TextSize::from(0);
@@ -89,6 +93,16 @@ pub fn file_outline<'db>(db: &'db dyn Db, file: SourceFile) -> FileOutline<'db> 
                             range: shift(name.syntax().text_range()),
                         });
                     }
+                    let unparsed = node
+                        .iter()
+                        .flat_map(|r| r.syntax().children())
+                        .filter(|n| n.kind() == SyntaxKind::ERROR_NODE)
+                        .flat_map(|n| n.descendants_with_tokens())
+                        .filter_map(|e| e.into_token())
+                        .filter(|t| t.kind() == SyntaxKind::IDENT);
+                    outline
+                        .unparsed_requires
+                        .extend(unparsed.map(|t| t.text().to_string()));
                 }
                 Some(SyntaxKind::FLOW_ATTRIBUTE) => {
                     if let Some(attribute) =
@@ -449,6 +463,8 @@ pub struct ItemIndex {
     pub steps: Vec<Arc<StepSummary>>,
     /// Every required name, in order.
     pub requires: Vec<String>,
+    /// See [`FileOutline::unparsed_requires`].
+    pub unparsed_requires: Vec<String>,
 }
 
 #[salsa::tracked(returns(ref))]
@@ -461,5 +477,6 @@ pub fn item_index(db: &dyn Db, file: SourceFile) -> ItemIndex {
             .map(|s| step_analysis(db, s.text).summary.clone())
             .collect(),
         requires: outline.requires.iter().map(|r| r.name.clone()).collect(),
+        unparsed_requires: outline.unparsed_requires.clone(),
     }
 }

@@ -361,7 +361,7 @@ pub fn file_diagnostics(db: &dyn Db, file: SourceFile) -> Vec<Diagnostic> {
     let mut out = parse(db, file).errors().to_vec();
     let outline = file_outline(db, file);
     for step in &outline.steps {
-        let analysis = step_analysis(db, step.text);
+        let analysis = step_analysis(db, step.node);
         out.extend(
             analysis
                 .local_diagnostics
@@ -414,7 +414,7 @@ pub fn anchor_range(db: &dyn Db, outline: &FileOutline<'_>, anchor: Anchor) -> O
         return None;
     };
     let outline_step = outline.steps.get(step.index())?;
-    let anchors = &step_analysis(db, outline_step.text).anchors;
+    let anchors = &step_analysis(db, outline_step.node).anchors;
     let relative = match anchor {
         Anchor::StepName(_) => anchors.name?,
         Anchor::Dependency(_, n) => *anchors.dependencies.get(n as usize)?,

@@ -5,17 +5,47 @@ use std::sync::Arc;
 
 use easyflow_diagnostics::{Code, Diagnostic, Tag, TextRange, TextSize};
 use easyflow_syntax::ast::{self, AstNode};
-use easyflow_syntax::{NodeOrToken, SyntaxKind, SyntaxNode};
+use easyflow_syntax::{GreenNode, NodeOrToken, SyntaxKind, SyntaxNode};
 
 use crate::attributes::{Value, check_step_attribute};
 use crate::{Db, SourceFile, parse};
 
-/// A step's text, interned: steps whose text did not change keep their id,
-/// so their [`step_analysis`] is reused.
-#[salsa::interned(debug)]
-pub struct StepText<'db> {
+/// One step's subtree, created by [`file_outline`]. Its identity is its
+/// text, so salsa matches it to the previous revision's step with the same
+/// text wherever it moved, and an unchanged step keeps its [`step_analysis`].
+#[salsa::tracked(debug)]
+pub struct StepNode<'db> {
     #[returns(ref)]
-    pub text: String,
+    pub syntax: StepSyntax,
+}
+
+/// A step's green tree, equal to another (and hashed) by the 128-bit hash of
+/// its text: the same text always parses to the same step tree, and
+/// comparing hashes is much cheaper than comparing trees.
+#[derive(Debug, Clone)]
+pub struct StepSyntax {
+    text_hash: u128,
+    pub green: GreenNode,
+}
+
+impl StepSyntax {
+    pub fn new(text: &str, green: GreenNode) -> Self {
+        StepSyntax { text_hash: xxhash_rust::xxh3::xxh3_128(text.as_bytes()), green }
+    }
+}
+
+impl PartialEq for StepSyntax {
+    fn eq(&self, other: &Self) -> bool {
+        self.text_hash == other.text_hash
+    }
+}
+
+impl Eq for StepSyntax {}
+
+impl std::hash::Hash for StepSyntax {
+    fn hash<H: std::hash::Hasher>(&self, state: &mut H) {
+        self.text_hash.hash(state);
+    }
 }
 
 /// The position of a step among the file's steps (0-based, in text order).
@@ -42,7 +72,7 @@ pub struct FileOutline<'db> {
 
 #[derive(Debug, Clone, Copy, PartialEq, Eq, salsa::SalsaValue)]
 pub struct OutlineStep<'db> {
-    pub text: StepText<'db>,
+    pub node: StepNode<'db>,
     pub offset: TextSize,
 }
 
@@ -79,9 +109,9 @@ pub fn file_outline<'db>(db: &'db dyn Db, file: SourceFile) -> FileOutline<'db> 
             let shift = |range: TextRange| range + offset;
             match kind {
                 Some(SyntaxKind::STEP) => {
-                    let step_text = &text[TextRange::at(offset, len)];
+                    let syntax = StepSyntax::new(&text[TextRange::at(offset, len)], green.to_owned());
                     outline.steps.push(OutlineStep {
-                        text: StepText::new(db, step_text),
+                        node: StepNode::new(db, syntax),
                         offset,
                     });
                 }
@@ -224,10 +254,10 @@ pub struct StepAnalysis {
 /// gives the tree it has in its file: a step's parse depends only on its own
 /// tokens, and it ends where the next top-level item (or the end) begins.
 #[salsa::tracked(returns(ref))]
-pub fn step_analysis<'db>(db: &'db dyn Db, step: StepText<'db>) -> StepAnalysis {
-    let parse = easyflow_syntax::parse(step.text(db));
+pub fn step_analysis<'db>(db: &'db dyn Db, step: StepNode<'db>) -> StepAnalysis {
     let mut walker = StepWalker::default();
-    if let Some(node) = parse.tree().steps().next() {
+    // Rooted at the step itself, so every range is relative to its start.
+    if let Some(node) = ast::Step::cast(SyntaxNode::new_root(step.syntax(db).green.clone())) {
         walker.walk(&node);
     }
     StepAnalysis {
@@ -474,7 +504,7 @@ pub fn item_index(db: &dyn Db, file: SourceFile) -> ItemIndex {
         steps: outline
             .steps
             .iter()
-            .map(|s| step_analysis(db, s.text).summary.clone())
+            .map(|s| step_analysis(db, s.node).summary.clone())
             .collect(),
         requires: outline.requires.iter().map(|r| r.name.clone()).collect(),
         unparsed_requires: outline.unparsed_requires.clone(),

@@ -3,9 +3,9 @@
 //! Queries, in layers (each reads only the layers above it):
 //!
 //! 1. [`parse`]: the file's lossless tree and syntax errors.
-//! 2. [`file_outline`]: the top-level items with their offsets; each step is
-//!    interned by its text ([`StepText`]), so an unchanged step is analysed once.
-//! 3. [`step_analysis`]: one step on its own: a position-free
+//! 2. [`file_outline`]: the top-level items with their offsets; each step's
+//!    subtree is a tracked [`StepNode`], so an unchanged step is analysed once.
+//! 3. [`step_analysis`]: one step's subtree: a position-free
 //!    [`StepSummary`], the relative ranges of its parts, and its local
 //!    diagnostics.
 //! 4. [`item_index`]: the firewall. Position-free summaries of every step and
@@ -31,7 +31,7 @@ pub use diagnostics::file_diagnostics;
 pub use easyflow_diagnostics::{Code, Diagnostic, Severity, TextRange, TextSize};
 pub use graph::{DependencyGraph, EdgeKind, dependency_graph};
 pub use items::{
-    FileOutline, ItemIndex, StepAnalysis, StepId, StepSummary, StepText, file_outline, item_index,
+    FileOutline, ItemIndex, StepAnalysis, StepId, StepNode, StepSummary, file_outline, item_index,
     step_analysis,
 };
 pub use resolve::{Resolution, name_resolution};

@@ -38,6 +38,7 @@ pub fn run(paths: &[PathBuf], format: Format, deny_warnings: bool) -> u8 {
     let written = match format {
         Format::Human => report::human(&files),
         Format::Json => report::json(&files),
+        Format::Sarif => report::sarif(&files),
     };
     if let Err(error) = written {
         // A closed pipe (e.g. `| head`) is not worth a message.

@@ -2,6 +2,7 @@
 //! (`../shared/spec/cli.md`).
 
 mod check;
+mod graph;
 mod report;
 
 use std::io::Write;
@@ -35,6 +36,13 @@ enum Command {
         #[arg(long)]
         deny_warnings: bool,
     },
+    /// Print the dependency graph of a flow.
+    Graph {
+        file: PathBuf,
+        /// Output format.
+        #[arg(long, value_enum, default_value_t = graph::GraphFormat::Json)]
+        format: graph::GraphFormat,
+    },
     /// Print the syntax tree of a file (`-` reads standard input).
     Parse { file: PathBuf },
 }
@@ -45,6 +53,8 @@ pub enum Format {
     Human,
     /// One JSON document on stdout.
     Json,
+    /// SARIF 2.1.0, for code-scanning services.
+    Sarif,
 }
 
 /// The exit statuses of cli.md.
@@ -62,6 +72,7 @@ fn main() -> ExitCode {
             format,
             deny_warnings,
         } => check::run(&paths, format, deny_warnings),
+        Command::Graph { file, format } => graph::run(&file, format),
         Command::Parse { file } => parse(&file),
     };
     ExitCode::from(status)

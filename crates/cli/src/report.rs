@@ -141,3 +141,82 @@ pub fn human(files: &[CheckedFile]) -> io::Result<()> {
     )?;
     stdout.flush()
 }
+
+/// SARIF 2.1.0: one run, a rule per code, a result per diagnostic. Columns
+/// are 1-based UTF-16 units (SARIF's default `columnKind`).
+pub fn sarif(files: &[CheckedFile]) -> io::Result<()> {
+    use easyflow_diagnostics::Code;
+    let level = |severity: Severity| match severity {
+        Severity::Error => "error",
+        Severity::Warning => "warning",
+        Severity::Information => "note",
+    };
+    let rules: Vec<_> = Code::ALL
+        .iter()
+        .map(|code| {
+            json!({
+                "id": code.as_str(),
+                "shortDescription": {"text": code.summary()},
+                "help": {"text": format!("See docs/diagnostics.md#{}", code.doc_anchor())},
+                "defaultConfiguration": {"level": level(code.severity())},
+            })
+        })
+        .collect();
+    let region = |index: &LineIndex, range: easyflow_diagnostics::TextRange| {
+        let (start, end) = (position(index, range.start()), position(index, range.end()));
+        json!({
+            "startLine": start.line + 1,
+            "startColumn": start.character + 1,
+            "endLine": end.line + 1,
+            "endColumn": end.character + 1,
+        })
+    };
+    let mut results = Vec::new();
+    for file in files {
+        let index = LineIndex::new(&file.text);
+        let uri = file.path.display().to_string().replace('\\', "/");
+        let location = |range| json!({"physicalLocation": {"artifactLocation": {"uri": uri}, "region": region(&index, range)}});
+        for d in &file.diagnostics {
+            let related: Vec<_> = d
+                .related
+                .iter()
+                .enumerate()
+                .map(|(i, r)| {
+                    let mut related = location(r.range);
+                    related["id"] = json!(i);
+                    related["message"] = json!({"text": r.message});
+                    related
+                })
+                .collect();
+            let rule_index = Code::ALL.iter().position(|c| *c == d.code).unwrap_or(0);
+            let mut result = json!({
+                "ruleId": d.code.as_str(),
+                "ruleIndex": rule_index,
+                "level": level(d.severity()),
+                "message": {"text": d.message},
+                "locations": [location(d.range)],
+            });
+            if !related.is_empty() {
+                result["relatedLocations"] = json!(related);
+            }
+            results.push(result);
+        }
+    }
+    let document = json!({
+        "$schema": "https://json.schemastore.org/sarif-2.1.0.json",
+        "version": "2.1.0",
+        "runs": [{
+            "tool": {"driver": {
+                "name": "easyflow",
+                "version": env!("CARGO_PKG_VERSION"),
+                "rules": rules,
+            }},
+            "columnKind": "utf16CodeUnits",
+            "results": results,
+        }],
+    });
+    let mut stdout = io::stdout().lock();
+    serde_json::to_writer_pretty(&mut stdout, &document)?;
+    writeln!(stdout)?;
+    stdout.flush()
+}

@@ -170,3 +170,139 @@ fn parse_tree_format() {
     assert_eq!(output.status.code(), Some(0));
     expect_output("parse-control-deps.txt", &stdout(&output));
 }
+
+#[test]
+fn graph_formats_of_a_broken_flow() {
+    for (format, expected) in [
+        ("json", "graph/broken.json"),
+        ("dot", "graph/broken.dot"),
+        ("mermaid", "graph/broken.mmd"),
+    ] {
+        let output = easyflow(
+            &[
+                "graph",
+                "tests/data/cli/graph/broken.flow",
+                "--format",
+                format,
+            ],
+            &repo_root(),
+        );
+        assert_eq!(output.status.code(), Some(0), "{}", stderr(&output));
+        expect_output(expected, &stdout(&output));
+    }
+    let output = easyflow(
+        &["graph", "tests/data/parser/corpus/data-deps.flow"],
+        &repo_root(),
+    );
+    let graph: serde_json::Value = serde_json::from_str(&stdout(&output)).unwrap();
+    // The example of cli.md.
+    assert_eq!(
+        graph["levels"],
+        serde_json::json!([["A1", "A2"], ["B", "C"], ["D"]])
+    );
+}
+
+#[test]
+fn sarif_is_valid_sarif_2_1_0() {
+    let output = easyflow(
+        &[
+            "check",
+            "tests/data/parser/corpus",
+            "tests/data/cli/graph",
+            "--format",
+            "sarif",
+        ],
+        &repo_root(),
+    );
+    assert_eq!(output.status.code(), Some(1));
+    let text = stdout(&output);
+    let sarif: serde_sarif::sarif::Sarif = serde_json::from_str(&text).expect("SARIF 2.1.0 shape");
+    assert_eq!(serde_json::to_value(&sarif.version).unwrap(), "2.1.0");
+    let results = sarif.runs[0].results.as_ref().unwrap();
+    let json_report: serde_json::Value = serde_json::from_str(&stdout(&easyflow(
+        &[
+            "check",
+            "tests/data/parser/corpus",
+            "tests/data/cli/graph",
+            "--format",
+            "json",
+        ],
+        &repo_root(),
+    )))
+    .unwrap();
+    let diagnostics: usize = json_report["files"]
+        .as_array()
+        .unwrap()
+        .iter()
+        .map(|f| f["diagnostics"].as_array().unwrap().len())
+        .sum();
+    assert_eq!(
+        results.len(),
+        diagnostics,
+        "one SARIF result per diagnostic"
+    );
+    let value: serde_json::Value = serde_json::from_str(&text).unwrap();
+    let cycle = value["runs"][0]["results"]
+        .as_array()
+        .unwrap()
+        .iter()
+        .find(|r| r["ruleId"] == "E0301")
+        .expect("the cycle is reported");
+    assert!(
+        cycle["relatedLocations"]
+            .as_array()
+            .is_some_and(|r| !r.is_empty())
+    );
+    assert_eq!(
+        cycle["locations"][0]["physicalLocation"]["region"]["startLine"],
+        5
+    );
+}
+
+#[test]
+fn directories_are_searched_recursively_and_warnings_can_fail() {
+    let output = easyflow(
+        &["check", "tests/data/cli/tree", "--format", "json"],
+        &repo_root(),
+    );
+    assert_eq!(output.status.code(), Some(0), "warnings alone pass");
+    let report: serde_json::Value = serde_json::from_str(&stdout(&output)).unwrap();
+    let paths: Vec<_> = report["files"]
+        .as_array()
+        .unwrap()
+        .iter()
+        .map(|f| f["path"].clone())
+        .collect();
+    assert_eq!(
+        paths,
+        [
+            "tests/data/cli/tree/nested/deeper/deep.flow",
+            "tests/data/cli/tree/warning.flow"
+        ]
+    );
+    let output = easyflow(
+        &["check", "tests/data/cli/tree", "--deny-warnings"],
+        &repo_root(),
+    );
+    assert_eq!(
+        output.status.code(),
+        Some(1),
+        "--deny-warnings fails on the W0206"
+    );
+}
+
+#[test]
+fn default_path_is_the_current_directory() {
+    let output = easyflow(
+        &["check", "--format", "json"],
+        &repo_root().join("tests/data/cli/tree"),
+    );
+    let report: serde_json::Value = serde_json::from_str(&stdout(&output)).unwrap();
+    let paths: Vec<_> = report["files"]
+        .as_array()
+        .unwrap()
+        .iter()
+        .map(|f| f["path"].clone())
+        .collect();
+    assert_eq!(paths, ["nested/deeper/deep.flow", "warning.flow"]);
+}

@@ -30,7 +30,10 @@ pub struct StepSyntax {
 
 impl StepSyntax {
     pub fn new(text: &str, green: GreenNode) -> Self {
-        StepSyntax { text_hash: xxhash_rust::xxh3::xxh3_128(text.as_bytes()), green }
+        StepSyntax {
+            text_hash: xxhash_rust::xxh3::xxh3_128(text.as_bytes()),
+            green,
+        }
     }
 }
 
@@ -109,7 +112,8 @@ pub fn file_outline<'db>(db: &'db dyn Db, file: SourceFile) -> FileOutline<'db> 
             let shift = |range: TextRange| range + offset;
             match kind {
                 Some(SyntaxKind::STEP) => {
-                    let syntax = StepSyntax::new(&text[TextRange::at(offset, len)], green.to_owned());
+                    let syntax =
+                        StepSyntax::new(&text[TextRange::at(offset, len)], green.to_owned());
                     outline.steps.push(OutlineStep {
                         node: StepNode::new(db, syntax),
                         offset,

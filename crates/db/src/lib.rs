@@ -23,6 +23,7 @@ pub mod graph;
 pub mod items;
 pub mod resolve;
 mod suggest;
+pub mod view;
 
 use std::path::PathBuf;
 use std::sync::{Arc, Mutex};
@@ -36,6 +37,7 @@ pub use items::{
 };
 pub use resolve::{Resolution, name_resolution};
 pub use salsa::{self, Setter};
+pub use view::{GraphEdge, GraphNode, GraphView, UnresolvedName, graph_view};
 
 /// One flow file: the salsa input. `path` is for messages and discovery; the
 /// analysis reads only `text`.

@@ -6,6 +6,10 @@ use divan::Bencher;
 use easyflow_db::{Database, SourceFile, file_diagnostics, parse};
 use salsa::Setter;
 
+// As in the binaries that ship the analysis.
+#[global_allocator]
+static GLOBAL: mimalloc::MiMalloc = mimalloc::MiMalloc;
+
 fn main() {
     divan::main();
 }

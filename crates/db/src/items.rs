@@ -5,6 +5,7 @@ use std::sync::Arc;
 
 use easyflow_diagnostics::{Code, Diagnostic, Tag, TextRange, TextSize};
 use easyflow_syntax::ast::{self, AstNode};
+use easyflow_syntax::green::{GreenElementRef, GreenRef};
 use easyflow_syntax::{GreenNode, NodeOrToken, SyntaxKind, SyntaxNode};
 
 use crate::attributes::{Value, check_step_attribute};
@@ -261,9 +262,7 @@ pub struct StepAnalysis {
 pub fn step_analysis<'db>(db: &'db dyn Db, step: StepNode<'db>) -> StepAnalysis {
     let mut walker = StepWalker::default();
     // Rooted at the step itself, so every range is relative to its start.
-    if let Some(node) = ast::Step::cast(SyntaxNode::new_root(step.syntax(db).green.clone())) {
-        walker.walk(&node);
-    }
+    walker.walk(GreenRef::root(&step.syntax(db).green));
     StepAnalysis {
         summary: Arc::new(walker.summary),
         anchors: walker.anchors,
@@ -278,67 +277,123 @@ struct StepWalker {
     diagnostics: Vec<Diagnostic>,
 }
 
+/// The text of a name node's identifier.
+fn name_text(node: GreenRef<'_>) -> String {
+    node.first_child_token()
+        .map(|t| t.text.to_string())
+        .unwrap_or_default()
+}
+
+fn is_expression(kind: SyntaxKind) -> bool {
+    matches!(
+        kind,
+        SyntaxKind::LITERAL | SyntaxKind::LIST_EXPR | SyntaxKind::REF_EXPR
+    )
+}
+
+/// The walk reads the green tree directly and visits each node's children
+/// once: it runs for every step of a cold check, and red nodes (the typed
+/// AST) would allocate for every node and token visited.
 impl StepWalker {
-    fn walk(&mut self, step: &ast::Step) {
+    fn walk(&mut self, step: GreenRef<'_>) {
         self.summary.instances = 1;
-        for attribute in step.attributes() {
-            self.attribute(&attribute);
-        }
-        self.summary.long_running = step.is_long_running();
-        if let Some(name) = step.name() {
-            self.summary.name = Some(name.text());
-            self.anchors.name = Some(name.syntax().text_range());
-        }
-        self.summary.package = step.package().map(|p| p.text());
-        for child in step.syntax().children() {
-            if let Some(clause) = ast::AfterClause::cast(child.clone()) {
-                for name in clause.names() {
-                    self.dependency(&name, false);
-                }
-            } else if let Some(clause) = ast::OnClause::cast(child) {
-                if let Some(on) = clause.on_token() {
-                    self.diagnostics.push(Diagnostic::new(
-                        Code::E0408,
-                        on.text_range(),
-                        "event transitions (`on`) are reserved by the platform and not supported; use `after`",
-                    ));
-                }
-                for name in clause.names() {
-                    self.dependency(&name, true);
-                }
-            }
-        }
-        for param in step.params() {
-            self.param(&param, step.is_long_running());
-        }
         let mut seen_pre = false;
         let mut seen_post = false;
-        for section in step.code_sections() {
-            let seen = match section.kind() {
-                ast::CodeSectionKind::Pre => &mut seen_pre,
-                ast::CodeSectionKind::Post => &mut seen_post,
+        for child in step.children() {
+            let node = match child {
+                GreenElementRef::Token(token) => {
+                    self.summary.long_running |= token.kind == SyntaxKind::TILDE;
+                    continue;
+                }
+                GreenElementRef::Node(node) => node,
             };
-            if *seen && let Some(keyword) = section.keyword_token() {
-                self.diagnostics.push(Diagnostic::new(
-                    Code::E0407,
-                    keyword.text_range(),
-                    format!(
-                        "`{}` is given twice: a step has at most one `pre` and one `post` section",
-                        keyword.text()
-                    ),
-                ));
+            match node.kind() {
+                SyntaxKind::ATTRIBUTE => self.attribute(node),
+                SyntaxKind::NAME => {
+                    self.summary.name = Some(name_text(node));
+                    self.anchors.name = Some(node.range());
+                }
+                SyntaxKind::PACKAGE_PATH => {
+                    let names: Vec<&str> = node
+                        .child_tokens()
+                        .filter(|t| t.kind == SyntaxKind::IDENT)
+                        .map(|t| t.text)
+                        .collect();
+                    self.summary.package = Some(names.join("."));
+                }
+                SyntaxKind::AFTER_CLAUSE | SyntaxKind::ON_CLAUSE => {
+                    let via_on = node.kind() == SyntaxKind::ON_CLAUSE;
+                    for element in node.children() {
+                        match element {
+                            GreenElementRef::Token(on) if on.kind == SyntaxKind::ON_KW => {
+                                self.diagnostics.push(Diagnostic::new(
+                                    Code::E0408,
+                                    on.range,
+                                    "event transitions (`on`) are reserved by the platform and not supported; use `after`",
+                                ));
+                            }
+                            GreenElementRef::Node(name) if name.kind() == SyntaxKind::NAME_REF => {
+                                self.dependency(name, via_on);
+                            }
+                            _ => {}
+                        }
+                    }
+                }
+                SyntaxKind::PARAM_BLOCK => {
+                    for section in node
+                        .child_nodes()
+                        .filter(|n| n.kind() == SyntaxKind::PARAM_SECTION)
+                    {
+                        let kind = match section.first_child_token().map(|t| t.kind) {
+                            Some(SyntaxKind::EXEC_KW) => ast::SectionKind::Exec,
+                            _ => ast::SectionKind::App,
+                        };
+                        for param in section
+                            .child_nodes()
+                            .filter(|n| n.kind() == SyntaxKind::PARAM)
+                        {
+                            self.param(param, kind);
+                        }
+                    }
+                }
+                SyntaxKind::CODE_SECTION => {
+                    let Some(keyword) = node.first_child_token() else {
+                        continue;
+                    };
+                    let seen = if keyword.kind == SyntaxKind::PRE_KW {
+                        &mut seen_pre
+                    } else {
+                        &mut seen_post
+                    };
+                    if *seen {
+                        self.diagnostics.push(Diagnostic::new(
+                            Code::E0407,
+                            keyword.range,
+                            format!(
+                                "`{}` is given twice: a step has at most one `pre` and one `post` section",
+                                keyword.text
+                            ),
+                        ));
+                    }
+                    *seen = true;
+                }
+                _ => {}
             }
-            *seen = true;
         }
     }
 
-    fn attribute(&mut self, attribute: &ast::Attribute) {
+    fn attribute(&mut self, node: GreenRef<'_>) {
+        // Attributes are few: the typed AST reads their values.
+        let Some(attribute) = ast::Attribute::cast(node.to_syntax()) else {
+            return;
+        };
+        let shift = |range: TextRange| range + node.range().start();
         let key = attribute.key();
         let value_node = attribute.value();
         let value = Value::of(value_node.as_ref());
         let anchors = AttributeAnchors {
-            key: key.as_ref().map(|k| k.syntax().text_range()),
-            value: value_node.as_ref().map(|v| v.syntax().text_range()),
+            key: key.as_ref().map(|k| shift(k.syntax().text_range())),
+            value: value_node.as_ref().map(|v| shift(v.syntax().text_range())),
         };
         if let Some(key) = &key {
             if let Some(problem) = check_step_attribute(&key.text(), &value) {
@@ -357,9 +412,9 @@ impl StepWalker {
         }
     }
 
-    fn dependency(&mut self, name: &ast::NameRef, via_on: bool) {
-        let text = name.text();
-        let range = name.syntax().text_range();
+    fn dependency(&mut self, name: GreenRef<'_>, via_on: bool) {
+        let text = name_text(name);
+        let range = name.range();
         if self.summary.dependencies.iter().any(|d| d.name == text) {
             self.diagnostics.push(
                 Diagnostic::new(Code::W0208, range, format!("step `{text}` is listed twice"))
@@ -372,120 +427,148 @@ impl StepWalker {
         self.anchors.dependencies.push(range);
     }
 
-    fn param(&mut self, param: &ast::Param, long_running: bool) {
+    fn param(&mut self, param: GreenRef<'_>, section: ast::SectionKind) {
         let index = self.summary.params.len() as u32;
-        let name = param.name().map(|n| n.text());
-        let name_range = param.name().map(|n| n.syntax().text_range());
-        if let (Some(name), Some(range)) = (&name, name_range) {
-            let repeated = self
+        let mut name_node = None;
+        let mut arrow = None;
+        let mut swept = false;
+        let mut value = None;
+        for element in param.children() {
+            match element {
+                GreenElementRef::Token(token) => match token.kind {
+                    SyntaxKind::ARROW => arrow = Some(token.range),
+                    SyntaxKind::SWEEP_KW => swept = true,
+                    _ => {}
+                },
+                GreenElementRef::Node(node) if node.kind() == SyntaxKind::NAME => {
+                    name_node = Some(node)
+                }
+                GreenElementRef::Node(node) if is_expression(node.kind()) && value.is_none() => {
+                    value = Some(node);
+                }
+                GreenElementRef::Node(_) => {}
+            }
+        }
+        let name = name_node.map(name_text);
+        let name_range = name_node.map(|n| n.range());
+        if let (Some(name), Some(range)) = (&name, name_range)
+            && self
                 .summary
                 .params
                 .iter()
-                .any(|p| p.name.as_ref() == Some(name));
-            if repeated {
-                self.diagnostics.push(Diagnostic::new(
-                    Code::E0207,
-                    range,
-                    format!("parameter `{name}` is given twice in this step"),
-                ));
-            }
+                .any(|p| p.name.as_ref() == Some(name))
+        {
+            self.diagnostics.push(Diagnostic::new(
+                Code::E0207,
+                range,
+                format!("parameter `{name}` is given twice in this step"),
+            ));
         }
-        let value = param.value();
-        let value_range = value.as_ref().map(|v| v.syntax().text_range());
-        if let Some(arrow) = param.arrow_token().filter(|_| !long_running) {
+        let stream = arrow.is_some();
+        if let Some(arrow) = arrow.filter(|_| !self.summary.long_running) {
             self.diagnostics.push(Diagnostic::new(
                 Code::E0401,
-                arrow.text_range(),
+                arrow,
                 "the stream arrow `<-` is allowed only in a long-running step; make it a `~step`",
             ));
         }
-        if param.is_stream()
-            && let Some(value) = value.as_ref().filter(|v| !matches!(v, ast::Expr::Ref(_)))
-        {
+        if stream && let Some(value) = value.filter(|v| v.kind() != SyntaxKind::REF_EXPR) {
             self.diagnostics.push(Diagnostic::new(
                 Code::E0402,
-                value.syntax().text_range(),
+                value.range(),
                 "a stream source must be a step's output, such as `Source.outs[\"stream\"]`",
             ));
         }
-        let sweep = match (param.is_sweep(), &value) {
-            (false, _) | (true, None) => Sweep::No,
-            (true, Some(ast::Expr::List(list))) => {
-                let len = list.elements().count() as u32;
+        let sweep = match value {
+            Some(list) if swept && list.kind() == SyntaxKind::LIST_EXPR => {
+                let len = list
+                    .child_nodes()
+                    .filter(|n| is_expression(n.kind()))
+                    .count() as u32;
                 if len == 0 {
                     self.diagnostics.push(Diagnostic::new(
                         Code::W0404,
-                        list.syntax().text_range(),
+                        list.range(),
                         "sweep over an empty list: the step runs zero instances",
                     ));
                 }
                 self.summary.instances = self.summary.instances.saturating_mul(u64::from(len));
                 Sweep::List(len)
             }
-            (true, Some(other)) => {
+            Some(other) if swept => {
                 self.diagnostics.push(Diagnostic::new(
                     Code::E0403,
-                    other.syntax().text_range(),
+                    other.range(),
                     "`sweep` needs a list literal: wrap the value in `[ ]`",
                 ));
                 Sweep::NotAList
             }
+            _ => Sweep::No,
         };
-        let section = param
-            .syntax()
-            .parent()
-            .and_then(ast::ParamSection::cast)
-            .map_or(ast::SectionKind::App, |s| s.kind());
         self.summary.params.push(ParamSummary {
             name,
             section,
-            stream: param.is_stream(),
+            stream,
             sweep,
         });
         self.anchors.params.push(ParamAnchors {
             name: name_range,
-            value: value_range,
+            value: value.map(|v| v.range()),
         });
-        if let Some(value) = &value {
-            self.references(value, index, param.is_stream());
+        if let Some(value) = value {
+            self.references(value, index, stream);
         }
     }
 
     /// Collects the references of an expression, at any depth (lists,
     /// indexers), in text order. Error nodes are not entered.
-    fn references(&mut self, expr: &ast::Expr, param: u32, stream_source: bool) {
-        match expr {
-            ast::Expr::Literal(_) => {}
-            ast::Expr::List(list) => {
-                for element in list.elements() {
-                    self.references(&element, param, false);
+    fn references(&mut self, expr: GreenRef<'_>, param: u32, stream_source: bool) {
+        match expr.kind() {
+            SyntaxKind::LIST_EXPR => {
+                for element in expr.child_nodes().filter(|n| is_expression(n.kind())) {
+                    self.references(element, param, false);
                 }
             }
-            ast::Expr::Ref(reference) => {
+            SyntaxKind::REF_EXPR => {
+                let segments = || {
+                    expr.child_nodes()
+                        .filter(|n| n.kind() == SyntaxKind::SEGMENT)
+                };
                 // A segment without a name holds a lexical error (`шаг.outs`),
                 // already reported: the names after it mean nothing, so a
                 // broken head is no reference and a broken member ends it.
-                let mut names = reference.segments().map_while(|s| s.name_ref());
+                let mut names = segments().map_while(|s| {
+                    s.child_nodes()
+                        .next()
+                        .filter(|n| n.kind() == SyntaxKind::NAME_REF)
+                });
                 if let Some(head) = names.next() {
-                    let members: Vec<_> = names.collect();
+                    let members: Vec<GreenRef<'_>> = names.collect();
                     self.summary.references.push(ReferenceSummary {
                         param,
-                        head: head.text(),
-                        members: members.iter().map(|m| m.text()).collect(),
+                        head: name_text(head),
+                        members: members.iter().map(|m| name_text(*m)).collect(),
                         stream_source,
                     });
                     self.anchors.references.push(ReferenceAnchors {
-                        whole: reference.syntax().text_range(),
-                        head: head.syntax().text_range(),
-                        members: members.iter().map(|m| m.syntax().text_range()).collect(),
+                        whole: expr.range(),
+                        head: head.range(),
+                        members: members.iter().map(|m| m.range()).collect(),
                     });
                 }
-                for segment in reference.segments() {
-                    if let Some(index) = segment.indexer().and_then(|i| i.expr()) {
-                        self.references(&index, param, false);
+                for segment in segments() {
+                    let indexed = segment
+                        .child_nodes()
+                        .find(|n| n.kind() == SyntaxKind::INDEXER)
+                        .and_then(|indexer| {
+                            indexer.child_nodes().find(|n| is_expression(n.kind()))
+                        });
+                    if let Some(index) = indexed {
+                        self.references(index, param, false);
                     }
                 }
             }
+            _ => {}
         }
     }
 }

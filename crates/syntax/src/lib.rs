@@ -7,6 +7,7 @@
 
 pub mod ast;
 mod grammar;
+pub mod green;
 mod lexer;
 mod parser;
 mod syntax_kind;

@@ -4,7 +4,7 @@
 //! tree. Parsing never fails and never stops early.
 
 use easyflow_diagnostics::{Code, Diagnostic, TextRange};
-use rowan::{GreenNode, GreenNodeBuilder};
+use rowan::{GreenNode, GreenToken, NodeOrToken};
 
 use crate::SyntaxKind::{self, *};
 use crate::lexer::Lexed;
@@ -248,15 +248,12 @@ impl Marker {
 /// to the outermost node open at its place, so nodes never start or end with
 /// whitespace or comments.
 pub(crate) fn build_tree(text: &str, lexed: &Lexed, events: &[Event]) -> GreenNode {
-    let mut builder = GreenNodeBuilder::new();
+    let mut builder = TreeBuilder::default();
     let mut next_token = 0;
     let mut depth = 0usize;
-    let attach_trivia = |builder: &mut GreenNodeBuilder<'_>, next_token: &mut usize| {
+    let attach_trivia = |builder: &mut TreeBuilder, next_token: &mut usize| {
         while *next_token < lexed.len() && lexed.kind(*next_token).is_trivia() {
-            builder.token(
-                lexed.kind(*next_token).into(),
-                lexed.text(text, *next_token),
-            );
+            builder.token(lexed.kind(*next_token), lexed.text(text, *next_token));
             *next_token += 1;
         }
     };
@@ -267,11 +264,11 @@ pub(crate) fn build_tree(text: &str, lexed: &Lexed, events: &[Event]) -> GreenNo
                     attach_trivia(&mut builder, &mut next_token);
                 }
                 depth += 1;
-                builder.start_node(kind.into());
+                builder.start_node(kind);
             }
             Event::Token(kind) => {
                 attach_trivia(&mut builder, &mut next_token);
-                builder.token(kind.into(), lexed.text(text, next_token));
+                builder.token(kind, lexed.text(text, next_token));
                 next_token += 1;
             }
             Event::Finish => {
@@ -285,6 +282,92 @@ pub(crate) fn build_tree(text: &str, lexed: &Lexed, events: &[Event]) -> GreenNo
     }
     debug_assert_eq!(next_token, lexed.len(), "every token is in the tree");
     builder.finish()
+}
+
+/// Builds green nodes directly. rowan's `GreenNodeBuilder` deduplicates every
+/// token and small node through a hash map, which costs more than it saves on
+/// large files (most tokens are distinct names, strings and numbers); here
+/// only tokens whose text is fixed by their kind, and short whitespace, are
+/// shared.
+#[derive(Default)]
+struct TreeBuilder {
+    children: Vec<NodeOrToken<GreenNode, GreenToken>>,
+    /// Open nodes: kind and index of their first child in `children`.
+    parents: Vec<(SyntaxKind, usize)>,
+    /// Tokens shared by kind (punctuation, keywords).
+    fixed_tokens: Vec<Option<GreenToken>>,
+    /// Whitespace and newline tokens shared by text.
+    spacing: Vec<(SyntaxKind, Box<str>, GreenToken)>,
+}
+
+impl TreeBuilder {
+    fn start_node(&mut self, kind: SyntaxKind) {
+        self.parents.push((kind, self.children.len()));
+    }
+
+    fn finish_node(&mut self) {
+        let (kind, first) = self.parents.pop().expect("finish matches a start");
+        let node = GreenNode::new(kind.into(), self.children.drain(first..));
+        self.children.push(NodeOrToken::Node(node));
+    }
+
+    fn token(&mut self, kind: SyntaxKind, text: &str) {
+        let token = if has_fixed_text(kind) {
+            let index = kind as usize;
+            if self.fixed_tokens.len() <= index {
+                self.fixed_tokens.resize(index + 1, None);
+            }
+            self.fixed_tokens[index]
+                .get_or_insert_with(|| GreenToken::new(kind.into(), text))
+                .clone()
+        } else if matches!(kind, WHITESPACE | NEWLINE) && text.len() <= 16 {
+            match self
+                .spacing
+                .iter()
+                .find(|(k, t, _)| *k == kind && **t == *text)
+            {
+                Some((_, _, token)) => token.clone(),
+                None => {
+                    let token = GreenToken::new(kind.into(), text);
+                    if self.spacing.len() < 64 {
+                        self.spacing.push((kind, text.into(), token.clone()));
+                    }
+                    token
+                }
+            }
+        } else {
+            GreenToken::new(kind.into(), text)
+        };
+        self.children.push(NodeOrToken::Token(token));
+    }
+
+    fn finish(mut self) -> GreenNode {
+        match self.children.pop() {
+            Some(NodeOrToken::Node(root)) if self.children.is_empty() => root,
+            _ => unreachable!("the events build exactly one root node"),
+        }
+    }
+}
+
+/// Kinds whose every token has the same text.
+fn has_fixed_text(kind: SyntaxKind) -> bool {
+    kind.is_keyword()
+        || matches!(
+            kind,
+            L_BRACE
+                | R_BRACE
+                | L_BRACK
+                | R_BRACK
+                | L_PAREN
+                | R_PAREN
+                | EQ
+                | SEMICOLON
+                | COLON
+                | DOT
+                | COMMA
+                | TILDE
+                | ARROW
+        )
 }
 
 impl Parser<'_> {

@@ -2,7 +2,10 @@
 
 use std::path::{Path, PathBuf};
 
-use easyflow_db::{Database, SourceFile, file_diagnostics};
+use std::collections::{BTreeSet, HashMap};
+
+use easyflow_db::discovery::{self, Disk};
+use easyflow_db::{Database, SourceFile, TopologyFile, file_diagnostics, parse_topology};
 use easyflow_diagnostics::{Diagnostic, Severity};
 
 use crate::{Format, exit, report};
@@ -14,17 +17,107 @@ pub struct CheckedFile {
     pub diagnostics: Vec<Diagnostic>,
 }
 
-pub fn run(paths: &[PathBuf], format: Format, deny_warnings: bool) -> u8 {
+/// The analysis of one run: the database and the topology files loaded so
+/// far (each is read and parsed once, however many flows use it).
+struct Session {
+    db: Database,
+    topologies: HashMap<PathBuf, Option<TopologyFile>>,
+    /// The `easyflow.toml` files the flows use, to report their diagnostics.
+    configs: BTreeSet<PathBuf>,
+    topology_flag: Option<PathBuf>,
+}
+
+impl Session {
+    fn topology(&mut self, path: &Path) -> Option<TopologyFile> {
+        if let Some(loaded) = self.topologies.get(path) {
+            return *loaded;
+        }
+        let loaded = match read_source(path) {
+            Ok(text) => Some(TopologyFile::new(&self.db, path.to_path_buf(), text)),
+            Err(message) => {
+                eprintln!("error: {message}");
+                None
+            }
+        };
+        self.topologies.insert(path.to_path_buf(), loaded);
+        loaded
+    }
+
+    fn check_flow(&mut self, path: PathBuf, text: String) -> CheckedFile {
+        let discovery = discovery::discover(&absolute(&path), self.topology_flag.as_deref(), &Disk);
+        if let Some(config) = discovery.config {
+            self.configs.insert(config);
+        }
+        let topology = discovery
+            .topology
+            .and_then(|(topology, _)| self.topology(&topology));
+        let file = SourceFile::builder(path.clone(), text.clone())
+            .topology(topology)
+            .new(&self.db);
+        let diagnostics = file_diagnostics(&self.db, file).clone();
+        CheckedFile {
+            path,
+            text,
+            diagnostics,
+        }
+    }
+
+    fn check_topology(&mut self, path: PathBuf, text: String) -> CheckedFile {
+        let file = TopologyFile::new(&self.db, path.clone(), text.clone());
+        self.topologies.insert(absolute(&path), Some(file));
+        let diagnostics = parse_topology(&self.db, file).diagnostics.clone();
+        CheckedFile {
+            path,
+            text,
+            diagnostics,
+        }
+    }
+}
+
+/// `path` made absolute (for searching upwards past the current directory).
+fn absolute(path: &Path) -> PathBuf {
+    std::path::absolute(path).unwrap_or_else(|_| path.to_path_buf())
+}
+
+/// `path` relative to the current directory when it is below it.
+fn for_display(path: &Path) -> PathBuf {
+    let relative = std::env::current_dir()
+        .ok()
+        .and_then(|cwd| path.strip_prefix(cwd).ok().map(Path::to_path_buf));
+    relative.unwrap_or_else(|| path.to_path_buf())
+}
+
+pub fn run(paths: &[PathBuf], topology: Option<&Path>, format: Format, deny_warnings: bool) -> u8 {
     let mut failed = false;
+    if let Some(flag) = topology.filter(|path| !path.is_file()) {
+        eprintln!("error: --topology {}: no such file", flag.display());
+        return exit::FAILURE;
+    }
+    let mut session = Session {
+        db: Database::default(),
+        topologies: HashMap::new(),
+        configs: BTreeSet::new(),
+        topology_flag: topology.map(absolute),
+    };
     let mut files = Vec::new();
-    let db = Database::default();
     for path in discover(paths, &mut failed) {
         match read_source(&path) {
+            Ok(text) if path.extension().is_some_and(|e| e == "topology") => {
+                files.push(session.check_topology(path, text));
+            }
+            Ok(text) => files.push(session.check_flow(path, text)),
+            Err(message) => {
+                eprintln!("error: {message}");
+                failed = true;
+            }
+        }
+    }
+    for config in std::mem::take(&mut session.configs) {
+        match read_source(&config) {
             Ok(text) => {
-                let file = SourceFile::new(&db, path.clone(), text.clone());
-                let diagnostics = file_diagnostics(&db, file).clone();
+                let diagnostics = discovery::config_diagnostics(&config, &text, &Disk);
                 files.push(CheckedFile {
-                    path,
+                    path: for_display(&config),
                     text,
                     diagnostics,
                 });
@@ -57,7 +150,7 @@ pub fn run(paths: &[PathBuf], format: Format, deny_warnings: bool) -> u8 {
     }
 }
 
-/// The `.flow` files named or found under `paths`, each directory's files in
+/// The `.flow` and `.topology` files named or found under `paths`, each directory's files in
 /// sorted order. Reports paths that do not exist and sets `failed`.
 fn discover(paths: &[PathBuf], failed: &mut bool) -> Vec<PathBuf> {
     let mut found = Vec::new();
@@ -74,7 +167,11 @@ fn discover(paths: &[PathBuf], failed: &mut bool) -> Vec<PathBuf> {
                         None
                     }
                 })
-                .filter(|p| p.is_file() && p.extension().is_some_and(|e| e == "flow"))
+                .filter(|p| {
+                    p.is_file()
+                        && p.extension()
+                            .is_some_and(|e| e == "flow" || e == "topology")
+                })
                 .map(|p| p.strip_prefix("./").map(Path::to_path_buf).unwrap_or(p))
                 .collect();
             in_dir.sort();

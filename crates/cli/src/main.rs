@@ -40,6 +40,10 @@ enum Command {
         /// Make warnings fail the check too (exit status 1).
         #[arg(long)]
         deny_warnings: bool,
+        /// Use this topology for every flow (instead of `easyflow.toml` or the
+        /// nearest `easyflow.topology`).
+        #[arg(long, value_name = "PATH")]
+        topology: Option<PathBuf>,
     },
     /// Print the dependency graph of a flow.
     Graph {
@@ -76,7 +80,8 @@ fn main() -> ExitCode {
             paths,
             format,
             deny_warnings,
-        } => check::run(&paths, format, deny_warnings),
+            topology,
+        } => check::run(&paths, topology.as_deref(), format, deny_warnings),
         Command::Graph { file, format } => graph::run(&file, format),
         Command::Parse { file } => parse(&file),
     };

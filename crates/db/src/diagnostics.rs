@@ -25,6 +25,12 @@ pub enum Anchor {
     Member(StepId, u32, u32),
     /// The n-th required name.
     Require(u32),
+    /// The n-th required capability, inside a step's `requires` value.
+    Capability(StepId, u32),
+    /// A step's `requires` value; its name when it has none.
+    RequiresValue(StepId),
+    /// A step's `memory` value.
+    MemoryValue(StepId),
 }
 
 impl Anchor {
@@ -48,7 +54,7 @@ pub struct AnchoredDiagnostic {
 }
 
 impl AnchoredDiagnostic {
-    fn new(code: Code, anchor: Anchor, message: String) -> Self {
+    pub(crate) fn new(code: Code, anchor: Anchor, message: String) -> Self {
         AnchoredDiagnostic {
             code,
             anchor,
@@ -371,9 +377,10 @@ pub fn file_diagnostics(db: &dyn Db, file: SourceFile) -> Vec<Diagnostic> {
     }
     flow_attribute_diagnostics(outline, &mut out);
     let semantic = semantic_diagnostics(db, file);
-    if !semantic.is_empty() {
+    let fit = crate::fit::fit_diagnostics(db, file);
+    if !semantic.is_empty() || !fit.is_empty() {
         let place = |anchor: Anchor| anchor_range(db, outline, anchor);
-        for d in semantic {
+        for d in semantic.iter().chain(fit) {
             let Some(range) = place(d.anchor) else {
                 continue;
             };
@@ -409,7 +416,10 @@ pub fn anchor_range(db: &dyn Db, outline: &FileOutline<'_>, anchor: Anchor) -> O
     | Anchor::Dependency(step, _)
     | Anchor::ReferenceHead(step, _)
     | Anchor::Reference(step, _)
-    | Anchor::Member(step, _, _)) = anchor
+    | Anchor::Member(step, _, _)
+    | Anchor::Capability(step, _)
+    | Anchor::RequiresValue(step)
+    | Anchor::MemoryValue(step)) = anchor
     else {
         return None;
     };
@@ -425,6 +435,9 @@ pub fn anchor_range(db: &dyn Db, outline: &FileOutline<'_>, anchor: Anchor) -> O
             .get(n as usize)?
             .members
             .get(m as usize)?,
+        Anchor::Capability(_, n) => *anchors.capabilities.get(n as usize)?,
+        Anchor::RequiresValue(_) => anchors.requires_value.or(anchors.name)?,
+        Anchor::MemoryValue(_) => anchors.memory_value?,
         Anchor::Require(_) => return None,
     };
     Some(relative + outline_step.offset)

@@ -214,6 +214,21 @@ pub struct StepSummary {
     pub attributes: Vec<(String, Value)>,
     /// The product of the swept lists' lengths (1 when nothing is swept).
     pub instances: u64,
+    /// What the step asks of the topology (`requires`, `memory`).
+    pub requirement: StepRequirement,
+}
+
+/// A step's `requires` and `memory` attributes, read (topology.md §3).
+#[derive(Debug, Clone, PartialEq, Eq, Hash, Default)]
+pub struct StepRequirement {
+    /// The required capability names, in the order written.
+    pub capabilities: Vec<String>,
+    /// Working memory per instance, in bytes (0 when absent).
+    pub memory: u64,
+    /// The `memory` value as written, when it was a string with a unit.
+    pub memory_text: Option<String>,
+    /// A value was malformed (E0706): the fit of the step is not checked.
+    pub malformed: bool,
 }
 
 /// Ranges of a step's parts, relative to the step's start; indices match
@@ -225,6 +240,10 @@ pub struct StepAnchors {
     pub params: Vec<ParamAnchors>,
     pub references: Vec<ReferenceAnchors>,
     pub attributes: Vec<AttributeAnchors>,
+    /// Each required capability, inside the `requires` value.
+    pub capabilities: Vec<TextRange>,
+    pub requires_value: Option<TextRange>,
+    pub memory_value: Option<TextRange>,
 }
 
 #[derive(Debug, Clone, PartialEq, Eq, Default)]
@@ -407,8 +426,117 @@ impl StepWalker {
                         .push(Diagnostic::new(problem.code, range, problem.message));
                 }
             }
+            match key.text().as_str() {
+                "requires" => self.requires(value_node.as_ref(), node.range().start()),
+                "memory" => self.memory(value_node.as_ref(), &value, node.range().start()),
+                _ => {}
+            }
             self.summary.attributes.push((key.text(), value));
             self.anchors.attributes.push(anchors);
+        }
+    }
+
+    fn malformed_requirement(&mut self, range: TextRange, message: String) {
+        self.summary.requirement.malformed = true;
+        self.diagnostics
+            .push(Diagnostic::new(Code::E0706, range, message));
+    }
+
+    /// `[requires = "a+b"]` or `[requires = ["a", "b"]]`; `shift` places
+    /// the attribute's relative ranges in the step.
+    fn requires(&mut self, value: Option<&ast::Expr>, shift: TextSize) {
+        let Some(value) = value else { return };
+        let value_range = value.syntax().text_range() + shift;
+        self.anchors.requires_value = Some(value_range);
+        let strings: Vec<(ast::Literal, TextRange)> = match value {
+            ast::Expr::Literal(literal) if literal.kind() == Some(ast::LiteralKind::String) => {
+                vec![(literal.clone(), value_range)]
+            }
+            ast::Expr::List(list) => {
+                let mut strings = Vec::new();
+                for element in list.elements() {
+                    let range = element.syntax().text_range() + shift;
+                    match element {
+                        ast::Expr::Literal(literal)
+                            if literal.kind() == Some(ast::LiteralKind::String) =>
+                        {
+                            strings.push((literal, range));
+                        }
+                        _ => {
+                            return self.malformed_requirement(
+                                range,
+                                "`requires` lists capability names as strings, e.g. `[\"compute\", \"GPU\"]`".to_string(),
+                            );
+                        }
+                    }
+                }
+                strings
+            }
+            _ => {
+                return self.malformed_requirement(
+                    value_range,
+                    "`requires` expects a capability set such as `\"compute+GPU\"` or a list of names".to_string(),
+                );
+            }
+        };
+        let in_list = matches!(value, ast::Expr::List(_));
+        for (literal, range) in strings {
+            let text = literal.string_value().unwrap_or_default();
+            // Inner ranges map into the file only when the string is written
+            // without escapes; otherwise the whole string is the place.
+            let raw = literal
+                .token()
+                .map(|t| t.text().to_string())
+                .unwrap_or_default();
+            let verbatim = raw.len() == text.len() + 2;
+            let place = |inner: TextRange| {
+                if verbatim {
+                    inner + range.start() + TextSize::from(1)
+                } else {
+                    range
+                }
+            };
+            match easyflow_topology::parse_capability_set(&text) {
+                Ok(capabilities) if in_list && capabilities.len() > 1 => {
+                    return self.malformed_requirement(
+                        range,
+                        format!("each element of a `requires` list is one capability name; write `\"{text}\"` as separate elements"),
+                    );
+                }
+                Ok(capabilities) => {
+                    for capability in capabilities {
+                        self.anchors.capabilities.push(place(capability.range));
+                        self.summary.requirement.capabilities.push(capability.name);
+                    }
+                }
+                Err(error) => {
+                    return self.malformed_requirement(
+                        place(error.range),
+                        format!("malformed `requires`: {}", error.message),
+                    );
+                }
+            }
+        }
+    }
+
+    /// `[memory = 1073741824]` or `[memory = "1GiB"]`.
+    fn memory(&mut self, node: Option<&ast::Expr>, value: &Value, shift: TextSize) {
+        let Some(node) = node else { return };
+        let range = node.syntax().text_range() + shift;
+        self.anchors.memory_value = Some(range);
+        match value {
+            Value::Int(bytes) if *bytes >= 0 => self.summary.requirement.memory = *bytes as u64,
+            Value::String(text) => match easyflow_topology::parse_memory(text) {
+                Ok(bytes) => {
+                    self.summary.requirement.memory = bytes;
+                    self.summary.requirement.memory_text = Some(text.clone());
+                }
+                Err(error) => self.malformed_requirement(range, format!("malformed `memory`: {}", error.message)),
+            },
+            _ => self.malformed_requirement(
+                range,
+                "`memory` expects bytes (`1073741824`) or a size with a unit (`\"1GiB\"`, `\"512MB\"`)".to_string(),
+            ),
         }
     }
 

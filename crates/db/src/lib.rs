@@ -13,12 +13,16 @@
 //!    attribute (e.g. inside a string literal) leaves it equal, so salsa
 //!    backdates it and nothing below re-runs.
 //! 5. [`resolve::name_resolution`], then [`graph::dependency_graph`] (petgraph).
-//! 6. [`diagnostics::semantic_diagnostics`] (anchored to steps, not offsets),
+//! 6. [`diagnostics::semantic_diagnostics`] and [`fit::fit_diagnostics`]
+//!    (against the flow's [`TopologyFile`]), anchored to steps, not offsets,
 //!    and [`diagnostics::file_diagnostics`], which places everything at byte
 //!    ranges and sorts it.
 
 pub mod attributes;
+pub mod config;
 pub mod diagnostics;
+pub mod discovery;
+pub mod fit;
 pub mod graph;
 pub mod items;
 pub mod resolve;
@@ -40,13 +44,32 @@ pub use salsa::{self, Setter};
 pub use view::{GraphEdge, GraphNode, GraphView, UnresolvedName, graph_view};
 
 /// One flow file: the salsa input. `path` is for messages and discovery; the
-/// analysis reads only `text`.
+/// analysis reads `text`, and `topology` (set by the host after discovery,
+/// `discovery.rs`) for the fit check only.
 #[salsa::input(debug)]
 pub struct SourceFile {
     #[returns(ref)]
     pub path: PathBuf,
     #[returns(ref)]
     pub text: String,
+    #[default]
+    #[returns(copy)]
+    pub topology: Option<TopologyFile>,
+}
+
+/// A `.topology` file: the salsa input.
+#[salsa::input(debug)]
+pub struct TopologyFile {
+    #[returns(ref)]
+    pub path: PathBuf,
+    #[returns(ref)]
+    pub text: String,
+}
+
+/// A topology file's worker types and its own diagnostics (E06xx).
+#[salsa::tracked(returns(ref))]
+pub fn parse_topology(db: &dyn Db, file: TopologyFile) -> easyflow_topology::Topology {
+    easyflow_topology::parse(file.text(db))
 }
 
 /// The database every query runs on.

@@ -18,7 +18,10 @@ fuzz_target!(|data: &[u8]| {
     let parse = easyflow_syntax::parse(text);
     assert_eq!(parse.syntax().to_string(), text, "the tree is not the text");
     for error in parse.errors() {
-        let (start, end) = (usize::from(error.range.start()), usize::from(error.range.end()));
+        let (start, end) = (
+            usize::from(error.range.start()),
+            usize::from(error.range.end()),
+        );
         assert!(
             start <= end && end <= text.len(),
             "{:?} outside the text: {}",

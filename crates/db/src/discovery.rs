@@ -1,0 +1,235 @@
+//! Which topology a flow uses (`topology.md` §1). The host (CLI or server)
+//! runs this against its view of the file system, then sets the flow's
+//! `topology` input: the analysis itself never touches the disk.
+
+use std::path::{Path, PathBuf};
+
+use easyflow_diagnostics::{Code, Diagnostic};
+
+use crate::config::{Config, parse_config};
+
+/// Name of the configuration file searched upwards from a flow.
+pub const CONFIG_FILE_NAME: &str = "easyflow.toml";
+/// Name of the topology file searched upwards when no configuration names one.
+pub const TOPOLOGY_FILE_NAME: &str = "easyflow.topology";
+
+/// What discovery may read. Open editor documents override the disk.
+pub trait FileSystem {
+    fn read(&self, path: &Path) -> Option<String>;
+    fn exists(&self, path: &Path) -> bool {
+        self.read(path).is_some()
+    }
+}
+
+/// The real file system.
+pub struct Disk;
+
+impl FileSystem for Disk {
+    fn read(&self, path: &Path) -> Option<String> {
+        std::fs::read_to_string(path).ok()
+    }
+
+    fn exists(&self, path: &Path) -> bool {
+        path.is_file()
+    }
+}
+
+/// Where a flow's topology came from.
+#[derive(Debug, Clone, PartialEq, Eq)]
+pub enum TopologyOrigin {
+    /// The `--topology` flag or the editor setting `easyflow.topology`.
+    Setting,
+    /// The `topology` key of this `easyflow.toml`.
+    Config(PathBuf),
+    /// The nearest `easyflow.topology`.
+    Nearest,
+}
+
+#[derive(Debug, Clone, PartialEq, Eq, Default)]
+pub struct Discovery {
+    pub topology: Option<(PathBuf, TopologyOrigin)>,
+    /// The nearest `easyflow.toml`, if any: its diagnostics are reported.
+    pub config: Option<PathBuf>,
+}
+
+/// The nearest `easyflow.toml` above `flow` (searching from its directory).
+pub fn nearest_config(flow: &Path, fs: &dyn FileSystem) -> Option<PathBuf> {
+    nearest(flow, CONFIG_FILE_NAME, fs)
+}
+
+fn nearest(flow: &Path, name: &str, fs: &dyn FileSystem) -> Option<PathBuf> {
+    flow.parent()?
+        .ancestors()
+        .map(|dir| dir.join(name))
+        .find(|candidate| fs.exists(candidate))
+}
+
+/// The topology of `flow`: the setting if it names an existing file, else
+/// the nearest configuration's `topology` (relative to that file) if it
+/// exists, else the nearest `easyflow.topology`.
+pub fn discover(flow: &Path, setting: Option<&Path>, fs: &dyn FileSystem) -> Discovery {
+    let config = nearest_config(flow, fs);
+    if let Some(setting) = setting.filter(|path| fs.exists(path)) {
+        return Discovery {
+            topology: Some((setting.to_path_buf(), TopologyOrigin::Setting)),
+            config,
+        };
+    }
+    if let Some(config_path) = &config {
+        let parsed = fs
+            .read(config_path)
+            .map(|text| parse_config(&text))
+            .unwrap_or_default();
+        if let Some(path) = configured_topology(config_path, &parsed).filter(|path| fs.exists(path))
+        {
+            let origin = TopologyOrigin::Config(config_path.clone());
+            return Discovery {
+                topology: Some((path, origin)),
+                config,
+            };
+        }
+    }
+    let topology =
+        nearest(flow, TOPOLOGY_FILE_NAME, fs).map(|path| (path, TopologyOrigin::Nearest));
+    Discovery { topology, config }
+}
+
+/// The topology path a usable configuration names, resolved against its directory.
+pub fn configured_topology(config_path: &Path, config: &Config) -> Option<PathBuf> {
+    if !config.is_usable() {
+        return None;
+    }
+    let relative = &config.topology.as_ref()?.path;
+    Some(config_path.parent().unwrap_or(Path::new("")).join(relative))
+}
+
+/// Every diagnostic of an `easyflow.toml`: its own (E0901, W0902) and E0903
+/// for each configured path that does not exist.
+pub fn config_diagnostics(config_path: &Path, text: &str, fs: &dyn FileSystem) -> Vec<Diagnostic> {
+    let config = parse_config(text);
+    let mut diagnostics = config.diagnostics.clone();
+    if config.is_usable() {
+        let base = config_path.parent().unwrap_or(Path::new(""));
+        for configured in [&config.topology, &config.catalog].into_iter().flatten() {
+            let path = base.join(&configured.path);
+            if !fs.exists(&path) {
+                diagnostics.push(Diagnostic::new(
+                    Code::E0903,
+                    configured.range,
+                    format!(
+                        "`{}` does not exist or cannot be read (looked for {})",
+                        configured.path,
+                        path.display()
+                    ),
+                ));
+            }
+        }
+    }
+    easyflow_diagnostics::sort(&mut diagnostics);
+    diagnostics
+}
+
+#[cfg(test)]
+mod tests {
+    use std::collections::HashMap;
+
+    use super::*;
+
+    struct Files(HashMap<PathBuf, String>);
+
+    impl FileSystem for Files {
+        fn read(&self, path: &Path) -> Option<String> {
+            self.0.get(path).cloned()
+        }
+    }
+
+    fn files(entries: &[(&str, &str)]) -> Files {
+        Files(
+            entries
+                .iter()
+                .map(|(p, t)| (PathBuf::from(p), t.to_string()))
+                .collect(),
+        )
+    }
+
+    #[test]
+    fn config_beats_a_closer_decoy_and_the_setting_beats_both() {
+        let fs = files(&[
+            ("/p/easyflow.toml", "topology = \"cluster/site.topology\"\n"),
+            ("/p/cluster/site.topology", "compute:1\n"),
+            ("/p/a/b/easyflow.topology", "decoy:1\n"),
+            ("/other/given.topology", "given:1\n"),
+        ]);
+        let flow = Path::new("/p/a/b/x.flow");
+        let found = discover(flow, None, &fs);
+        assert_eq!(
+            found.topology,
+            Some((
+                PathBuf::from("/p/cluster/site.topology"),
+                TopologyOrigin::Config("/p/easyflow.toml".into())
+            ))
+        );
+        assert_eq!(found.config, Some(PathBuf::from("/p/easyflow.toml")));
+        let given = discover(flow, Some(Path::new("/other/given.topology")), &fs);
+        assert_eq!(
+            given.topology,
+            Some((
+                PathBuf::from("/other/given.topology"),
+                TopologyOrigin::Setting
+            ))
+        );
+        // A setting that names nothing falls through to the next rule.
+        let missing = discover(flow, Some(Path::new("/nowhere.topology")), &fs);
+        assert_eq!(missing.topology, found.topology);
+    }
+
+    #[test]
+    fn nearest_topology_when_no_config_names_one() {
+        let fs = files(&[
+            ("/p/easyflow.toml", "[format]\nwidth = 80\n"),
+            ("/p/easyflow.topology", "outer:1\n"),
+            ("/p/a/easyflow.topology", "inner:1\n"),
+        ]);
+        let found = discover(Path::new("/p/a/b/x.flow"), None, &fs);
+        assert_eq!(
+            found.topology,
+            Some((
+                PathBuf::from("/p/a/easyflow.topology"),
+                TopologyOrigin::Nearest
+            ))
+        );
+        assert_eq!(
+            discover(Path::new("/q/x.flow"), None, &fs),
+            Discovery::default()
+        );
+    }
+
+    #[test]
+    fn broken_or_dangling_configs_fall_through() {
+        let fs = files(&[
+            ("/p/easyflow.toml", "topology = \"missing.topology\"\n"),
+            ("/p/easyflow.topology", "fallback:1\n"),
+        ]);
+        let flow = Path::new("/p/x.flow");
+        assert_eq!(
+            discover(flow, None, &fs).topology.map(|t| t.1),
+            Some(TopologyOrigin::Nearest)
+        );
+        let diagnostics = config_diagnostics(
+            Path::new("/p/easyflow.toml"),
+            "topology = \"missing.topology\"\n",
+            &fs,
+        );
+        assert_eq!(diagnostics.len(), 1);
+        assert_eq!(diagnostics[0].code, Code::E0903);
+        assert!(diagnostics[0].message.contains("missing.topology"));
+        let fs = files(&[
+            ("/p/easyflow.toml", "topology = \n"),
+            ("/p/easyflow.topology", "fallback:1\n"),
+        ]);
+        assert_eq!(
+            discover(flow, None, &fs).topology.map(|t| t.1),
+            Some(TopologyOrigin::Nearest)
+        );
+    }
+}

@@ -1,0 +1,76 @@
+//! The topology-fit check of every step (`topology.md` §4): E0701, E0702,
+//! E0703 and I0705. Reads the item index and the flow's topology, so editing
+//! the topology re-runs this and nothing of the flow's own analysis.
+
+use easyflow_diagnostics::Code;
+use easyflow_topology::{Fit, Requirement, check_fit};
+
+use crate::diagnostics::{Anchor, AnchoredDiagnostic};
+use crate::items::{StepId, item_index};
+use crate::{Db, SourceFile, parse_topology};
+
+#[salsa::tracked(returns(ref))]
+pub fn fit_diagnostics(db: &dyn Db, file: SourceFile) -> Vec<AnchoredDiagnostic> {
+    let Some(topology_file) = file.topology(db) else {
+        return Vec::new();
+    };
+    let topology = parse_topology(db, topology_file);
+    let index = item_index(db, file);
+    let mut out = Vec::new();
+    for (i, step) in index.steps.iter().enumerate() {
+        let id = StepId(i as u32);
+        let requirement = &step.requirement;
+        if requirement.malformed {
+            continue;
+        }
+        let fit = check_fit(
+            topology,
+            &Requirement {
+                capabilities: requirement
+                    .capabilities
+                    .iter()
+                    .map(String::as_str)
+                    .collect(),
+                memory: requirement.memory,
+                memory_text: requirement.memory_text.as_deref(),
+                instances: step.instances,
+            },
+        );
+        match fit {
+            Fit::Fits {
+                waves: Some(waves), ..
+            } => {
+                out.push(AnchoredDiagnostic::new(
+                    Code::I0705,
+                    Anchor::StepName(id),
+                    waves.message,
+                ));
+            }
+            Fit::Fits { waves: None, .. } => {}
+            Fit::UnknownCapabilities(unknown) => {
+                for capability in unknown {
+                    out.push(AnchoredDiagnostic::new(
+                        Code::E0702,
+                        Anchor::Capability(id, capability.index as u32),
+                        capability.message,
+                    ));
+                }
+            }
+            Fit::NoWorkerType { message, .. } => {
+                out.push(AnchoredDiagnostic::new(
+                    Code::E0701,
+                    Anchor::RequiresValue(id),
+                    message,
+                ));
+            }
+            Fit::NotEnoughMemory { message, .. } => {
+                out.push(AnchoredDiagnostic::new(
+                    Code::E0703,
+                    Anchor::MemoryValue(id),
+                    message,
+                ));
+            }
+        }
+    }
+    out
+}

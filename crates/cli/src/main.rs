@@ -4,6 +4,7 @@
 mod check;
 mod graph;
 mod report;
+mod topology;
 
 use std::io::Write;
 use std::path::PathBuf;
@@ -54,6 +55,13 @@ enum Command {
     },
     /// Print the syntax tree of a file (`-` reads standard input).
     Parse { file: PathBuf },
+    /// Check a topology file and print its worker types.
+    Topology {
+        file: PathBuf,
+        /// Print the single-line GPI-Space topology string instead (comments dropped).
+        #[arg(long)]
+        gpispace: bool,
+    },
 }
 
 #[derive(Clone, Copy, PartialEq, Eq, ValueEnum)]
@@ -84,6 +92,7 @@ fn main() -> ExitCode {
         } => check::run(&paths, topology.as_deref(), format, deny_warnings),
         Command::Graph { file, format } => graph::run(&file, format),
         Command::Parse { file } => parse(&file),
+        Command::Topology { file, gpispace } => topology::run(&file, gpispace),
     };
     ExitCode::from(status)
 }

@@ -1,6 +1,7 @@
 //! Data-driven analysis tests through the real binary: every
-//! `tests/data/analysis/X.flow` is checked with `easyflow check X.flow
-//! --format json`, and the report must equal `X.json` beside it.
+//! `tests/data/{analysis,fit}/X.flow` is checked with `easyflow check X.flow
+//! --format json`, and the report must equal `X.json` beside it. Flows under
+//! `fit/` find the `easyflow.topology` there by discovery.
 //! Regenerate with `UPDATE_EXPECT=1 cargo test -p easyflow-cli --test analysis`.
 //!
 //! Naming: `e0201-...` cases must report that code; `e0201-ok-...` cases (near
@@ -18,8 +19,17 @@ fn repo_root() -> PathBuf {
 
 #[test]
 fn analysis_cases() {
+    run_cases("analysis");
+}
+
+#[test]
+fn topology_fit_cases() {
+    run_cases("fit");
+}
+
+fn run_cases(dir: &str) {
     let root = repo_root();
-    let dir = root.join("tests/data/analysis");
+    let dir = root.join("tests/data").join(dir);
     let mut cases: Vec<PathBuf> = std::fs::read_dir(&dir)
         .unwrap()
         .map(|e| e.unwrap().path())

@@ -306,3 +306,53 @@ fn default_path_is_the_current_directory() {
         .collect();
     assert_eq!(paths, ["nested/deeper/deep.flow", "warning.flow"]);
 }
+
+#[test]
+fn topology_discovery_prefers_the_config_over_a_closer_decoy() {
+    let flow = "tests/data/cli/discovery/a/b/train.flow";
+    let output = easyflow(&["check", flow, "--format", "json"], &repo_root());
+    assert_eq!(output.status.code(), Some(1), "{}", stderr(&output));
+    let report: serde_json::Value = serde_json::from_str(&stdout(&output)).unwrap();
+    let files = report["files"].as_array().unwrap();
+    assert_eq!(
+        files[0]["diagnostics"][0]["code"], "E0702",
+        "the config's CPU-only topology is used"
+    );
+    assert_eq!(
+        files[1]["path"], "tests/data/cli/discovery/easyflow.toml",
+        "the config is reported"
+    );
+
+    // The flag wins over both.
+    let decoy = "tests/data/cli/discovery/a/b/easyflow.topology";
+    let output = easyflow(&["check", flow, "--topology", decoy], &repo_root());
+    assert_eq!(output.status.code(), Some(0), "{}", stdout(&output));
+
+    let output = easyflow(
+        &["check", flow, "--topology", "no/such.topology"],
+        &repo_root(),
+    );
+    assert_eq!(output.status.code(), Some(2));
+    assert!(stderr(&output).contains("no/such.topology"));
+}
+
+#[test]
+fn topology_files_under_the_paths_are_checked() {
+    let dir = tempfile::tempdir().unwrap();
+    std::fs::write(
+        dir.path().join("bad.topology"),
+        "compute:1 compute:2 gpu:x\n",
+    )
+    .unwrap();
+    let output = easyflow(&["check", ".", "--format", "json"], dir.path());
+    assert_eq!(output.status.code(), Some(1));
+    let report: serde_json::Value = serde_json::from_str(&stdout(&output)).unwrap();
+    let codes: Vec<_> = report["files"][0]["diagnostics"]
+        .as_array()
+        .unwrap()
+        .iter()
+        .map(|d| d["code"].clone())
+        .collect();
+    assert!(codes.contains(&serde_json::json!("E0601")), "{codes:?}");
+    assert!(codes.contains(&serde_json::json!("W0603")), "{codes:?}");
+}

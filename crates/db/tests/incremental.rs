@@ -128,3 +128,74 @@ proptest! {
         }
     }
 }
+
+#[test]
+fn editing_the_topology_reruns_only_the_fit_check() {
+    use easyflow_db::TopologyFile;
+    let (mut db, log) = Database::with_execution_log();
+    let topology = TopologyFile::new(
+        &db,
+        "cluster.topology".into(),
+        easyflow_genflow::TOPOLOGY.to_string(),
+    );
+    let text = easyflow_genflow::generate_with_topology(40, 2);
+    let file = SourceFile::builder("a.flow".into(), text)
+        .topology(Some(topology))
+        .new(&db);
+    assert!(
+        file_diagnostics(&db, file).is_empty(),
+        "{:?}",
+        file_diagnostics(&db, file)
+    );
+    log.take();
+
+    // The GPU workers start no instance: the steps that need GPU no longer fit.
+    topology
+        .set_text(&mut db)
+        .to(easyflow_genflow::TOPOLOGY.replace("compute+GPU:2,", "compute+GPU:0,"));
+    let diagnostics = file_diagnostics(&db, file).clone();
+    let executed = query_names(&log.take());
+    for query in [
+        "parse",
+        "file_outline",
+        "step_analysis",
+        "item_index",
+        "name_resolution",
+        "dependency_graph",
+        "semantic_diagnostics",
+    ] {
+        assert!(
+            !executed.iter().any(|q| q == query),
+            "{query} re-ran: {executed:?}"
+        );
+    }
+    for query in ["parse_topology", "fit_diagnostics", "file_diagnostics"] {
+        assert!(
+            executed.iter().any(|q| q == query),
+            "{query} did not re-run: {executed:?}"
+        );
+    }
+    assert!(!diagnostics.is_empty());
+    assert!(
+        diagnostics
+            .iter()
+            .all(|d| d.code == easyflow_db::Code::E0701),
+        "{diagnostics:?}"
+    );
+
+    // An edit that changes no fit result stops at the fit check.
+    topology.set_text(&mut db).to(format!(
+        "// a comment\n{}",
+        easyflow_genflow::TOPOLOGY.replace("compute+GPU:2,", "compute+GPU:0,")
+    ));
+    file_diagnostics(&db, file);
+    let executed = query_names(&log.take());
+    assert!(
+        executed.iter().any(|q| q == "fit_diagnostics"),
+        "{executed:?}"
+    );
+    assert!(
+        !executed.iter().any(|q| q == "file_diagnostics"),
+        "{executed:?}"
+    );
+}

@@ -264,11 +264,16 @@ impl Description<'_> {
     /// E0601 at the current position; parsing resumes at the next whitespace.
     fn unexpected(&mut self, expected: &str) {
         let (range, found) = found(self.text, self.pos, self.end, END_OF_DESCRIPTION);
+        let before = self.text[..self.pos].chars().next_back();
+        let token = &self.text[usize::from(range.start())..usize::from(range.end())];
         // `compute + GPU`: the user may not know that spaces separate descriptions.
-        let hint = if self.text[..self.pos].ends_with(|c: char| c.is_ascii_whitespace())
+        let hint = if before.is_some_and(|c| c.is_ascii_whitespace())
             && self.text[self.pos..].starts_with(['+', '#', ':', ',', '/'])
         {
             " (whitespace ends a worker description)"
+        } else if before.is_some_and(|c| c.is_ascii_digit()) && is_size_unit(token) {
+            // `reduce:4,2GiB`: a habit from memory sizes elsewhere.
+            " (numbers have no unit; Shm is in bytes)"
         } else {
             ""
         };
@@ -278,6 +283,13 @@ impl Description<'_> {
             format!("expected {expected}, found {found}{hint}"),
         ));
     }
+}
+
+fn is_size_unit(token: &str) -> bool {
+    const UNITS: [&str; 13] = [
+        "B", "K", "M", "G", "T", "KB", "MB", "GB", "TB", "KiB", "MiB", "GiB", "TiB",
+    ];
+    UNITS.iter().any(|unit| unit.eq_ignore_ascii_case(token))
 }
 
 /// W0603: a later worker type with the capability set of an earlier one.
@@ -463,8 +475,12 @@ mod tests {
             "expected a capability name, found `+` (whitespace ends a worker description)"
         );
         assert_eq!(
-            error("a:2GB"),
-            "expected `x`, `,`, `/` or whitespace, found `GB`"
+            error("a:2,2GB"),
+            "expected `/` or whitespace, found `GB` (numbers have no unit; Shm is in bytes)"
+        );
+        assert_eq!(
+            error("a:2Gx"),
+            "expected `x`, `,`, `/` or whitespace, found `Gx`"
         );
         assert_eq!(
             error("a-b"),

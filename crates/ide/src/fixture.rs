@@ -1,0 +1,46 @@
+//! Test fixtures: a flow with the cursor marked `$0` (and, where a test needs
+//! a range, a second `$0`).
+
+use easyflow_db::{Database, SourceFile, TopologyFile};
+use easyflow_diagnostics::{TextRange, TextSize};
+
+pub(crate) struct Fixture {
+    pub db: Database,
+    pub file: SourceFile,
+    /// The first `$0`.
+    pub offset: TextSize,
+    /// From the first `$0` to the second, if there are two.
+    pub range: Option<TextRange>,
+    pub text: String,
+}
+
+/// Parses `text` with its `$0` markers removed.
+pub(crate) fn fixture(text: &str) -> Fixture {
+    with_topology(text, None)
+}
+
+/// Like [`fixture`], with a topology for the fit check.
+pub(crate) fn with_topology(text: &str, topology: Option<&str>) -> Fixture {
+    let markers: Vec<usize> = text.match_indices("$0").map(|(i, _)| i).collect();
+    let clean = text.replace("$0", "");
+    let at = |n: usize| TextSize::from((markers[n] - 2 * n) as u32);
+    let offset = if markers.is_empty() {
+        TextSize::from(0)
+    } else {
+        at(0)
+    };
+    let range = (markers.len() >= 2).then(|| TextRange::new(at(0), at(1)));
+    let db = Database::default();
+    let topology =
+        topology.map(|t| TopologyFile::new(&db, "cluster.topology".into(), t.to_string()));
+    let file = SourceFile::builder("test.flow".into(), clean.clone())
+        .topology(topology)
+        .new(&db);
+    Fixture {
+        db,
+        file,
+        offset,
+        range,
+        text: clean,
+    }
+}

@@ -32,6 +32,7 @@ pub fn parse(text: &str) -> Topology {
             pos,
             end,
             diagnostics: &mut diagnostics,
+            out_of_range: false,
         };
         if let Some(worker) = description.parse() {
             workers.push(worker);
@@ -85,6 +86,8 @@ struct Description<'a> {
     pos: usize,
     end: usize,
     diagnostics: &'a mut Vec<Diagnostic>,
+    /// A number out of range was reported: the description is no worker type.
+    out_of_range: bool,
 }
 
 impl Description<'_> {
@@ -94,41 +97,23 @@ impl Description<'_> {
         let start = self.pos;
         let capabilities = self.capabilities()?;
         let capabilities_end = self.pos;
-        let mut fields = FieldRanges::default();
-        let mut valid = true;
-        let mut number_after = |this: &mut Self, field: &str, what: &str| -> Option<Number> {
-            let number = this.number(what)?;
-            if number.value.is_none() && field != "port" {
-                this.diagnostics.push(Diagnostic::new(
-                    Code::E0602,
-                    number.range,
-                    format!(
-                        "{field} `{}` does not fit in 64 bits",
-                        &this.text
-                            [usize::from(number.range.start())..usize::from(number.range.end())]
-                    ),
-                ));
-                valid = false;
-            }
-            Some(number)
-        };
-
         let socket = if self.eat(b'#') {
-            Some(number_after(self, "socket", "a socket number after `#`")?)
+            Some(self.count("socket", "a socket number after `#`")?)
         } else {
             None
         };
         let (mut per_node, mut max_nodes, mut shm, mut port) = (None, None, None, None);
         if self.eat(b':') {
-            per_node = Some(number_after(self, "PerNode", "a number after `:`")?);
+            per_node = Some(self.count("PerNode", "a number after `:`")?);
             if self.eat(b'x') {
-                max_nodes = Some(number_after(self, "MaxNodes", "a number after `x`")?);
+                max_nodes = Some(self.count("MaxNodes", "a number after `x`")?);
             }
             if self.eat(b',') {
-                shm = Some(number_after(self, "Shm", "a number after `,`")?);
+                shm = Some(self.count("Shm", "a number after `,`")?);
             }
             if self.eat(b'/') {
-                port = Some(number_after(self, "port", "a port number after `/`")?);
+                // Checked below against 65535 instead of 64 bits.
+                port = Some(self.number("a port number after `/`")?);
             }
         }
         if self.pos < self.end {
@@ -149,20 +134,13 @@ impl Description<'_> {
             return None;
         }
 
-        fields.socket = socket.as_ref().map(|n| n.range);
-        fields.per_node = per_node.as_ref().map(|n| n.range);
-        fields.max_nodes = max_nodes.as_ref().map(|n| n.range);
-        fields.shm = shm.as_ref().map(|n| n.range);
-        fields.port = port.as_ref().map(|n| n.range);
         let name = &self.text[start..capabilities_end];
         let per_node_value = per_node.as_ref().map_or(Some(1), |n| n.value);
-        let port_value = port
-            .as_ref()
-            .and_then(|port| self.check_port(name, port, per_node_value));
-        if port.is_some() && port_value.is_none() {
-            valid = false;
-        }
-        if !valid {
+        let port_value = match &port {
+            Some(port) => Some(self.check_port(name, port, per_node_value)?),
+            None => None,
+        };
+        if self.out_of_range {
             return None;
         }
         let per_node_value = per_node_value.unwrap_or(1);
@@ -173,16 +151,25 @@ impl Description<'_> {
                 format!("worker type `{name}` has PerNode 0: it starts no worker"),
             ));
         }
+        let range_of = |number: &Option<Number>| number.as_ref().map(|n| n.range);
+        let field_ranges = FieldRanges {
+            socket: range_of(&socket),
+            per_node: range_of(&per_node),
+            max_nodes: range_of(&max_nodes),
+            shm: range_of(&shm),
+            port: range_of(&port),
+        };
+        let value_of = |number: Option<Number>| number.and_then(|n| n.value);
         Some(WorkerType {
             capabilities,
-            socket: socket.and_then(|n| n.value),
+            socket: value_of(socket),
             per_node: per_node_value,
-            max_nodes: max_nodes.and_then(|n| n.value).unwrap_or(0),
-            shm: shm.and_then(|n| n.value).unwrap_or(0),
+            max_nodes: value_of(max_nodes).unwrap_or(0),
+            shm: value_of(shm).unwrap_or(0),
             port: port_value,
             range: range(start, self.end),
             capabilities_range: range(start, capabilities_end),
-            field_ranges: fields,
+            field_ranges,
             text: self.text[start..self.end].to_string(),
         })
     }
@@ -231,6 +218,22 @@ impl Description<'_> {
         Some(number)
     }
 
+    /// A number that must fit in 64 bits (E0602 otherwise; parsing goes on,
+    /// but the description is no worker type).
+    fn count(&mut self, field: &str, expected: &str) -> Option<Number> {
+        let number = self.number(expected)?;
+        if number.value.is_none() {
+            let digits = &self.text[number.range];
+            self.diagnostics.push(Diagnostic::new(
+                Code::E0602,
+                number.range,
+                format!("{field} `{digits}` does not fit in 64 bits"),
+            ));
+            self.out_of_range = true;
+        }
+        Some(number)
+    }
+
     /// E0602 when the ports `port … port + PerNode − 1` go above 65535.
     fn check_port(&mut self, name: &str, port: &Number, per_node: Option<u64>) -> Option<u16> {
         let instances = u128::from(per_node.unwrap_or(1).max(1));
@@ -241,7 +244,7 @@ impl Description<'_> {
         {
             return u16::try_from(first).ok();
         }
-        let written = &self.text[usize::from(port.range.start())..usize::from(port.range.end())];
+        let written = &self.text[port.range];
         let message = match (first, last) {
             (Some(first), Some(last)) if last > first => {
                 format!("ports {first}–{last} of worker type `{name}` go above 65535")
@@ -265,7 +268,7 @@ impl Description<'_> {
     fn unexpected(&mut self, expected: &str) {
         let (range, found) = found(self.text, self.pos, self.end, END_OF_DESCRIPTION);
         let before = self.text[..self.pos].chars().next_back();
-        let token = &self.text[usize::from(range.start())..usize::from(range.end())];
+        let token = &self.text[range];
         // `compute + GPU`: the user may not know that spaces separate descriptions.
         let hint = if before.is_some_and(|c| c.is_ascii_whitespace())
             && self.text[self.pos..].starts_with(['+', '#', ':', ',', '/'])

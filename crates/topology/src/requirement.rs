@@ -177,7 +177,7 @@ fn unknown_unit(text: &str, start: usize, end: usize) -> RequirementError {
 pub fn format_bytes(bytes: u64) -> String {
     let mut best = (bytes, "B");
     for (name, factor) in UNITS.iter().skip(1).rev() {
-        if bytes >= *factor && bytes % factor == 0 && bytes / factor < best.0 {
+        if bytes >= *factor && bytes.is_multiple_of(*factor) && bytes / factor < best.0 {
             best = (bytes / factor, name);
         }
     }

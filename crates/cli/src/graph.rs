@@ -6,7 +6,6 @@ use std::path::Path;
 
 use clap::ValueEnum;
 use easyflow_db::{Database, EdgeKind, GraphView, SourceFile, graph_view};
-use serde_json::json;
 
 use crate::{check, exit};
 
@@ -33,8 +32,8 @@ pub fn run(path: &Path, format: GraphFormat) -> u8 {
     let view = graph_view(&db, file);
     let rendered = match format {
         GraphFormat::Json => {
-            let mut text =
-                serde_json::to_string_pretty(&to_json(view)).expect("JSON values serialize");
+            let mut text = serde_json::to_string_pretty(&easyflow_ide::graph::to_json(view))
+                .expect("JSON values serialize");
             text.push('\n');
             text
         }
@@ -43,31 +42,6 @@ pub fn run(path: &Path, format: GraphFormat) -> u8 {
     };
     print!("{rendered}");
     exit::OK
-}
-
-pub fn to_json(view: &GraphView) -> serde_json::Value {
-    json!({
-        "nodes": view.nodes.iter().map(|n| json!({
-            "id": n.id,
-            "package": n.package,
-            "instances": n.instances,
-            "level": n.level,
-            "long_running": n.long_running,
-            "in_cycle": n.in_cycle,
-        })).collect::<Vec<_>>(),
-        "edges": view.edges.iter().map(|e| json!({
-            "from": e.from,
-            "to": e.to,
-            "kind": e.kind.as_str(),
-            "in_cycle": e.in_cycle,
-        })).collect::<Vec<_>>(),
-        "unresolved": view.unresolved.iter().map(|u| json!({
-            "from": u.from,
-            "name": u.name,
-            "kind": u.kind.as_str(),
-        })).collect::<Vec<_>>(),
-        "levels": view.levels,
-    })
 }
 
 /// A quoted DOT identifier or label.

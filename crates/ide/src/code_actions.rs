@@ -1,1 +1,929 @@
-//! (being written)
+//! Quick fixes: the code actions that `diagnostics.md` lists for each code,
+//! for the diagnostics of the file that intersect a range.
+//!
+//! The "did you mean" names of E0201 and E0202 are read from the messages
+//! (the suggester is private to the db crate); attribute suggestions are
+//! recomputed with the db's attribute rules.
+
+use easyflow_db::attributes::{Value, check_flow_attribute, check_step_attribute};
+use easyflow_db::diagnostics::Anchor;
+use easyflow_db::{Db, SourceFile, file_diagnostics, file_outline, item_index, parse};
+use easyflow_diagnostics::{Code, Diagnostic, TextRange, TextSize};
+use easyflow_syntax::ast::{self, AstNode};
+use easyflow_syntax::{SyntaxElement, SyntaxKind, SyntaxNode};
+
+use crate::TextEdit;
+use crate::defs;
+
+#[derive(Debug, Clone, Copy, PartialEq, Eq, Hash)]
+pub enum CodeActionKind {
+    QuickFix,
+}
+
+#[derive(Debug, Clone, PartialEq, Eq)]
+pub struct CodeAction {
+    pub title: String,
+    pub kind: CodeActionKind,
+    /// Non-overlapping edits of the file, in text order.
+    pub edits: Vec<TextEdit>,
+    /// The one obvious fix of its diagnostic.
+    pub is_preferred: bool,
+    /// The diagnostic it fixes.
+    pub diagnostic: Option<Diagnostic>,
+}
+
+/// The quick fixes for every diagnostic of the file that intersects `range`
+/// (touching counts, so an empty range at the cursor finds the diagnostic
+/// it is in or at), in the diagnostics' order.
+pub fn code_actions(db: &dyn Db, file: SourceFile, range: TextRange) -> Vec<CodeAction> {
+    let mut actions = Vec::new();
+    for diagnostic in file_diagnostics(db, file) {
+        if diagnostic.range.intersect(range).is_none() {
+            continue;
+        }
+        let fixer = Fixer {
+            db,
+            file,
+            text: file.text(db),
+            diagnostic,
+        };
+        for fix in fixer.fixes() {
+            let mut edits = fix.edits;
+            edits.sort_by_key(|e| e.range.start());
+            actions.push(CodeAction {
+                title: fix.title,
+                kind: CodeActionKind::QuickFix,
+                edits,
+                is_preferred: fix.preferred,
+                diagnostic: Some(diagnostic.clone()),
+            });
+        }
+    }
+    actions
+}
+
+struct Fix {
+    title: String,
+    edits: Vec<TextEdit>,
+    preferred: bool,
+}
+
+impl Fix {
+    fn new(title: String, edits: Vec<TextEdit>) -> Fix {
+        Fix {
+            title,
+            edits,
+            preferred: true,
+        }
+    }
+
+    fn replace(range: TextRange, with: &str) -> Fix {
+        Fix::new(format!("Replace with `{with}`"), vec![edit(range, with)])
+    }
+
+    fn remove(title: String, range: TextRange) -> Fix {
+        Fix::new(title, vec![edit(range, "")])
+    }
+}
+
+fn edit(range: TextRange, insert: &str) -> TextEdit {
+    TextEdit {
+        range,
+        insert: insert.to_string(),
+    }
+}
+
+struct Fixer<'a> {
+    db: &'a dyn Db,
+    file: SourceFile,
+    text: &'a str,
+    diagnostic: &'a Diagnostic,
+}
+
+impl Fixer<'_> {
+    fn fixes(&self) -> Vec<Fix> {
+        let d = self.diagnostic;
+        let fixes = match d.code {
+            Code::E0100 => return self.insert_missing_token(),
+            Code::E0201 => return self.unresolved_name(),
+            Code::E0202 => suggestion(&d.message).map(|s| Fix::replace(d.range, s)),
+            Code::W0204 => {
+                self.remove_require_entry(format!("Remove the repeated `{}`", self.name()))
+            }
+            Code::W0206 => self.remove_require_entry(format!("Remove unused `{}`", self.name())),
+            Code::W0208 => self.remove_dependency(false),
+            Code::I0209 => self.remove_dependency(true),
+            Code::E0401 => self.make_long_running(),
+            Code::E0403 => Some(Fix::new(
+                "Wrap the value in `[ ]`".to_string(),
+                vec![
+                    edit(TextRange::empty(d.range.start()), "["),
+                    edit(TextRange::empty(d.range.end()), "]"),
+                ],
+            )),
+            Code::W0405 | Code::W0406 => self.step_attribute_suggestion(),
+            Code::W0501 | Code::W0502 => self.flow_attribute_suggestion(),
+            Code::E0408 => Some(Fix::new(
+                "Replace `on` with `after`".to_string(),
+                vec![edit(d.range, "after")],
+            )),
+            _ => None,
+        };
+        fixes.into_iter().collect()
+    }
+
+    fn root(&self) -> SyntaxNode {
+        parse(self.db, self.file).syntax()
+    }
+
+    /// The diagnostic's text (a name, for the codes that are on names).
+    fn name(&self) -> &str {
+        &self.text[self.diagnostic.range]
+    }
+
+    /// The innermost node of `kind` around the diagnostic's range.
+    fn node(&self, kind: SyntaxKind) -> Option<SyntaxNode> {
+        let covering = self.root().covering_element(self.diagnostic.range);
+        let node = match covering {
+            SyntaxElement::Node(node) => node,
+            SyntaxElement::Token(token) => token.parent()?,
+        };
+        node.ancestors().find(|n| n.kind() == kind)
+    }
+
+    /// E0100: `expected `,` or `;`, found …` with an empty range where the
+    /// token is missing: insert it. When a separator and a closer are both
+    /// possible, what follows decides which is preferred.
+    fn insert_missing_token(&self) -> Vec<Fix> {
+        let d = self.diagnostic;
+        if !d.range.is_empty() {
+            return Vec::new();
+        }
+        let Some(expected) = d
+            .message
+            .strip_prefix("expected ")
+            .and_then(|m| m.split_once(", found").map(|(e, _)| e))
+        else {
+            return Vec::new();
+        };
+        let tokens: Vec<&str> = expected
+            .split(" or ")
+            .filter_map(|t| t.strip_prefix('`')?.strip_suffix('`'))
+            .filter(|t| matches!(*t, "," | ";" | ")" | "]"))
+            .collect();
+        let preferred = match tokens.as_slice() {
+            [only] => Some(*only),
+            _ if tokens.contains(&",") => {
+                let closer = tokens.iter().copied().find(|t| *t != ",");
+                if self.element_follows(d.range.start()) {
+                    Some(",")
+                } else {
+                    closer
+                }
+            }
+            _ => None,
+        };
+        tokens
+            .into_iter()
+            .map(|token| Fix {
+                title: format!("Insert `{token}`"),
+                edits: vec![edit(d.range, token)],
+                preferred: preferred == Some(token),
+            })
+            .collect()
+    }
+
+    /// Whether the first token at or after `offset` can begin a list element
+    /// (a name, a parameter, an expression): then a missing `,` is likelier
+    /// than a missing closer.
+    fn element_follows(&self, offset: TextSize) -> bool {
+        let mut token = self.root().token_at_offset(offset).right_biased();
+        while let Some(t) = token.as_ref().filter(|t| t.kind().is_trivia()) {
+            token = t.next_token();
+        }
+        token.is_some_and(|t| {
+            matches!(
+                t.kind(),
+                SyntaxKind::IDENT
+                    | SyntaxKind::STRING
+                    | SyntaxKind::INT
+                    | SyntaxKind::DOUBLE
+                    | SyntaxKind::CONSTANT
+                    | SyntaxKind::L_BRACK
+                    | SyntaxKind::TRUE_KW
+                    | SyntaxKind::FALSE_KW
+                    | SyntaxKind::COLON
+            )
+        })
+    }
+
+    /// E0201: replace with the suggested name; or, for a plain name (files
+    /// have no members, and a stream source cannot be a file), require it.
+    fn unresolved_name(&self) -> Vec<Fix> {
+        let d = self.diagnostic;
+        let mut fixes = Vec::new();
+        let suggested = suggestion(&d.message);
+        if let Some(name) = suggested {
+            fixes.push(Fix::replace(d.range, name));
+        }
+        let plain_name = self
+            .reference_at(d.range)
+            .is_some_and(|r| r.members.is_empty() && !r.stream_source);
+        if plain_name {
+            let name = self.name();
+            fixes.push(Fix {
+                title: format!("Add `require {name};`"),
+                edits: vec![self.add_require(name)],
+                preferred: suggested.is_none(),
+            });
+        }
+        fixes
+    }
+
+    /// The summary of the reference whose head is at `range`.
+    fn reference_at(&self, range: TextRange) -> Option<easyflow_db::items::ReferenceSummary> {
+        let step = defs::step_at(self.db, self.file, range.start())?;
+        let summary = item_index(self.db, self.file).steps.get(step.index())?;
+        (0..summary.references.len())
+            .find(|&n| {
+                defs::range_of(self.db, self.file, Anchor::ReferenceHead(step, n as u32))
+                    == Some(range)
+            })
+            .map(|n| summary.references[n].clone())
+    }
+
+    /// `require NAME;` on a new line after the last `require`, or else after
+    /// the leading comments and flow attributes, or else at the top.
+    fn add_require(&self, name: &str) -> TextEdit {
+        let text = self.text;
+        let newline = if text.contains("\r\n") { "\r\n" } else { "\n" };
+        let root = self.root();
+        let last_require = root
+            .children()
+            .filter(|n| n.kind() == SyntaxKind::REQUIRE)
+            .last();
+        let after = match last_require {
+            Some(require) => Some(require.text_range().end()),
+            None => {
+                let mut header_end = None;
+                for element in root.children_with_tokens() {
+                    match element.kind() {
+                        SyntaxKind::WHITESPACE | SyntaxKind::NEWLINE => {}
+                        SyntaxKind::LINE_COMMENT
+                        | SyntaxKind::BLOCK_COMMENT
+                        | SyntaxKind::FLOW_ATTRIBUTE => {
+                            header_end = Some(element.text_range().end())
+                        }
+                        _ => break,
+                    }
+                }
+                header_end
+            }
+        };
+        match after {
+            Some(end) => TextEdit {
+                range: TextRange::empty(end_of_line_if_free(text, end)),
+                insert: format!("{newline}require {name};"),
+            },
+            None => TextEdit {
+                range: TextRange::empty(0.into()),
+                insert: if text.starts_with(['\n', '\r']) || text.is_empty() {
+                    format!("require {name};{newline}")
+                } else {
+                    format!("require {name};{newline}{newline}")
+                },
+            },
+        }
+    }
+
+    /// W0204, W0206: remove the name from its `require`, or the whole
+    /// `require` when it is the only name.
+    fn remove_require_entry(&self, title: String) -> Option<Fix> {
+        let name = self.node(SyntaxKind::NAME)?;
+        let require = name.parent().filter(|p| p.kind() == SyntaxKind::REQUIRE)?;
+        match remove_list_entry(&name) {
+            Some(range) => Some(Fix::remove(title, range)),
+            None => Some(Fix::remove(
+                format!("Remove `{}`", require.text()),
+                remove_lines(self.text, require.text_range()),
+            )),
+        }
+    }
+
+    /// W0208, I0209: remove the entry from its `after`/`on` list; for I0209
+    /// the whole clause when it is the only entry.
+    fn remove_dependency(&self, redundant: bool) -> Option<Fix> {
+        let entry = self.node(SyntaxKind::NAME_REF)?;
+        let clause = entry
+            .parent()
+            .filter(|p| matches!(p.kind(), SyntaxKind::AFTER_CLAUSE | SyntaxKind::ON_CLAUSE))?;
+        let name = self.name();
+        let title = if redundant {
+            format!("Remove the redundant `{name}`")
+        } else {
+            format!("Remove the repeated `{name}`")
+        };
+        if let Some(range) = remove_list_entry(&entry) {
+            return Some(Fix::remove(title, range));
+        }
+        // The only entry: the clause goes, with the space before it.
+        let start = non_trivia_sibling(SyntaxElement::Node(clause.clone()), Direction::Prev)
+            .map_or(clause.text_range().start(), |e| e.text_range().end());
+        let keyword = clause
+            .first_token()
+            .map_or_else(String::new, |t| t.text().to_string());
+        Some(Fix::remove(
+            format!("Remove `{keyword} {name}`"),
+            TextRange::new(start, clause.text_range().end()),
+        ))
+    }
+
+    /// E0401: `~` before the step's `step` keyword.
+    fn make_long_running(&self) -> Option<Fix> {
+        let step = ast::Step::cast(self.node(SyntaxKind::STEP)?)?;
+        let keyword = step.step_token()?;
+        Some(Fix::new(
+            "Make it a `~step`".to_string(),
+            vec![edit(TextRange::empty(keyword.text_range().start()), "~")],
+        ))
+    }
+
+    /// W0405, W0406: the rule's suggestion for the attribute.
+    fn step_attribute_suggestion(&self) -> Option<Fix> {
+        let d = self.diagnostic;
+        let recomputed = self
+            .node(SyntaxKind::ATTRIBUTE)
+            .and_then(ast::Attribute::cast)
+            .and_then(|attribute| {
+                let key = attribute.key()?.text();
+                let value = Value::of(attribute.value().as_ref());
+                check_step_attribute(&key, &value)?.suggestion
+            });
+        let with = recomputed.or_else(|| suggestion(&d.message).map(str::to_string))?;
+        Some(Fix::replace(d.range, &with))
+    }
+
+    /// W0501, W0502: the rule's suggestion for the flow attribute.
+    fn flow_attribute_suggestion(&self) -> Option<Fix> {
+        let d = self.diagnostic;
+        let recomputed = file_outline(self.db, self.file)
+            .flow_attributes
+            .iter()
+            .find(|a| {
+                a.value_range == Some(d.range) || a.key.as_ref().is_some_and(|(_, r)| *r == d.range)
+            })
+            .and_then(|a| check_flow_attribute(&a.key.as_ref()?.0, &a.value)?.suggestion);
+        let with = recomputed.or_else(|| suggestion(&d.message).map(str::to_string))?;
+        Some(Fix::replace(d.range, &with))
+    }
+}
+
+/// The name in a message's "did you mean `X`?".
+fn suggestion(message: &str) -> Option<&str> {
+    let (_, rest) = message.split_once("did you mean `")?;
+    let (name, _) = rest.split_once('`')?;
+    Some(name)
+}
+
+#[derive(Clone, Copy)]
+enum Direction {
+    Prev,
+    Next,
+}
+
+/// The nearest sibling of `element` in `direction` that is not trivia.
+fn non_trivia_sibling(element: SyntaxElement, direction: Direction) -> Option<SyntaxElement> {
+    let step = |e: &SyntaxElement| match direction {
+        Direction::Prev => e.prev_sibling_or_token(),
+        Direction::Next => e.next_sibling_or_token(),
+    };
+    let mut next = step(&element);
+    while let Some(e) = next {
+        if !e.kind().is_trivia() {
+            return Some(e);
+        }
+        next = step(&e);
+    }
+    None
+}
+
+/// The range that removes `entry` from its comma-separated list with one of
+/// its commas: `a, b` → `b` or `a`. `None` when it is the only entry.
+fn remove_list_entry(entry: &SyntaxNode) -> Option<TextRange> {
+    let range = entry.text_range();
+    let element = SyntaxElement::Node(entry.clone());
+    if let Some(comma) = non_trivia_sibling(element.clone(), Direction::Next)
+        .filter(|e| e.kind() == SyntaxKind::COMMA)
+    {
+        let end = non_trivia_sibling(comma.clone(), Direction::Next)
+            .map_or(comma.text_range().end(), |e| e.text_range().start());
+        return Some(TextRange::new(range.start(), end));
+    }
+    let comma =
+        non_trivia_sibling(element, Direction::Prev).filter(|e| e.kind() == SyntaxKind::COMMA)?;
+    let start = non_trivia_sibling(comma.clone(), Direction::Prev)
+        .map_or(comma.text_range().start(), |e| e.text_range().end());
+    Some(TextRange::new(start, range.end()))
+}
+
+/// The range that removes a top-level item: its whole line when nothing else
+/// is on it (and one of two blank lines it would leave together), otherwise
+/// the item and the spaces on one side of it.
+fn remove_lines(text: &str, range: TextRange) -> TextRange {
+    let start = usize::from(range.start());
+    let end = usize::from(range.end());
+    let line_start = text[..start].rfind('\n').map_or(0, |i| i + 1);
+    let line_end = text[end..].find('\n').map_or(text.len(), |i| end + i);
+    let alone = text[line_start..start].trim().is_empty() && text[end..line_end].trim().is_empty();
+    let to =
+        |a: usize, b: usize| TextRange::new(TextSize::from(a as u32), TextSize::from(b as u32));
+    if !alone {
+        let rest = &text[end..line_end];
+        let trailing = rest.len() - rest.trim_start_matches([' ', '\t']).len();
+        if rest.trim().is_empty() {
+            let before = &text[line_start..start];
+            let leading = before.len() - before.trim_end_matches([' ', '\t']).len();
+            return to(start - leading, end);
+        }
+        return to(start, end + trailing);
+    }
+    if line_end == text.len() {
+        // The last line, with no newline after it: take the one before.
+        let from = text[..line_start]
+            .strip_suffix('\n')
+            .map_or(line_start, |t| t.trim_end_matches('\r').len());
+        return to(from, line_end);
+    }
+    let mut until = line_end + 1;
+    let blank_before = line_start == 0 || {
+        let previous = &text[..line_start - 1];
+        let previous_start = previous.rfind('\n').map_or(0, |i| i + 1);
+        previous[previous_start..].trim().is_empty()
+    };
+    let next_end = text[until..].find('\n').map(|i| until + i);
+    if let Some(next_end) = next_end
+        && blank_before
+        && text[until..next_end].trim().is_empty()
+    {
+        until = next_end + 1;
+    }
+    to(line_start, until)
+}
+
+/// Where to put a new line after `offset`: the end of its line when only
+/// spaces or a line comment follow, else `offset` itself.
+fn end_of_line_if_free(text: &str, offset: TextSize) -> TextSize {
+    let at = usize::from(offset);
+    let line_end = text[at..].find('\n').map_or(text.len(), |i| at + i);
+    let rest = text[at..line_end].trim_end_matches('\r');
+    let trimmed = rest.trim();
+    if trimmed.is_empty() || trimmed.starts_with("//") {
+        TextSize::from((at + rest.len()) as u32)
+    } else {
+        offset
+    }
+}
+
+#[cfg(test)]
+mod tests {
+    use super::*;
+    use crate::fixture::fixture;
+
+    /// Applies non-overlapping edits.
+    fn apply(text: &str, edits: &[TextEdit]) -> String {
+        let mut edits = edits.to_vec();
+        edits.sort_by_key(|e| std::cmp::Reverse(e.range.start()));
+        let mut text = text.to_string();
+        for edit in edits {
+            text.replace_range(std::ops::Range::<usize>::from(edit.range), &edit.insert);
+        }
+        text
+    }
+
+    fn codes(text: &str) -> Vec<Code> {
+        let f = fixture(text);
+        file_diagnostics(&f.db, f.file)
+            .iter()
+            .map(|d| d.code)
+            .collect()
+    }
+
+    /// The actions at the cursor (`$0`, or a `$0…$0` range) for `code`.
+    fn actions_for(text: &str, code: Code) -> (String, Vec<CodeAction>) {
+        let f = fixture(text);
+        let range = f.range.unwrap_or(TextRange::empty(f.offset));
+        let actions = code_actions(&f.db, f.file, range)
+            .into_iter()
+            .filter(|a| a.diagnostic.as_ref().map(|d| d.code) == Some(code))
+            .collect();
+        (f.text, actions)
+    }
+
+    /// Applies the action titled `title` for `code` at the cursor, checks the
+    /// result and that it has no `code` left.
+    fn check_fix(before: &str, code: Code, title: &str, preferred: bool, after: &str) {
+        let (text, actions) = actions_for(before, code);
+        assert!(
+            codes(&text).contains(&code),
+            "{code:?} not reported for {text:?}"
+        );
+        let Some(action) = actions.iter().find(|a| a.title == title) else {
+            let titles: Vec<&str> = actions.iter().map(|a| a.title.as_str()).collect();
+            panic!("no action {title:?} for {code:?}; got {titles:?}");
+        };
+        assert_eq!(action.kind, CodeActionKind::QuickFix);
+        assert_eq!(action.is_preferred, preferred, "{title}");
+        let fixed = apply(&text, &action.edits);
+        assert_eq!(fixed, after);
+        assert!(
+            !codes(&fixed).contains(&code),
+            "{code:?} is still reported after the fix: {:?}",
+            codes(&fixed)
+        );
+    }
+
+    fn titles(text: &str, code: Code) -> Vec<(String, bool)> {
+        actions_for(text, code)
+            .1
+            .into_iter()
+            .map(|a| (a.title, a.is_preferred))
+            .collect()
+    }
+
+    #[test]
+    fn e0100_inserts_a_missing_comma_or_closer() {
+        check_fix(
+            "require a$0 b;\nstep A runs P (x = a, y = b);\n",
+            Code::E0100,
+            "Insert `,`",
+            true,
+            "require a, b;\nstep A runs P (x = a, y = b);\n",
+        );
+        assert_eq!(
+            titles(
+                "require a$0 b;\nstep A runs P (x = a, y = b);\n",
+                Code::E0100
+            ),
+            vec![
+                ("Insert `,`".to_string(), true),
+                ("Insert `;`".to_string(), false)
+            ]
+        );
+        check_fix(
+            "require a$0\nstep A runs P (x = a);\n",
+            Code::E0100,
+            "Insert `;`",
+            true,
+            "require a;\nstep A runs P (x = a);\n",
+        );
+        check_fix(
+            "step A runs P (x = 1$0\n  y = 2);\n",
+            Code::E0100,
+            "Insert `,`",
+            true,
+            "step A runs P (x = 1,\n  y = 2);\n",
+        );
+        check_fix(
+            "step A runs P (x = [1$0 2]);\n",
+            Code::E0100,
+            "Insert `,`",
+            true,
+            "step A runs P (x = [1, 2]);\n",
+        );
+        check_fix(
+            "step A runs P (x = [1, 2$0);\n",
+            Code::E0100,
+            "Insert `]`",
+            true,
+            "step A runs P (x = [1, 2]);\n",
+        );
+        check_fix(
+            "step A runs P (x = [1, 2$0,\n  y = 3);\n",
+            Code::E0100,
+            "Insert `]`",
+            true,
+            "step A runs P (x = [1, 2],\n  y = 3);\n",
+        );
+        check_fix(
+            "step A runs P (x = 1$0\nstep B runs P ();\n",
+            Code::E0100,
+            "Insert `)`",
+            true,
+            "step A runs P (x = 1)\nstep B runs P ();\n",
+        );
+    }
+
+    #[test]
+    fn e0100_other_errors_have_no_fix() {
+        // An unexpected token (not a missing one), and a missing `(`.
+        assert!(
+            actions_for("step A runs P (x = $0= 1);\n", Code::E0100)
+                .1
+                .is_empty()
+        );
+        assert!(
+            actions_for("step A runs P$0 x = 1);\n", Code::E0100)
+                .1
+                .is_empty()
+        );
+    }
+
+    #[test]
+    fn e0201_replaces_with_the_suggestion_or_requires_the_name() {
+        check_fix(
+            "step Load runs P ();\nstep B runs Q (x = Lod$0.outs);\n",
+            Code::E0201,
+            "Replace with `Load`",
+            true,
+            "step Load runs P ();\nstep B runs Q (x = Load.outs);\n",
+        );
+        // A member: only a step fits.
+        assert_eq!(
+            titles(
+                "step Load runs P ();\nstep B runs Q (x = Lod$0.outs);\n",
+                Code::E0201
+            ),
+            vec![("Replace with `Load`".to_string(), true)]
+        );
+        assert_eq!(
+            titles(
+                "step Load runs P ();\nstep B runs Q (x = Lod$0);\n",
+                Code::E0201
+            ),
+            vec![
+                ("Replace with `Load`".to_string(), true),
+                ("Add `require Lod;`".to_string(), false)
+            ]
+        );
+        assert!(titles("step B runs Q (x = Xyz$0.outs);\n", Code::E0201).is_empty());
+        // A stream source cannot be a file.
+        assert!(titles("~step B runs Q (x <- Xyz$0);\n", Code::E0201).is_empty());
+    }
+
+    #[test]
+    fn crlf_text_keeps_its_line_ends() {
+        check_fix(
+            "require a;\r\n\r\nstep A runs P (x = a, y = inp$0ut);\r\n",
+            Code::E0201,
+            "Add `require input;`",
+            true,
+            "require a;\r\nrequire input;\r\n\r\nstep A runs P (x = a, y = input);\r\n",
+        );
+        check_fix(
+            "require a;\r\nrequire unused$0;\r\nstep A runs P (x = a);\r\n",
+            Code::W0206,
+            "Remove `require unused;`",
+            true,
+            "require a;\r\nstep A runs P (x = a);\r\n",
+        );
+    }
+
+    #[test]
+    fn e0201_adds_a_require_in_the_right_place() {
+        // After the last `require`.
+        check_fix(
+            "require a;\nrequire b; // inputs\n\nstep A runs P (x = a, y = b, z = inp$0ut);\n",
+            Code::E0201,
+            "Add `require input;`",
+            true,
+            "require a;\nrequire b; // inputs\nrequire input;\n\nstep A runs P (x = a, y = b, z = input);\n",
+        );
+        // After the leading comments and flow attributes.
+        check_fix(
+            "// A flow.\n[flow: name = \"x\"]\n\nstep A runs P (x = inp$0ut);\n",
+            Code::E0201,
+            "Add `require input;`",
+            true,
+            "// A flow.\n[flow: name = \"x\"]\nrequire input;\n\nstep A runs P (x = input);\n",
+        );
+        // At the top.
+        check_fix(
+            "step A runs P (x = inp$0ut);\n",
+            Code::E0201,
+            "Add `require input;`",
+            true,
+            "require input;\n\nstep A runs P (x = input);\n",
+        );
+    }
+
+    #[test]
+    fn e0202_replaces_with_the_suggested_step() {
+        check_fix(
+            "step Load runs P ();\nstep B runs Q after Lod$0 ();\n",
+            Code::E0202,
+            "Replace with `Load`",
+            true,
+            "step Load runs P ();\nstep B runs Q after Load ();\n",
+        );
+        assert!(titles("step B runs Q after Xyz$0 ();\n", Code::E0202).is_empty());
+    }
+
+    #[test]
+    fn w0204_removes_the_repeated_name() {
+        check_fix(
+            "require a, b, a$0;\nstep A runs P (x = a, y = b);\n",
+            Code::W0204,
+            "Remove the repeated `a`",
+            true,
+            "require a, b;\nstep A runs P (x = a, y = b);\n",
+        );
+        check_fix(
+            "require b, a;\nrequire a$0, c;\nstep A runs P (x = a, y = b, z = c);\n",
+            Code::W0204,
+            "Remove the repeated `a`",
+            true,
+            "require b, a;\nrequire c;\nstep A runs P (x = a, y = b, z = c);\n",
+        );
+        check_fix(
+            "require a;\nrequire a$0;\nstep A runs P (x = a);\n",
+            Code::W0204,
+            "Remove `require a;`",
+            true,
+            "require a;\nstep A runs P (x = a);\n",
+        );
+    }
+
+    #[test]
+    fn w0206_removes_the_unused_name() {
+        check_fix(
+            "require a, unused$0, b;\nstep A runs P (x = a, y = b);\n",
+            Code::W0206,
+            "Remove unused `unused`",
+            true,
+            "require a, b;\nstep A runs P (x = a, y = b);\n",
+        );
+        check_fix(
+            "require a,\n        unused$0;\nstep A runs P (x = a);\n",
+            Code::W0206,
+            "Remove unused `unused`",
+            true,
+            "require a;\nstep A runs P (x = a);\n",
+        );
+        check_fix(
+            "require a;\nrequire unused$0;\n\nstep A runs P (x = a);\n",
+            Code::W0206,
+            "Remove `require unused;`",
+            true,
+            "require a;\n\nstep A runs P (x = a);\n",
+        );
+        // The only `require` at the top: no blank first line is left.
+        check_fix(
+            "require unused$0;\n\nstep A runs P ();\n",
+            Code::W0206,
+            "Remove `require unused;`",
+            true,
+            "step A runs P ();\n",
+        );
+        // Sharing its line with a step.
+        check_fix(
+            "require unused$0; step A runs P ();\n",
+            Code::W0206,
+            "Remove `require unused;`",
+            true,
+            "step A runs P ();\n",
+        );
+        // The last line of the file.
+        check_fix(
+            "step A runs P ();\nrequire unused$0;",
+            Code::W0206,
+            "Remove `require unused;`",
+            true,
+            "step A runs P ();",
+        );
+    }
+
+    #[test]
+    fn w0208_removes_the_repeated_entry() {
+        check_fix(
+            "step A runs P ();\nstep B runs P ();\nstep C runs P after A, B, A$0 ();\n",
+            Code::W0208,
+            "Remove the repeated `A`",
+            true,
+            "step A runs P ();\nstep B runs P ();\nstep C runs P after A, B ();\n",
+        );
+        check_fix(
+            "step A runs P ();\nstep C runs P after A, A$0 ();\n",
+            Code::W0208,
+            "Remove the repeated `A`",
+            true,
+            "step A runs P ();\nstep C runs P after A ();\n",
+        );
+    }
+
+    #[test]
+    fn i0209_removes_the_redundant_entry() {
+        check_fix(
+            "step A runs P ();\nstep B runs P ();\nstep C runs P after A$0, B (x = A.outs);\n",
+            Code::I0209,
+            "Remove the redundant `A`",
+            true,
+            "step A runs P ();\nstep B runs P ();\nstep C runs P after B (x = A.outs);\n",
+        );
+        check_fix(
+            "step A runs P ();\nstep C runs P after A$0 (x = A.outs);\n",
+            Code::I0209,
+            "Remove `after A`",
+            true,
+            "step A runs P ();\nstep C runs P (x = A.outs);\n",
+        );
+        check_fix(
+            "step A runs P ();\nstep C runs P\n  after A$0\n  (x = A.outs);\n",
+            Code::I0209,
+            "Remove `after A`",
+            true,
+            "step A runs P ();\nstep C runs P\n  (x = A.outs);\n",
+        );
+    }
+
+    #[test]
+    fn e0401_makes_a_long_running_step() {
+        check_fix(
+            "step A runs P ();\n[priority = @high]\nstep B runs P (x <$0- A.outs);\n",
+            Code::E0401,
+            "Make it a `~step`",
+            true,
+            "step A runs P ();\n[priority = @high]\n~step B runs P (x <- A.outs);\n",
+        );
+    }
+
+    #[test]
+    fn e0403_wraps_the_value_in_a_list() {
+        check_fix(
+            "step A runs P (x = sweep 4$02);\n",
+            Code::E0403,
+            "Wrap the value in `[ ]`",
+            true,
+            "step A runs P (x = sweep [42]);\n",
+        );
+    }
+
+    #[test]
+    fn w0405_w0406_step_attributes() {
+        check_fix(
+            "[prori$0ty = @high]\nstep A runs P ();\n",
+            Code::W0405,
+            "Replace with `priority`",
+            true,
+            "[priority = @high]\nstep A runs P ();\n",
+        );
+        check_fix(
+            "[priority = @hi$0hg]\nstep A runs P ();\n",
+            Code::W0406,
+            "Replace with `@high`",
+            true,
+            "[priority = @high]\nstep A runs P ();\n",
+        );
+        check_fix(
+            "[mode = \"urgent\"$0]\nstep A runs P ();\n",
+            Code::W0406,
+            "Replace with `@urgent`",
+            true,
+            "[mode = @urgent]\nstep A runs P ();\n",
+        );
+        assert!(titles("[colour$0 = 1]\nstep A runs P ();\n", Code::W0405).is_empty());
+    }
+
+    #[test]
+    fn w0501_w0502_flow_attributes() {
+        check_fix(
+            "[flow: autor$0 = \"me\"]\nstep A runs P ();\n",
+            Code::W0501,
+            "Replace with `author`",
+            true,
+            "[flow: author = \"me\"]\nstep A runs P ();\n",
+        );
+        check_fix(
+            "[flow: priority = @lo$0]\nstep A runs P ();\n",
+            Code::W0502,
+            "Replace with `@low`",
+            true,
+            "[flow: priority = @low]\nstep A runs P ();\n",
+        );
+        assert!(titles("[flow: mode = @raw$0]\nstep A runs P ();\n", Code::W0502).is_empty());
+    }
+
+    #[test]
+    fn e0408_replaces_on_with_after() {
+        check_fix(
+            "step A runs P ();\nstep B runs P o$0n A ();\n",
+            Code::E0408,
+            "Replace `on` with `after`",
+            true,
+            "step A runs P ();\nstep B runs P after A ();\n",
+        );
+    }
+
+    #[test]
+    fn only_diagnostics_in_the_range() {
+        let text = "require unused;\nstep A runs P after Lod ();\nstep Load runs P ();\n";
+        let f = fixture(text);
+        let whole = TextRange::up_to(TextSize::of(text));
+        let all: Vec<Code> = code_actions(&f.db, f.file, whole)
+            .iter()
+            .filter_map(|a| a.diagnostic.as_ref().map(|d| d.code))
+            .collect();
+        assert_eq!(all, vec![Code::W0206, Code::E0202]);
+        let none = code_actions(&f.db, f.file, TextRange::empty(TextSize::of(text)));
+        assert!(none.is_empty());
+    }
+}

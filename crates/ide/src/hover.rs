@@ -1,1 +1,1267 @@
-//! (being written)
+//! Hover: what the thing under the cursor is, in compact Markdown.
+//!
+//! - a step's name or a reference to a step: its header, parameters,
+//!   dependencies up and down, level, instance count and, with a topology,
+//!   the worker types it fits;
+//! - a required file: where it is used;
+//! - attribute keys and constants, keywords, code blocks: their documentation;
+//! - a capability name inside a `requires` string: the worker types of the
+//!   topology that provide it.
+//!
+//! The documentation tables here are shared with completion.
+
+use std::collections::HashMap;
+use std::fmt::Write;
+
+use easyflow_db::diagnostics::Anchor;
+use easyflow_db::graph::Edge;
+use easyflow_db::items::Sweep;
+use easyflow_db::resolve::Target;
+use easyflow_db::{
+    Db, EdgeKind, SourceFile, StepId, dependency_graph, file_outline, item_index, name_resolution,
+    parse, parse_topology, step_analysis,
+};
+use easyflow_diagnostics::{TextRange, TextSize};
+use easyflow_syntax::ast::{self, AstNode, SectionKind};
+use easyflow_syntax::{NodeOrToken, SyntaxKind, SyntaxNode, SyntaxToken};
+use easyflow_topology::{Fit, Requirement, Topology, WorkerType, check_fit, format_bytes};
+
+use crate::defs::{self, Definition};
+
+/// A hover: the range it applies to and its Markdown.
+#[derive(Debug, Clone, PartialEq, Eq)]
+pub struct HoverResult {
+    pub range: TextRange,
+    pub markdown: String,
+}
+
+/// How many names a list in a hover shows before "and N more".
+const LIST_LIMIT: usize = 12;
+
+/// The hover at `offset`, if there is anything to say about what is there.
+pub fn hover(db: &dyn Db, file: SourceFile, offset: TextSize) -> Option<HoverResult> {
+    if offset > TextSize::of(file.text(db).as_str()) {
+        return None;
+    }
+    if let Some((definition, range)) = defs::definition_at(db, file, offset) {
+        let markdown = match definition {
+            Definition::Step(first) => {
+                // On the name of a repeated definition, that step itself.
+                let here = defs::step_at(db, file, offset)
+                    .filter(|s| defs::range_of(db, file, Anchor::StepName(*s)) == Some(range));
+                step_hover(db, file, here.unwrap_or(first), first)?
+            }
+            Definition::File(first) => file_hover(db, file, first)?,
+        };
+        return Some(HoverResult { range, markdown });
+    }
+    let root = parse(db, file).syntax();
+    let token = best_token(&root, offset)?;
+    token_hover(db, file, &token, offset)
+}
+
+// ---------------------------------------------------------------------------
+// Tokens around an offset (shared with completion).
+
+/// The token holding the byte at `offset`, found by binary search at each
+/// level of the tree: no walk over the siblings of a 10k-step file.
+pub(crate) fn token_at(root: &SyntaxNode, offset: TextSize) -> Option<SyntaxToken> {
+    let byte = TextRange::at(offset, TextSize::from(1));
+    if byte.end() > root.text_range().end() {
+        return None;
+    }
+    let mut node = root.clone();
+    loop {
+        match node.child_or_token_at_range(byte)? {
+            NodeOrToken::Token(token) => return Some(token),
+            NodeOrToken::Node(child) => node = child,
+        }
+    }
+}
+
+/// The token that ends at or contains `offset` from the left (the byte
+/// before it), as when the user has just typed it.
+pub(crate) fn token_left_of(root: &SyntaxNode, offset: TextSize) -> Option<SyntaxToken> {
+    let before = offset.checked_sub(TextSize::from(1))?;
+    token_at(root, before)
+}
+
+/// The token under the cursor that says the most: a name, keyword or
+/// literal on either side before punctuation, never trivia.
+fn best_token(root: &SyntaxNode, offset: TextSize) -> Option<SyntaxToken> {
+    let rank = |token: &SyntaxToken| match token.kind() {
+        kind if kind.is_trivia() => 0,
+        SyntaxKind::IDENT | SyntaxKind::CONSTANT | SyntaxKind::STRING | SyntaxKind::CODE_BLOCK => 3,
+        kind if kind.is_keyword() => 3,
+        SyntaxKind::TILDE | SyntaxKind::ARROW => 2,
+        _ => 1,
+    };
+    let right = token_at(root, offset);
+    let left = token_left_of(root, offset);
+    let best = match (left, right) {
+        (Some(left), Some(right)) if rank(&left) > rank(&right) => left,
+        (_, Some(right)) => right,
+        (left, None) => left?,
+    };
+    (rank(&best) > 0).then_some(best)
+}
+
+// ---------------------------------------------------------------------------
+// Steps and required files.
+
+fn step_hover(db: &dyn Db, file: SourceFile, step: StepId, first: StepId) -> Option<String> {
+    let index = item_index(db, file);
+    let summary = index.steps.get(step.index())?;
+    let graph = dependency_graph(db, file);
+    let outline_step = &file_outline(db, file).steps[step.index()];
+    let anchors = &step_analysis(db, outline_step.node).anchors;
+    let text = file.text(db);
+    let name_of = |id: StepId| index.steps[id.index()].name.as_deref().unwrap_or("?");
+
+    let mut out = String::from("```easyflow\n");
+    for attribute in &anchors.attributes {
+        if let (Some(key), Some(value)) = (attribute.key, attribute.value) {
+            let written = TextRange::new(key.start(), value.end()) + outline_step.offset;
+            let _ = writeln!(out, "[{}]", one_line(&text[written]));
+        }
+    }
+    if summary.long_running {
+        out.push('~');
+    }
+    let _ = write!(
+        out,
+        "step {} runs {}",
+        summary.name.as_deref().unwrap_or("?"),
+        summary.package.as_deref().unwrap_or("?")
+    );
+    for (keyword, via_on) in [("after", false), ("on", true)] {
+        let names = summary
+            .dependencies
+            .iter()
+            .filter(|d| d.via_on == via_on)
+            .map(|d| d.name.clone());
+        let list = limited(names, 6);
+        if !list.is_empty() {
+            let _ = write!(out, " {keyword} {list}");
+        }
+    }
+    out.push_str("\n```\n---\n");
+
+    // Level, instances, long-running.
+    let level = match graph.levels[step.index()] {
+        Some(level) => format!("level {level}"),
+        None if graph.in_cycle[step.index()] => "in a cycle".to_string(),
+        None => "level — (downstream of a cycle)".to_string(),
+    };
+    let instances = graph.instances[step.index()];
+    let sweeps: Vec<String> = summary
+        .params
+        .iter()
+        .filter_map(|p| match p.sweep {
+            Sweep::List(n) => Some(n.to_string()),
+            _ => None,
+        })
+        .collect();
+    let mut facts = vec![level, plural(instances, "instance", "instances")];
+    if sweeps.len() > 1 {
+        let last = facts.len() - 1;
+        facts[last].push_str(&format!(" ({})", sweeps.join(" × ")));
+    }
+    if summary.long_running {
+        facts.push("long-running".to_string());
+    }
+    out.push_str(&facts.join(" · "));
+    if step != first {
+        let _ = write!(
+            out,
+            "\n\n*a repeated definition: references to `{}` mean the first one*",
+            name_of(first)
+        );
+    }
+
+    // Parameters.
+    let params = |section: SectionKind| {
+        summary
+            .params
+            .iter()
+            .filter(move |p| p.section == section)
+            .map(|p| {
+                let mut shown = format!("`{}`", p.name.as_deref().unwrap_or("?"));
+                if p.stream {
+                    shown.push_str(" (stream)");
+                }
+                if let Sweep::List(n) = p.sweep {
+                    let _ = write!(shown, " (sweep ×{n})");
+                }
+                shown
+            })
+    };
+    let app = limited(params(SectionKind::App), LIST_LIMIT);
+    let exec = limited(params(SectionKind::Exec), LIST_LIMIT);
+    out.push_str("\n\n**parameters** ");
+    out.push_str(if app.is_empty() { "none" } else { &app });
+    if !exec.is_empty() {
+        let _ = write!(out, " · **exec** {exec}");
+    }
+
+    // Dependencies up and down, one entry per step with the kinds of its edges.
+    let up = grouped(graph.edges_into(step), |e| e.from);
+    let down = grouped(graph.edges.iter().filter(|e| e.from == step), |e| e.to);
+    for (title, group) in [("depends on", up), ("dependents", down)] {
+        let entries = group
+            .iter()
+            .map(|(id, kinds)| format!("`{}` ({})", name_of(*id), kinds));
+        let list = limited(entries, LIST_LIMIT);
+        let _ = write!(
+            out,
+            "\n\n**{title}** {}",
+            if list.is_empty() { "none" } else { &list }
+        );
+    }
+
+    if let Some(workers) = worker_types(db, file, summary) {
+        let _ = write!(out, "\n\n**worker types** {workers}");
+    }
+    Some(out)
+}
+
+/// Distinct steps of `edges` (by `key`) in first-seen order, each with the
+/// kinds of its edges ("after, data").
+fn grouped<'a>(
+    edges: impl IntoIterator<Item = &'a Edge>,
+    key: impl Fn(&Edge) -> StepId,
+) -> Vec<(StepId, String)> {
+    let mut groups: Vec<(StepId, [bool; 3])> = Vec::new();
+    let mut positions: HashMap<StepId, usize> = HashMap::new();
+    for edge in edges {
+        let slot = match edge.kind {
+            EdgeKind::Control => 0,
+            EdgeKind::Data => 1,
+            EdgeKind::Stream => 2,
+        };
+        let id = key(edge);
+        let position = *positions.entry(id).or_insert_with(|| {
+            groups.push((id, [false; 3]));
+            groups.len() - 1
+        });
+        groups[position].1[slot] = true;
+    }
+    groups
+        .into_iter()
+        .map(|(id, kinds)| {
+            let names: Vec<&str> = ["after", "data", "stream"]
+                .into_iter()
+                .zip(kinds)
+                .filter_map(|(name, on)| on.then_some(name))
+                .collect();
+            (id, names.join(", "))
+        })
+        .collect()
+}
+
+/// The worker types a step fits, or why none does; `None` when there is
+/// nothing to say (no topology and no requirement).
+fn worker_types(
+    db: &dyn Db,
+    file: SourceFile,
+    summary: &easyflow_db::StepSummary,
+) -> Option<String> {
+    let requirement = &summary.requirement;
+    let asks = summary
+        .attributes
+        .iter()
+        .any(|(key, _)| key == "requires" || key == "memory");
+    let Some(topology_file) = file.topology(db) else {
+        return asks.then(|| "no topology found".to_string());
+    };
+    if requirement.malformed {
+        return Some("not checked: the `requires` or `memory` value is malformed".to_string());
+    }
+    let topology = parse_topology(db, topology_file);
+    let fit = check_fit(
+        topology,
+        &Requirement {
+            capabilities: requirement
+                .capabilities
+                .iter()
+                .map(String::as_str)
+                .collect(),
+            memory: requirement.memory,
+            memory_text: requirement.memory_text.as_deref(),
+            instances: summary.instances,
+        },
+    );
+    Some(match fit {
+        Fit::Fits { workers, waves } => {
+            let mut shown = limited(
+                workers.iter().map(|&w| describe_worker(&topology.workers[w])),
+                LIST_LIMIT,
+            );
+            if let Some(waves) = waves {
+                let _ = write!(shown, " — {}", waves.message);
+            }
+            shown
+        }
+        Fit::UnknownCapabilities(unknown) => {
+            let messages: Vec<String> = unknown.into_iter().map(|u| u.message).collect();
+            format!("none: {}", messages.join("; "))
+        }
+        Fit::NoWorkerType { message, .. } | Fit::NotEnoughMemory { message, .. } => {
+            format!("none: {message}")
+        }
+    })
+}
+
+/// `` `compute+GPU` (2 per node × 4 nodes, 1 GiB) ``
+fn describe_worker(worker: &WorkerType) -> String {
+    let mut details = vec![format!("{} per node", worker.per_node)];
+    if worker.max_nodes > 0 {
+        details[0].push_str(&format!(" × {}", plural(worker.max_nodes, "node", "nodes")));
+    }
+    if worker.shm > 0 {
+        details.push(format_bytes(worker.shm));
+    }
+    format!("`{}` ({})", worker.name(), details.join(", "))
+}
+
+fn file_hover(db: &dyn Db, file: SourceFile, first: u32) -> Option<String> {
+    let index = item_index(db, file);
+    let resolution = name_resolution(db, file);
+    let name = index.requires.get(first as usize)?;
+    let mut users: Vec<(StepId, Vec<String>)> = Vec::new();
+    let mut uses = 0usize;
+    for (i, targets) in resolution.references.iter().enumerate() {
+        let summary = &index.steps[i];
+        for (n, target) in targets.iter().enumerate() {
+            if *target != Target::File(first) {
+                continue;
+            }
+            uses += 1;
+            let param = summary.references[n].param as usize;
+            let param = summary.params[param].name.as_deref().unwrap_or("?");
+            let id = StepId(i as u32);
+            if users.last().is_none_or(|(last, _)| *last != id) {
+                users.push((id, Vec::new()));
+            }
+            let params = &mut users.last_mut().expect("just pushed").1;
+            if !params.iter().any(|p| p == param) {
+                params.push(param.to_string());
+            }
+        }
+    }
+    let mut out = format!("```easyflow\nrequire {name}\n```\n---\nrequired file: an input bound to a real file when the flow is launched\n\n");
+    if users.is_empty() {
+        out.push_str("**used by** no step");
+    } else {
+        let entries = users.iter().map(|(id, params)| {
+            let step = index.steps[id.index()].name.as_deref().unwrap_or("?");
+            let params: Vec<String> = params.iter().map(|p| format!("`{p}`")).collect();
+            format!("`{step}` ({})", params.join(", "))
+        });
+        let _ = write!(
+            out,
+            "**used by** {} — {} in {}",
+            limited(entries, LIST_LIMIT),
+            plural(uses as u64, "use", "uses"),
+            plural(users.len() as u64, "step", "steps")
+        );
+    }
+    Some(out)
+}
+
+// ---------------------------------------------------------------------------
+// Keywords, attributes, constants, members, capabilities.
+
+fn token_hover(
+    db: &dyn Db,
+    file: SourceFile,
+    token: &SyntaxToken,
+    offset: TextSize,
+) -> Option<HoverResult> {
+    let range = token.text_range();
+    let documented = |title: &str, doc: &str| {
+        Some(HoverResult {
+            range,
+            markdown: format!("```easyflow\n{title}\n```\n---\n{doc}"),
+        })
+    };
+    match token.kind() {
+        SyntaxKind::STEP_KW if previous_is_adjacent_tilde(token) => {
+            let (title, doc) = LONG_RUNNING_DOC;
+            documented(title, doc)
+        }
+        SyntaxKind::CODE_BLOCK => code_block_hover(token, offset),
+        kind => {
+            if let Some((title, doc)) = keyword_doc(kind) {
+                return documented(title, doc);
+            }
+            match kind {
+                SyntaxKind::IDENT => ident_hover(token),
+                SyntaxKind::CONSTANT => constant_hover(token),
+                SyntaxKind::STRING => capability_hover(db, file, token, offset),
+                _ => None,
+            }
+        }
+    }
+}
+
+fn previous_is_adjacent_tilde(token: &SyntaxToken) -> bool {
+    token
+        .prev_token()
+        .is_some_and(|t| t.kind() == SyntaxKind::TILDE)
+}
+
+/// An attribute key or a member of a reference.
+fn ident_hover(token: &SyntaxToken) -> Option<HoverResult> {
+    let parent = token.parent()?;
+    let owner = parent.parent()?;
+    let markdown = match (parent.kind(), owner.kind()) {
+        (SyntaxKind::NAME, SyntaxKind::ATTRIBUTE) => {
+            let key = token.text();
+            match step_attribute_doc(key) {
+                Some((form, doc)) => format!("```easyflow\n[{form}]\n```\n---\nstep attribute: {doc}"),
+                None => format!(
+                    "unknown step attribute `{key}`; known: {}",
+                    quoted_list(easyflow_db::attributes::STEP_ATTRIBUTES)
+                ),
+            }
+        }
+        (SyntaxKind::NAME, SyntaxKind::FLOW_ATTRIBUTE) => {
+            let key = token.text();
+            match flow_attribute_doc(key) {
+                Some((form, doc)) => {
+                    format!("```easyflow\n[flow:{form}]\n```\n---\nflow attribute: {doc}")
+                }
+                None => format!(
+                    "unknown flow attribute `{key}`; known: {}",
+                    quoted_list(easyflow_db::attributes::FLOW_ATTRIBUTES)
+                ),
+            }
+        }
+        (SyntaxKind::NAME_REF, SyntaxKind::SEGMENT) => {
+            // A member: not the first segment of its reference.
+            owner.prev_sibling()?;
+            let (form, doc) = member_doc(token.text())?;
+            format!("```easyflow\n{form}\n```\n---\n{doc}")
+        }
+        _ => return None,
+    };
+    Some(HoverResult {
+        range: token.text_range(),
+        markdown,
+    })
+}
+
+/// The key of the attribute (step or flow) whose value holds `node`, if any.
+fn enclosing_attribute_key(node: &SyntaxNode) -> Option<(String, bool)> {
+    for ancestor in node.ancestors() {
+        match ancestor.kind() {
+            SyntaxKind::ATTRIBUTE => {
+                let key = ast::Attribute::cast(ancestor)?.key()?;
+                return Some((key.text(), false));
+            }
+            SyntaxKind::FLOW_ATTRIBUTE => {
+                let key = ast::FlowAttribute::cast(ancestor)?.key()?;
+                return Some((key.text(), true));
+            }
+            SyntaxKind::STEP | SyntaxKind::SOURCE_FILE | SyntaxKind::PARAM => return None,
+            _ => {}
+        }
+    }
+    None
+}
+
+fn constant_hover(token: &SyntaxToken) -> Option<HoverResult> {
+    let name = token.text().trim_start_matches('@');
+    let context = token.parent().and_then(|p| enclosing_attribute_key(&p));
+    let mut out = format!("```easyflow\n@{name}\n```\n---\n");
+    match context.as_ref().map(|(key, _)| key.as_str()) {
+        Some(key @ ("priority" | "mode")) => {
+            let vocabulary = constants_of(key);
+            match vocabulary.iter().find(|(c, _)| *c == name) {
+                Some((_, doc)) => {
+                    let _ = write!(out, "`{key}` value: {doc}");
+                }
+                None => {
+                    let known: Vec<String> = vocabulary.iter().map(|(c, _)| format!("`@{c}`")).collect();
+                    let _ = write!(
+                        out,
+                        "not a `{key}` value known to this server; known: {}",
+                        known.join(", ")
+                    );
+                }
+            }
+        }
+        _ => {
+            out.push_str("a constant predefined by the environment");
+            for key in ["priority", "mode"] {
+                if let Some((_, doc)) = constants_of(key).iter().find(|(c, _)| *c == name) {
+                    let _ = write!(out, "\n\nas a `{key}` value: {doc}");
+                }
+            }
+        }
+    }
+    Some(HoverResult {
+        range: token.text_range(),
+        markdown: out,
+    })
+}
+
+/// The documentation of a code block, on its first line (`code ruby`) or
+/// its closing `code end`; nothing inside the embedded code.
+fn code_block_hover(token: &SyntaxToken, offset: TextSize) -> Option<HoverResult> {
+    let text = token.text();
+    let start = token.text_range().start();
+    let relative = usize::from(offset - start);
+    let first_end = text.find('\n').unwrap_or(text.len());
+    let first_line = text[..first_end].trim_end();
+    let language = first_line["code".len().min(first_line.len())..].trim();
+    let last_start = text.trim_end().rfind('\n').map_or(0, |n| n + 1);
+    let last_line = text[last_start..].trim_end();
+    let closed = last_start > 0 && last_line.split_whitespace().eq(["code", "end"]);
+    let range = if relative <= first_line.len() {
+        TextRange::at(start, TextSize::of(first_line))
+    } else if closed && relative >= last_start {
+        let indent = last_line.len() - last_line.trim_start().len();
+        TextRange::at(
+            start + TextSize::from((last_start + indent) as u32),
+            TextSize::of(last_line.trim_start()),
+        )
+    } else {
+        return None;
+    };
+    let opener = format!("code {language}");
+    let mut markdown = format!(
+        "```easyflow\n{}\n…\ncode end\n```\n---\n{CODE_BLOCK_DOC}",
+        opener.trim_end()
+    );
+    if !closed {
+        markdown.push_str("\n\nNot closed (E0105): the block runs to the end of the file.");
+    }
+    Some(HoverResult { range, markdown })
+}
+
+/// A capability name inside a `requires` string: the worker types that have it.
+fn capability_hover(
+    db: &dyn Db,
+    file: SourceFile,
+    token: &SyntaxToken,
+    offset: TextSize,
+) -> Option<HoverResult> {
+    let literal = token.parent()?;
+    let (key, flow) = enclosing_attribute_key(&literal)?;
+    if key != "requires" || flow {
+        return None;
+    }
+    let range = word_in_string(token, offset)?;
+    let name = &token.text()[range - token.text_range().start()];
+    if !easyflow_topology::is_capability_name(name) {
+        return None;
+    }
+    let mut out = format!("capability `{name}`\n\n---\n");
+    match file.topology(db) {
+        None => out.push_str("no topology found"),
+        Some(topology_file) => {
+            let topology = parse_topology(db, topology_file);
+            let providers = providers(topology, name);
+            if providers.is_empty() {
+                let _ = write!(out, "no worker type of the topology provides `{name}`");
+            } else {
+                let _ = write!(out, "provided by {providers}");
+            }
+        }
+    }
+    Some(HoverResult {
+        range,
+        markdown: out,
+    })
+}
+
+/// The worker types that have capability `name`, described, or "" when none.
+pub(crate) fn providers(topology: &Topology, name: &str) -> String {
+    limited(
+        topology
+            .workers
+            .iter()
+            .filter(|w| w.has_capability(name))
+            .map(describe_worker),
+        LIST_LIMIT,
+    )
+}
+
+/// The identifier characters around `offset` inside a string token (its
+/// quotes excluded), as an absolute range; `None` when there are none.
+pub(crate) fn word_in_string(token: &SyntaxToken, offset: TextSize) -> Option<TextRange> {
+    let range = word_range_in_string(token, offset);
+    (!range.is_empty()).then_some(range)
+}
+
+/// Like [`word_in_string`], but an empty range at `offset` when no
+/// identifier characters touch it.
+pub(crate) fn word_range_in_string(token: &SyntaxToken, offset: TextSize) -> TextRange {
+    let start = token.text_range().start();
+    let bytes = token.text().as_bytes();
+    let at = usize::from(offset - start).clamp(1.min(bytes.len()), bytes.len());
+    let word = |b: &u8| b.is_ascii_alphanumeric() || *b == b'_';
+    let mut left = at;
+    while left > 1 && word(&bytes[left - 1]) {
+        left -= 1;
+    }
+    let mut right = at;
+    while right < bytes.len() && word(&bytes[right]) {
+        right += 1;
+    }
+    TextRange::new(
+        start + TextSize::from(left as u32),
+        start + TextSize::from(right as u32),
+    )
+}
+
+// ---------------------------------------------------------------------------
+// Documentation tables.
+
+/// The syntax and documentation of a keyword (or `~`, `<-`).
+pub(crate) fn keyword_doc(kind: SyntaxKind) -> Option<(&'static str, &'static str)> {
+    Some(match kind {
+        SyntaxKind::STEP_KW => (
+            "step Name runs Package.Method after A, B ( parameters ) pre … post …;",
+            "Declares a step: one run of a package with its parameters. The step depends on the steps of its `after` list and on every step its parameters refer to; steps of one level run in parallel.",
+        ),
+        SyntaxKind::TILDE => LONG_RUNNING_DOC,
+        SyntaxKind::REQUIRE_KW => (
+            "require a, b;",
+            "Declares required files: inputs that the platform binds to real files when the flow is launched. Parameters use them by name; a required file that is never used is W0206.",
+        ),
+        SyntaxKind::AFTER_KW => (
+            "step B runs P after A, C (…)",
+            "Control dependencies: the step runs after the listed steps, even when no data passes between them. Each name must be a step of this file.",
+        ),
+        SyntaxKind::ON_KW => (
+            "step B runs P on A (…)",
+            "Reserved by the platform for event-driven transitions and not supported (E0408); use `after`.",
+        ),
+        SyntaxKind::RUNS_KW => (
+            "step Name runs Package.Method (…)",
+            "Names the package, and optionally its method, that the step runs.",
+        ),
+        SyntaxKind::SWEEP_KW => (
+            "name = sweep [v1, v2, …]",
+            "Varies a parameter over a list: the step runs one instance per element. Several swept parameters multiply: the instance count is the product of their lists' lengths.",
+        ),
+        SyntaxKind::PRE_KW => (
+            "pre code python … code end",
+            "Pre-processing: code that the platform runs before the step, given as a code block. At most one `pre` per step.",
+        ),
+        SyntaxKind::POST_KW => (
+            "post code ruby … code end",
+            "Post-processing: code that the platform runs after the step, given as a code block (it may read `Step.Result.outs`). At most one `post` per step.",
+        ),
+        SyntaxKind::APP_KW => (
+            "( app: x = 1, exec: … )",
+            "Opens the application's parameters, the inputs of the package itself. Parameters written before any label are application parameters too.",
+        ),
+        SyntaxKind::EXEC_KW => (
+            "( x = 1, exec: cores = 4 )",
+            "Opens the execution parameters: settings for how the platform runs the package, rather than inputs of the package.",
+        ),
+        SyntaxKind::FLOW_KW => (
+            "[flow:key = value]",
+            "A flow attribute: describes the whole workflow. Keys: `name`, `author`, `description`, `priority`, `mode`, `maxDuration`.",
+        ),
+        SyntaxKind::TRUE_KW | SyntaxKind::FALSE_KW => ("true | false", "The literals of type Bool."),
+        SyntaxKind::ARROW => (
+            "name <- Source.outs[\"stream\"]",
+            "Redirects a stream from another step into this parameter. Allowed only in a long-running `~step`; the source must be a step's output, and both steps run concurrently.",
+        ),
+        _ => return None,
+    })
+}
+
+const LONG_RUNNING_DOC: (&str, &str) = (
+    "~step Name runs Package ( input <- Source.outs[\"stream\"] );",
+    "Declares a long-running step: it runs concurrently with the steps it streams from. Only a long-running step may use the stream arrow `<-`. The `~` is written directly before `step`.",
+);
+
+pub(crate) const CODE_BLOCK_DOC: &str = "A code block: embedded pre- or post-processing code in the language named after `code`, kept verbatim up to the first line that starts with `code end`. The platform runs it; the language server does not read it, so references inside it create no dependencies.";
+
+/// The form and documentation of a flow attribute key.
+pub(crate) fn flow_attribute_doc(key: &str) -> Option<(&'static str, &'static str)> {
+    Some(match key {
+        "name" => ("name = \"…\"", "the workflow's name (a string)."),
+        "author" => ("author = \"…\"", "the workflow's author (a string)."),
+        "description" => ("description = \"…\"", "what the workflow does (a string)."),
+        "priority" => (
+            "priority = @low | @normal | @high",
+            "the workflow's scheduling priority; a step's own `priority` overrides it.",
+        ),
+        "mode" => (
+            "mode = @urgent | @normal",
+            "the workflow's execution mode; a step's own `mode` overrides it.",
+        ),
+        "maxDuration" => (
+            "maxDuration = 9000 | \"2h30m\"",
+            "the longest the workflow may run: seconds (an integer or a double), or a duration string of `<digits><unit>` parts with the units `d h m s`.",
+        ),
+        _ => return None,
+    })
+}
+
+/// The form and documentation of a step attribute key.
+pub(crate) fn step_attribute_doc(key: &str) -> Option<(&'static str, &'static str)> {
+    Some(match key {
+        "priority" => (
+            "priority = @low | @normal | @high",
+            "the step's scheduling priority; overrides the flow's `priority`.",
+        ),
+        "mode" => (
+            "mode = @urgent | @normal",
+            "the step's execution mode; overrides the flow's `mode`.",
+        ),
+        "requires" => (
+            "requires = \"compute+GPU\"",
+            "the capabilities a worker must have to run the step: a capability set in the topology's syntax, or a list of names `[\"compute\", \"GPU\"]`. Checked against the project's topology.",
+        ),
+        "memory" => (
+            "memory = \"1GiB\"",
+            "the working memory each instance needs: bytes (`1073741824`) or a size with a unit (`\"512MiB\"`, `\"2GB\"`; KiB/MiB/GiB/TiB are powers of 1024, KB/MB/GB/TB of 1000). A worker type fits when its Shm is at least this.",
+        ),
+        _ => return None,
+    })
+}
+
+/// The constants of `priority` and `mode` (the vocabulary of
+/// `easyflow_db::attributes`, checked against it by a test).
+pub(crate) fn constants_of(key: &str) -> &'static [(&'static str, &'static str)] {
+    match key {
+        "priority" => &[
+            ("low", "runs after work of normal and high priority."),
+            ("normal", "the default priority."),
+            ("high", "runs before work of normal and low priority."),
+        ],
+        "mode" => &[
+            ("urgent", "urgent execution: the platform starts the work as soon as it can."),
+            ("normal", "the default execution mode."),
+        ],
+        _ => &[],
+    }
+}
+
+/// The form and documentation of a member of a step reference.
+pub(crate) fn member_doc(member: &str) -> Option<(&'static str, &'static str)> {
+    Some(match member {
+        "outs" => (
+            "Step.outs[\"file\"]",
+            "The step's output files, indexed by file name: a File.",
+        ),
+        "Result" => (
+            "Step.Result.outs",
+            "The step's result object; its `outs` are the step's output files.",
+        ),
+        _ => return None,
+    })
+}
+
+// ---------------------------------------------------------------------------
+// Formatting.
+
+/// `1 instance`, `6 instances`.
+fn plural(count: u64, one: &str, many: &str) -> String {
+    format!("{count} {}", if count == 1 { one } else { many })
+}
+
+/// The items joined by ", ", at most `limit` of them and "and N more".
+fn limited(items: impl Iterator<Item = String>, limit: usize) -> String {
+    let mut shown = Vec::new();
+    let mut more = 0usize;
+    for item in items {
+        if shown.len() < limit {
+            shown.push(item);
+        } else {
+            more += 1;
+        }
+    }
+    let mut out = shown.join(", ");
+    if more > 0 {
+        let _ = write!(out, " and {more} more");
+    }
+    out
+}
+
+fn quoted_list(names: &[&str]) -> String {
+    let quoted: Vec<String> = names.iter().map(|n| format!("`{n}`")).collect();
+    quoted.join(", ")
+}
+
+/// Text on one line, whitespace runs collapsed, at most 60 characters.
+fn one_line(text: &str) -> String {
+    const MAX: usize = 60;
+    let collapsed = text.split_whitespace().collect::<Vec<_>>().join(" ");
+    if collapsed.chars().count() <= MAX {
+        return collapsed;
+    }
+    let mut cut: String = collapsed.chars().take(MAX - 1).collect();
+    cut.push('…');
+    cut
+}
+
+#[cfg(test)]
+mod tests {
+    use easyflow_db::attributes::{
+        FLOW_ATTRIBUTES, STEP_ATTRIBUTES, Value, check_flow_attribute, check_step_attribute,
+    };
+    use expect_test::{Expect, expect};
+
+    use super::*;
+    use crate::fixture::{fixture, with_topology};
+
+    const TOPOLOGY: &str = "compute+CPU:24,1073741824 compute+GPU:2x4,2147483648 reduce:4 IO+load:2,16777216 IO+store:2,16777216\n";
+
+    fn check(text: &str, expect: Expect) {
+        check_with(text, None, expect);
+    }
+
+    fn check_with(text: &str, topology: Option<&str>, expect: Expect) {
+        let f = with_topology(text, topology);
+        let actual = match hover(&f.db, f.file, f.offset) {
+            Some(result) => format!("{}\n{}", &f.text[result.range], result.markdown),
+            None => "no hover".to_string(),
+        };
+        expect.assert_eq(&actual);
+    }
+
+    const FLOW: &str = r#"require samples, unused;
+[requires = "compute+GPU"]
+[memory = "1GiB"]
+step Load runs Loader.Read (source = samples, x = samples);
+step Comp$0ute runs Kernel.Run after Init
+(
+  data = Load.outs["chunk"],
+  seed = sweep [1, 2, 3],
+  mode = sweep ["a", "b"],
+  exec: cores = 4
+);
+step Init runs Setup ();
+step Reduce runs Reducer.Sum after Compute (parts = Compute.outs["part"], all = [Load, Compute]);
+"#;
+
+    #[test]
+    fn step_from_its_name() {
+        check(
+            FLOW,
+            expect![[r#"
+                Compute
+                ```easyflow
+                step Compute runs Kernel.Run after Init
+                ```
+                ---
+                level 2 · 6 instances (3 × 2)
+
+                **parameters** `data`, `seed` (sweep ×3), `mode` (sweep ×2) · **exec** `cores`
+
+                **depends on** `Init` (after), `Load` (data)
+
+                **dependents** `Reduce` (after, data)"#]],
+        );
+    }
+
+    #[test]
+    fn step_from_a_reference_with_its_fit() {
+        check_with(
+            &FLOW
+                .replace("Comp$0ute", "Compute")
+                .replace("(source", "(sou$0rce")
+                .replace("= [Load,", "= [Lo$0ad,")
+                .replacen("sou$0rce", "source", 1),
+            Some(TOPOLOGY),
+            expect![[r#"
+                Load
+                ```easyflow
+                [requires = "compute+GPU"]
+                [memory = "1GiB"]
+                step Load runs Loader.Read
+                ```
+                ---
+                level 0 · 1 instance
+
+                **parameters** `source`, `x`
+
+                **depends on** none
+
+                **dependents** `Compute` (data), `Reduce` (data)
+
+                **worker types** `compute+GPU` (2 per node × 4 nodes, 2 GiB)"#]],
+        );
+    }
+
+    #[test]
+    fn fit_problems_and_no_topology() {
+        let text = "[requires = \"GPU+IO\"]\nstep L$0oad runs P (xs = sweep [1, 2, 3]);\n";
+        let worker_line = |topology: Option<&str>| {
+            let f = with_topology(text, topology);
+            let markdown = hover(&f.db, f.file, f.offset).unwrap().markdown;
+            markdown
+                .lines()
+                .find(|l| l.starts_with("**worker types**"))
+                .map(str::to_string)
+        };
+        expect![[r#"
+            Some(
+                "**worker types** no topology found",
+            )
+        "#]]
+        .assert_debug_eq(&worker_line(None));
+        expect![[r#"
+            Some(
+                "**worker types** none: no worker type has all of `GPU`, `IO`; closest: `compute+GPU` (lacks `IO`), `IO+load` (lacks `GPU`), `IO+store` (lacks `GPU`)",
+            )
+        "#]]
+        .assert_debug_eq(&worker_line(Some(TOPOLOGY)));
+        let waves = "[requires = \"GPU\"]\nstep L$0oad runs P (xs = sweep [1, 2, 3, 4, 5, 6, 7, 8, 9]);\n";
+        let f = with_topology(waves, Some(TOPOLOGY));
+        let markdown = hover(&f.db, f.file, f.offset).unwrap().markdown;
+        expect![[r#"**worker types** `compute+GPU` (2 per node × 4 nodes, 2 GiB) — 9 instances on 8 slots: at least 2 waves"#]]
+            .assert_eq(markdown.lines().last().unwrap());
+        // No requirement, no topology: nothing to say about workers.
+        let f = fixture("step L$0oad runs P ();");
+        let markdown = hover(&f.db, f.file, f.offset).unwrap().markdown;
+        assert!(!markdown.contains("worker types"), "{markdown}");
+    }
+
+    #[test]
+    fn cycles_streams_and_repeats() {
+        check(
+            "step A runs P (x = B);\n~step B runs Q after A (s <- A.outs[\"s\"]);\nstep C$0 runs R (y = B);\n",
+            expect![[r#"
+                C
+                ```easyflow
+                step C runs R
+                ```
+                ---
+                level — (downstream of a cycle) · 1 instance
+
+                **parameters** `y`
+
+                **depends on** `B` (data)
+
+                **dependents** none"#]],
+        );
+        check(
+            "step A runs P (x = B);\n~st$0ep B runs Q after A (s <- A.outs[\"s\"]);\n",
+            expect![[r#"
+                step
+                ```easyflow
+                ~step Name runs Package ( input <- Source.outs["stream"] );
+                ```
+                ---
+                Declares a long-running step: it runs concurrently with the steps it streams from. Only a long-running step may use the stream arrow `<-`. The `~` is written directly before `step`."#]],
+        );
+        check(
+            "step A runs P (x = B);\n~step B$0 runs Q after A (s <- A.outs[\"s\"]);\n",
+            expect![[r#"
+                B
+                ```easyflow
+                ~step B runs Q after A
+                ```
+                ---
+                in a cycle · 1 instance · long-running
+
+                **parameters** `s` (stream)
+
+                **depends on** `A` (after, stream)
+
+                **dependents** `A` (data)"#]],
+        );
+        check(
+            "step A runs P ();\nstep A$0 runs Q ();\n",
+            expect![[r#"
+                A
+                ```easyflow
+                step A runs Q
+                ```
+                ---
+                level 0 · 1 instance
+
+                *a repeated definition: references to `A` mean the first one*
+
+                **parameters** none
+
+                **depends on** none
+
+                **dependents** none"#]],
+        );
+    }
+
+    #[test]
+    fn required_files() {
+        check(
+            FLOW.replace("Comp$0ute", "Compute")
+                .replace("samples,", "sam$0ples,")
+                .as_str(),
+            expect![[r#"
+                samples
+                ```easyflow
+                require samples
+                ```
+                ---
+                required file: an input bound to a real file when the flow is launched
+
+                **used by** `Load` (`source`, `x`) — 2 uses in 1 step"#]],
+        );
+        check(
+            "require a, unused$0;\nstep A runs P (x = a);\n",
+            expect![[r#"
+                unused
+                ```easyflow
+                require unused
+                ```
+                ---
+                required file: an input bound to a real file when the flow is launched
+
+                **used by** no step"#]],
+        );
+    }
+
+    #[test]
+    fn keywords() {
+        let hovered = |text: &str| {
+            let f = fixture(text);
+            hover(&f.db, f.file, f.offset).map(|h| f.text[h.range].to_string())
+        };
+        for (text, word) in [
+            ("st$0ep A runs P ();", "step"),
+            ("step A ru$0ns P ();", "runs"),
+            ("step A runs P af$0ter B ();\nstep B runs Q ();", "after"),
+            ("step A runs P on$0 B ();\nstep B runs Q ();", "on"),
+            ("$0require a;", "require"),
+            ("step A runs P (x = $0sweep [1]);", "sweep"),
+            ("step A runs P (x = true$0);", "true"),
+            ("step A runs P (app: x = 1, exec$0: y = 2);", "exec"),
+            ("step A runs P (ap$0p: x = 1);", "app"),
+            ("[fl$0ow:name = \"n\"]", "flow"),
+            ("$0~step A runs P ();", "~"),
+            ("~step A runs P (x <$0- B);\nstep B runs Q ();", "<-"),
+            ("step A runs P () p$0ost code ruby\n  x\ncode end;", "post"),
+            ("step A runs P () pre code python\n  x\n  code e$0nd;", "code end"),
+            ("step A runs P () pre co$0de python\n  x\ncode end;", "code python"),
+        ] {
+            assert_eq!(hovered(text).as_deref(), Some(word), "{text}");
+        }
+        // Inside the embedded code, in strings, punctuation, whitespace: nothing.
+        for text in [
+            "step A runs P () pre code python\n  pri$0nt(1)\ncode end;",
+            "step A runs P (x = \"te$0xt\");",
+            "step A runs P ($0);",
+            "step A runs P ();\n$0\n",
+            "// comm$0ent\n",
+            "step A runs P (x = Unkn$0own);",
+        ] {
+            assert_eq!(hovered(text), None, "{text}");
+        }
+        check(
+            "step A runs P (x = 1) pre code python\n  x\n  code e$0nd;",
+            expect![[r#"
+                code end
+                ```easyflow
+                code python
+                …
+                code end
+                ```
+                ---
+                A code block: embedded pre- or post-processing code in the language named after `code`, kept verbatim up to the first line that starts with `code end`. The platform runs it; the language server does not read it, so references inside it create no dependencies.
+
+                language: `python`"#]],
+        );
+        check(
+            "step A runs P (x = 1) af$0ter B;",
+            expect![[r#"
+                after
+                ```easyflow
+                step B runs P after A, C (…)
+                ```
+                ---
+                Control dependencies: the step runs after the listed steps, even when no data passes between them. Each name must be a step of this file."#]],
+        );
+    }
+
+    #[test]
+    fn attributes_and_constants() {
+        check(
+            "[flow:prio$0rity = @high]",
+            expect![[r#"
+                priority
+                ```easyflow
+                [flow:priority = @low | @normal | @high]
+                ```
+                ---
+                flow attribute: the workflow's scheduling priority; a step's own `priority` overrides it."#]],
+        );
+        check(
+            "[requ$0ires = \"GPU\"]\nstep A runs P ();",
+            expect![[r#"
+                requires
+                ```easyflow
+                [requires = "compute+GPU"]
+                ```
+                ---
+                step attribute: the capabilities a worker must have to run the step: a capability set in the topology's syntax, or a list of names `["compute", "GPU"]`. Checked against the project's topology."#]],
+        );
+        check(
+            "[prority$0 = @high]\nstep A runs P ();",
+            expect![[r#"
+                prority
+                unknown step attribute `prority`; known: `priority`, `mode`, `requires`, `memory`"#]],
+        );
+        check(
+            "[mode = @urg$0ent]\nstep A runs P ();",
+            expect![[r#"
+                @urgent
+                ```easyflow
+                @urgent
+                ```
+                ---
+                `mode` value: urgent execution: the platform starts the work as soon as it can."#]],
+        );
+        check(
+            "[flow:priority = @urgent$0]",
+            expect![[r#"
+                @urgent
+                ```easyflow
+                @urgent
+                ```
+                ---
+                not a `priority` value known to this server; known: `@low`, `@normal`, `@high`"#]],
+        );
+        check(
+            "step A runs P (x = @norm$0al);",
+            expect![[r#"
+                @normal
+                ```easyflow
+                @normal
+                ```
+                ---
+                a constant predefined by the environment
+
+                as a `priority` value: the default priority.
+
+                as a `mode` value: the default execution mode."#]],
+        );
+    }
+
+    #[test]
+    fn members() {
+        check(
+            "step A runs P ();\nstep B runs Q (x = A.Result.ou$0ts);",
+            expect![[r#"
+                outs
+                ```easyflow
+                Step.outs["file"]
+                ```
+                ---
+                The step's output files, indexed by file name: a File."#]],
+        );
+        check(
+            "step A runs P ();\nstep B runs Q (x = A.Res$0ult.outs);",
+            expect![[r#"
+                Result
+                ```easyflow
+                Step.Result.outs
+                ```
+                ---
+                The step's result object; its `outs` are the step's output files."#]],
+        );
+    }
+
+    #[test]
+    fn capabilities() {
+        let text = "[requires = \"compute+G$0PU\"]\nstep A runs P ();";
+        check_with(
+            text,
+            Some(TOPOLOGY),
+            expect![[r#"
+                GPU
+                capability `GPU`
+
+                ---
+                provided by `compute+GPU` (2 per node × 4 nodes, 2 GiB)"#]],
+        );
+        check_with(
+            "[requires = [\"comp$0ute\", \"GPU\"]]\nstep A runs P ();",
+            Some(TOPOLOGY),
+            expect![[r#"
+                compute
+                capability `compute`
+
+                ---
+                provided by `compute+CPU` (24 per node, 1 GiB), `compute+GPU` (2 per node × 4 nodes, 2 GiB)"#]],
+        );
+        check_with(
+            "[requires = \"FPGA$0\"]\nstep A runs P ();",
+            Some(TOPOLOGY),
+            expect![[r#"
+                FPGA
+                capability `FPGA`
+
+                ---
+                no worker type of the topology provides `FPGA`"#]],
+        );
+        check(
+            text,
+            expect![[r#"
+                GPU
+                capability `GPU`
+
+                ---
+                no topology found"#]],
+        );
+        // Not a `requires` value, or on the `+`: nothing.
+        check("[memory = \"1G$0iB\"]\nstep A runs P ();", expect!["no hover"]);
+        check(
+            "[requires = \"compute $0+ GPU\"]\nstep A runs P ();",
+            expect!["no hover"],
+        );
+    }
+
+    #[test]
+    fn long_lists_are_cut() {
+        let mut text = String::from("step Ro$0ot runs P ();\n");
+        for i in 0..20 {
+            text.push_str(&format!("step S{i} runs P (x = Root);\n"));
+        }
+        let f = fixture(&text);
+        let markdown = hover(&f.db, f.file, f.offset).unwrap().markdown;
+        assert!(
+            markdown.ends_with("`S11` (data) and 8 more"),
+            "{markdown}"
+        );
+    }
+
+    #[test]
+    fn documentation_covers_the_vocabularies() {
+        for key in FLOW_ATTRIBUTES {
+            assert!(flow_attribute_doc(key).is_some(), "{key}");
+        }
+        for key in STEP_ATTRIBUTES {
+            assert!(step_attribute_doc(key).is_some(), "{key}");
+        }
+        for key in ["priority", "mode"] {
+            for (name, _) in constants_of(key) {
+                let value = Value::Constant(name.to_string());
+                assert!(check_flow_attribute(key, &value).is_none(), "{key} {name}");
+                assert!(check_step_attribute(key, &value).is_none(), "{key} {name}");
+            }
+        }
+        // The vocabularies are complete: a constant not listed is a warning.
+        assert!(check_flow_attribute("mode", &Value::Constant("high".into())).is_some());
+    }
+
+    #[test]
+    fn offsets_at_the_edges() {
+        let f = fixture("step A runs P ();");
+        let end = TextSize::of(f.text.as_str());
+        assert!(hover(&f.db, f.file, end + TextSize::from(5)).is_none());
+        assert!(hover(&f.db, f.file, end).is_none());
+        assert!(hover(&f.db, f.file, TextSize::from(0)).is_some());
+        let f = fixture("");
+        assert!(hover(&f.db, f.file, TextSize::from(0)).is_none());
+    }
+}

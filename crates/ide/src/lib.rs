@@ -14,6 +14,7 @@ pub mod defs;
 #[cfg(test)]
 mod fixture;
 pub mod folding;
+pub mod graph;
 pub mod hover;
 pub mod inlay_hints;
 pub mod navigation;

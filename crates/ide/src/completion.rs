@@ -1,1 +1,1141 @@
-//! (being written)
+//! Completion, from the tokens left of the cursor: the parser recovers from
+//! the incomplete code being typed, and the tokens are there whatever tree
+//! it made of them.
+//!
+//! - top level: `step`, `~step`, `require`, `[flow:` snippets (and `pre`,
+//!   `post` after a parameter list);
+//! - after `after`, `on`, or `,` in such a list: step names, not the current
+//!   step nor those already listed;
+//! - in expression position (after `=`, `<-`, `sweep`, in lists and
+//!   indexers): step names (not the current step) and required files;
+//! - after `Step.`: `outs`, `Result`; after `Step.Result.`: `outs`;
+//! - inside a step attribute's `[`: its keys (and `flow:`); after `[flow:`:
+//!   the flow keys; after `priority =` or `mode =` in an attribute: the
+//!   constants;
+//! - inside a `requires` string: the topology's capability names;
+//! - in a step header: `runs` after the name, `after` after the package.
+
+use std::collections::HashSet;
+
+use easyflow_db::attributes::{FLOW_ATTRIBUTES, STEP_ATTRIBUTES};
+use easyflow_db::{Db, SourceFile, StepId, item_index, name_resolution, parse, parse_topology};
+use easyflow_diagnostics::{TextRange, TextSize};
+use easyflow_syntax::ast::{self, AstNode};
+use easyflow_syntax::{SyntaxKind, SyntaxNode, SyntaxToken};
+
+use crate::defs;
+use crate::hover::{
+    constants_of, flow_attribute_doc, keyword_doc, member_doc, step_attribute_doc, token_left_of,
+    word_range_in_string,
+};
+
+#[derive(Debug, Clone, PartialEq, Eq)]
+pub struct CompletionItem {
+    pub label: String,
+    pub kind: CompletionKind,
+    /// A short line beside the label (a step's package, a key's form).
+    pub detail: Option<String>,
+    /// Markdown.
+    pub documentation: Option<String>,
+    pub insert: Insert,
+    /// The partial word being completed, replaced by `insert` (empty at the
+    /// cursor when nothing is typed yet).
+    pub replace: TextRange,
+}
+
+#[derive(Debug, Clone, Copy, PartialEq, Eq, Hash)]
+pub enum CompletionKind {
+    Keyword,
+    Snippet,
+    Step,
+    File,
+    Member,
+    AttributeKey,
+    Constant,
+    Capability,
+}
+
+/// What replaces the partial word.
+#[derive(Debug, Clone, PartialEq, Eq, Hash)]
+pub enum Insert {
+    Text(String),
+    /// LSP snippet syntax: `$1`, `${1:name}`, `$0`.
+    Snippet(String),
+}
+
+/// Where the cursor stands, from the tokens before it.
+#[derive(Debug, Clone, PartialEq, Eq)]
+enum Context {
+    /// Between top-level items.
+    TopLevel {
+        /// After a parameter list's `)` (`pre`/`post` may follow).
+        after_params: bool,
+    },
+    /// After a step attribute: only a step may follow.
+    AfterAttribute,
+    /// After `~` at top level: `~step`, replacing from the `~`.
+    Tilde(TextSize),
+    /// An `after`/`on` list.
+    AfterList,
+    /// A parameter value.
+    Expression,
+    /// After `Step.` (`false`) or `Step.Result.` (`true`).
+    Member {
+        after_result: bool,
+    },
+    StepAttributeKey,
+    FlowAttributeKey,
+    /// The value of an attribute with this key.
+    AttributeValue(String),
+    /// One keyword of a step header.
+    Keyword(SyntaxKind),
+    Nothing,
+}
+
+/// The completions at `offset`.
+pub fn completions(db: &dyn Db, file: SourceFile, offset: TextSize) -> Vec<CompletionItem> {
+    if offset > TextSize::of(file.text(db).as_str()) {
+        return Vec::new();
+    }
+    let root = parse(db, file).syntax();
+    let left = token_left_of(&root, offset);
+    if let Some(left) = &left
+        && is_inside(left, offset)
+    {
+        return match left.kind() {
+            SyntaxKind::STRING => capabilities(db, file, left, offset),
+            _ => Vec::new(),
+        };
+    }
+    let word = left.clone().filter(is_word);
+    let replace = word
+        .as_ref()
+        .map_or(TextRange::empty(offset), |w| w.text_range());
+    let before = match (&word, &left) {
+        (Some(word), _) => previous(word),
+        (None, Some(left)) if !left.kind().is_trivia() => Some(left.clone()),
+        (None, Some(left)) => previous(left),
+        (None, None) => None,
+    };
+    let context = classify(db, file, before.as_ref());
+    let mut items = Vec::new();
+    let mut add = |label: &str, kind, detail: Option<String>, documentation, insert| {
+        items.push(CompletionItem {
+            label: label.to_string(),
+            kind,
+            detail,
+            documentation,
+            insert,
+            replace,
+        })
+    };
+    match context {
+        Context::TopLevel { after_params } => {
+            for (label, snippet, kind) in TOP_LEVEL {
+                add(
+                    label,
+                    CompletionKind::Snippet,
+                    None,
+                    keyword_doc(kind).map(|(_, doc)| doc.to_string()),
+                    Insert::Snippet(snippet.to_string()),
+                );
+            }
+            if after_params {
+                for (label, snippet, kind) in CODE_SECTIONS {
+                    add(
+                        label,
+                        CompletionKind::Snippet,
+                        None,
+                        keyword_doc(kind).map(|(_, doc)| doc.to_string()),
+                        Insert::Snippet(snippet.to_string()),
+                    );
+                }
+            }
+        }
+        Context::AfterAttribute => {
+            for (label, snippet, kind) in &TOP_LEVEL[..2] {
+                add(
+                    label,
+                    CompletionKind::Snippet,
+                    None,
+                    keyword_doc(*kind).map(|(_, doc)| doc.to_string()),
+                    Insert::Snippet(snippet.to_string()),
+                );
+            }
+        }
+        Context::Tilde(start) => {
+            let (label, snippet, kind) = TOP_LEVEL[1];
+            items.push(CompletionItem {
+                label: label.to_string(),
+                kind: CompletionKind::Snippet,
+                detail: None,
+                documentation: keyword_doc(kind).map(|(_, doc)| doc.to_string()),
+                insert: Insert::Snippet(snippet.to_string()),
+                replace: TextRange::new(start, replace.end()),
+            });
+        }
+        Context::AfterList => {
+            let current = current_step(db, file, before.as_ref(), offset);
+            let typed = word.as_ref().map(|w| w.text().to_string());
+            return step_names(db, file, current, Some(typed.as_deref()), replace);
+        }
+        Context::Expression => {
+            let current = current_step(db, file, before.as_ref(), offset);
+            let mut items = step_names(db, file, current, None, replace);
+            items.extend(file_names(db, file, replace));
+            return items;
+        }
+        Context::Member { after_result } => {
+            let members: &[(&str, &str)] = if after_result {
+                &[("outs", "output files")]
+            } else {
+                &[("outs", "output files"), ("Result", "result object")]
+            };
+            for (member, detail) in members {
+                add(
+                    member,
+                    CompletionKind::Member,
+                    Some(detail.to_string()),
+                    member_doc(member).map(|(_, doc)| doc.to_string()),
+                    Insert::Text(member.to_string()),
+                );
+            }
+        }
+        Context::StepAttributeKey | Context::FlowAttributeKey => {
+            let flow = context == Context::FlowAttributeKey;
+            let (keys, doc): (&[&str], Documentation) = if flow {
+                (FLOW_ATTRIBUTES, flow_attribute_doc)
+            } else {
+                (STEP_ATTRIBUTES, step_attribute_doc)
+            };
+            let has_value = next(word.as_ref(), left.as_ref(), &root, offset)
+                .is_some_and(|t| t.kind() == SyntaxKind::EQ);
+            for key in keys {
+                let (form, documentation) = doc(key).unzip();
+                let insert = if has_value {
+                    Insert::Text(key.to_string())
+                } else {
+                    Insert::Snippet(format!("{key} = $0"))
+                };
+                add(
+                    key,
+                    CompletionKind::AttributeKey,
+                    form.map(str::to_string),
+                    documentation.map(str::to_string),
+                    insert,
+                );
+            }
+            if !flow {
+                add(
+                    "flow:",
+                    CompletionKind::Keyword,
+                    Some("a flow attribute".to_string()),
+                    keyword_doc(SyntaxKind::FLOW_KW).map(|(_, doc)| doc.to_string()),
+                    Insert::Snippet("flow:${1:name} = $0".to_string()),
+                );
+            }
+        }
+        Context::AttributeValue(key) => {
+            for (name, doc) in constants_of(&key) {
+                add(
+                    &format!("@{name}"),
+                    CompletionKind::Constant,
+                    Some(key.clone()),
+                    Some(doc.to_string()),
+                    Insert::Text(format!("@{name}")),
+                );
+            }
+        }
+        Context::Keyword(kind) => {
+            let label = match kind {
+                SyntaxKind::RUNS_KW => "runs",
+                _ => "after",
+            };
+            add(
+                label,
+                CompletionKind::Keyword,
+                None,
+                keyword_doc(kind).map(|(_, doc)| doc.to_string()),
+                Insert::Text(label.to_string()),
+            );
+        }
+        Context::Nothing => {}
+    }
+    items
+}
+
+/// The step being edited: the one holding the token before the word (the
+/// cursor may be in whitespace past the end of an incomplete step).
+fn current_step(
+    db: &dyn Db,
+    file: SourceFile,
+    before: Option<&SyntaxToken>,
+    offset: TextSize,
+) -> Option<StepId> {
+    before
+        .and_then(|t| t.parent_ancestors().find(|n| n.kind() == SyntaxKind::STEP))
+        .and_then(|step| defs::step_at(db, file, step.text_range().start()))
+        .or_else(|| defs::step_at(db, file, offset))
+}
+
+/// The form and documentation of an attribute key.
+type Documentation = fn(&str) -> Option<(&'static str, &'static str)>;
+
+/// The top-level snippets: label, snippet, the keyword documenting it.
+const TOP_LEVEL: [(&str, &str, SyntaxKind); 4] = [
+    (
+        "step",
+        "step ${1:Name} runs ${2:Package} ($0);",
+        SyntaxKind::STEP_KW,
+    ),
+    (
+        "~step",
+        "~step ${1:Name} runs ${2:Package} ($0);",
+        SyntaxKind::TILDE,
+    ),
+    ("require", "require ${1:file};", SyntaxKind::REQUIRE_KW),
+    ("[flow:", "[flow:${1:name} = $0]", SyntaxKind::FLOW_KW),
+];
+
+const CODE_SECTIONS: [(&str, &str, SyntaxKind); 2] = [
+    (
+        "pre",
+        "pre code ${1:python}\n$0\ncode end",
+        SyntaxKind::PRE_KW,
+    ),
+    (
+        "post",
+        "post code ${1:python}\n$0\ncode end",
+        SyntaxKind::POST_KW,
+    ),
+];
+
+/// Whether the cursor is inside `token` (which holds the byte before it)
+/// so that nothing of the language can be typed there: a string, a
+/// comment, a code block, unless the cursor is just past its end.
+fn is_inside(token: &SyntaxToken, offset: TextSize) -> bool {
+    let text = token.text();
+    let at_end = offset == token.text_range().end();
+    match token.kind() {
+        SyntaxKind::LINE_COMMENT => true,
+        SyntaxKind::STRING => !at_end || !string_closed(text),
+        SyntaxKind::BLOCK_COMMENT => !at_end || text.len() < 4 || !text.ends_with("*/"),
+        SyntaxKind::CODE_BLOCK => {
+            let last = text.trim_end().rsplit('\n').next().unwrap_or("");
+            !at_end || !text.contains('\n') || !last.split_whitespace().eq(["code", "end"])
+        }
+        _ => false,
+    }
+}
+
+/// Whether a string token has its closing quote (an unclosed one runs to
+/// the end of the file).
+fn string_closed(text: &str) -> bool {
+    let Some(body) = text.strip_prefix('"').and_then(|t| t.strip_suffix('"')) else {
+        return false;
+    };
+    let backslashes = body.bytes().rev().take_while(|b| *b == b'\\').count();
+    backslashes % 2 == 0
+}
+
+/// Tokens that are (part of) the word being completed.
+fn is_word(token: &SyntaxToken) -> bool {
+    match token.kind() {
+        SyntaxKind::IDENT | SyntaxKind::CONSTANT => true,
+        // `@` alone is no token yet.
+        SyntaxKind::ERROR => token.text().starts_with('@'),
+        kind => kind.is_keyword(),
+    }
+}
+
+/// The non-trivia token before `token`.
+fn previous(token: &SyntaxToken) -> Option<SyntaxToken> {
+    let mut at = token.prev_token();
+    while let Some(token) = &at {
+        if !token.kind().is_trivia() {
+            break;
+        }
+        at = token.prev_token();
+    }
+    at
+}
+
+/// The first non-trivia token after the word (or the cursor).
+fn next(
+    word: Option<&SyntaxToken>,
+    left: Option<&SyntaxToken>,
+    root: &SyntaxNode,
+    offset: TextSize,
+) -> Option<SyntaxToken> {
+    let mut at = match word.or(left) {
+        Some(token) => token.next_token(),
+        None => crate::hover::token_at(root, offset),
+    };
+    while let Some(token) = &at {
+        if !token.kind().is_trivia() {
+            break;
+        }
+        at = token.next_token();
+    }
+    at
+}
+
+fn kind_of(token: Option<&SyntaxToken>) -> Option<SyntaxKind> {
+    token.map(SyntaxToken::kind)
+}
+
+fn parent_kind(token: &SyntaxToken) -> Option<SyntaxKind> {
+    token.parent().map(|p| p.kind())
+}
+
+/// What can be typed after `before`, the last non-trivia token before the
+/// word (`None` at the start of the file).
+fn classify(db: &dyn Db, file: SourceFile, before: Option<&SyntaxToken>) -> Context {
+    if let Some(context) = top_level(before) {
+        return context;
+    }
+    let Some(before) = before else {
+        return Context::Nothing;
+    };
+    match before.kind() {
+        SyntaxKind::TILDE if top_level(previous(before).as_ref()).is_some() => {
+            Context::Tilde(before.text_range().start())
+        }
+        SyntaxKind::AFTER_KW | SyntaxKind::ON_KW => Context::AfterList,
+        SyntaxKind::COMMA => match parent_kind(before) {
+            Some(SyntaxKind::AFTER_CLAUSE | SyntaxKind::ON_CLAUSE) => Context::AfterList,
+            Some(SyntaxKind::LIST_EXPR) => expression(before),
+            _ if in_after_list(before) => Context::AfterList,
+            _ => Context::Nothing,
+        },
+        SyntaxKind::ARROW | SyntaxKind::SWEEP_KW => expression(before),
+        SyntaxKind::EQ => {
+            let key = previous(before);
+            let opener = key.as_ref().and_then(previous);
+            match (kind_of(key.as_ref()), kind_of(opener.as_ref())) {
+                (Some(SyntaxKind::IDENT), Some(SyntaxKind::L_BRACK)) => {
+                    Context::AttributeValue(key.map(|k| k.text().to_string()).unwrap_or_default())
+                }
+                (Some(SyntaxKind::IDENT), Some(SyntaxKind::COLON))
+                    if kind_of(opener.as_ref().and_then(previous).as_ref())
+                        == Some(SyntaxKind::FLOW_KW) =>
+                {
+                    Context::AttributeValue(key.map(|k| k.text().to_string()).unwrap_or_default())
+                }
+                _ => expression(before),
+            }
+        }
+        SyntaxKind::L_BRACK => match parent_kind(before) {
+            Some(SyntaxKind::LIST_EXPR | SyntaxKind::INDEXER) => expression(before),
+            Some(SyntaxKind::ATTRIBUTE | SyntaxKind::FLOW_ATTRIBUTE) => Context::StepAttributeKey,
+            // In recovered code: an attribute where a top-level item may
+            // start, else a list or an indexer.
+            _ => match top_level(previous(before).as_ref()) {
+                Some(_) => Context::StepAttributeKey,
+                None => expression(before),
+            },
+        },
+        SyntaxKind::COLON if kind_of(previous(before).as_ref()) == Some(SyntaxKind::FLOW_KW) => {
+            Context::FlowAttributeKey
+        }
+        SyntaxKind::DOT => member(db, file, before),
+        SyntaxKind::IDENT => match (
+            parent_kind(before),
+            before.parent().and_then(|p| p.parent()),
+        ) {
+            (Some(SyntaxKind::NAME), Some(step)) if step.kind() == SyntaxKind::STEP => {
+                Context::Keyword(SyntaxKind::RUNS_KW)
+            }
+            (Some(SyntaxKind::PACKAGE_PATH), _) => Context::Keyword(SyntaxKind::AFTER_KW),
+            _ => Context::Nothing,
+        },
+        _ => Context::Nothing,
+    }
+}
+
+/// The top-level context when `before` ends a top-level item (or is the
+/// start of the file).
+fn top_level(before: Option<&SyntaxToken>) -> Option<Context> {
+    let Some(before) = before else {
+        return Some(Context::TopLevel {
+            after_params: false,
+        });
+    };
+    match before.kind() {
+        SyntaxKind::SEMICOLON | SyntaxKind::CODE_BLOCK => Some(Context::TopLevel {
+            after_params: false,
+        }),
+        SyntaxKind::R_PAREN if parent_kind(before) == Some(SyntaxKind::PARAM_BLOCK) => {
+            Some(Context::TopLevel { after_params: true })
+        }
+        SyntaxKind::R_BRACK => match parent_kind(before) {
+            Some(SyntaxKind::FLOW_ATTRIBUTE) => Some(Context::TopLevel {
+                after_params: false,
+            }),
+            Some(SyntaxKind::ATTRIBUTE) => Some(Context::AfterAttribute),
+            _ => None,
+        },
+        _ => None,
+    }
+}
+
+/// A `,` in an `after`/`on` list the parser did not keep as one: the
+/// tokens before it alternate names and commas back to `after`/`on`.
+fn in_after_list(comma: &SyntaxToken) -> bool {
+    let mut at = previous(comma);
+    loop {
+        match kind_of(at.as_ref()) {
+            Some(SyntaxKind::IDENT) => {}
+            _ => return false,
+        }
+        at = at.as_ref().and_then(previous);
+        match kind_of(at.as_ref()) {
+            Some(SyntaxKind::COMMA) => at = at.as_ref().and_then(previous),
+            Some(SyntaxKind::AFTER_KW | SyntaxKind::ON_KW) => return true,
+            _ => return false,
+        }
+    }
+}
+
+/// An expression position, unless it is inside an attribute's value (where
+/// steps and files mean nothing).
+fn expression(before: &SyntaxToken) -> Context {
+    let in_attribute = before
+        .parent_ancestors()
+        .take_while(|n| !matches!(n.kind(), SyntaxKind::PARAM | SyntaxKind::STEP))
+        .any(|n| matches!(n.kind(), SyntaxKind::ATTRIBUTE | SyntaxKind::FLOW_ATTRIBUTE));
+    if in_attribute {
+        Context::Nothing
+    } else {
+        Context::Expression
+    }
+}
+
+/// After a `.`: the members of a step reference.
+fn member(db: &dyn Db, file: SourceFile, dot: &SyntaxToken) -> Context {
+    let Some(name) = previous(dot).filter(|t| t.kind() == SyntaxKind::IDENT) else {
+        return Context::Nothing;
+    };
+    if parent_kind(&name) != Some(SyntaxKind::NAME_REF) {
+        return Context::Nothing;
+    }
+    if kind_of(previous(&name).as_ref()) == Some(SyntaxKind::DOT) {
+        return if name.text() == "Result" {
+            Context::Member { after_result: true }
+        } else {
+            Context::Nothing
+        };
+    }
+    if name_resolution(db, file)
+        .steps_by_name
+        .contains_key(name.text())
+    {
+        Context::Member {
+            after_result: false,
+        }
+    } else {
+        Context::Nothing
+    }
+}
+
+/// The names of the steps of the file (first definitions, in text order),
+/// without `current` and, in an `after` list (`after_list` is `Some` of
+/// the word being typed, which is not "already listed"), those listed
+/// already.
+fn step_names(
+    db: &dyn Db,
+    file: SourceFile,
+    current: Option<StepId>,
+    after_list: Option<Option<&str>>,
+    replace: TextRange,
+) -> Vec<CompletionItem> {
+    let index = item_index(db, file);
+    let resolution = name_resolution(db, file);
+    let mut listed: Vec<&str> = Vec::new();
+    if let (Some(current), Some(typed)) = (current, after_list) {
+        let step = &index.steps[current.index()];
+        listed = step.dependencies.iter().map(|d| d.name.as_str()).collect();
+        if let Some(at) = listed.iter().position(|n| Some(*n) == typed) {
+            listed.remove(at);
+        }
+    }
+    let listed: HashSet<&str> = listed.into_iter().collect();
+    let current_name = current.and_then(|c| index.steps[c.index()].name.as_deref());
+    index
+        .steps
+        .iter()
+        .enumerate()
+        .filter_map(|(i, step)| {
+            let name = step.name.as_deref()?;
+            let first = resolution.steps_by_name.get(name)?.index() == i;
+            (first && Some(name) != current_name && !listed.contains(name)).then(|| {
+                CompletionItem {
+                    label: name.to_string(),
+                    kind: CompletionKind::Step,
+                    detail: step.package.clone(),
+                    documentation: None,
+                    insert: Insert::Text(name.to_string()),
+                    replace,
+                }
+            })
+        })
+        .collect()
+}
+
+/// The required files (each name once; not those that are also steps).
+fn file_names(db: &dyn Db, file: SourceFile, replace: TextRange) -> Vec<CompletionItem> {
+    let index = item_index(db, file);
+    let resolution = name_resolution(db, file);
+    index
+        .requires
+        .iter()
+        .enumerate()
+        .filter(|(i, name)| {
+            resolution.files_by_name.get(*name) == Some(&(*i as u32))
+                && !resolution.steps_by_name.contains_key(*name)
+        })
+        .map(|(_, name)| CompletionItem {
+            label: name.clone(),
+            kind: CompletionKind::File,
+            detail: Some("required file".to_string()),
+            documentation: None,
+            insert: Insert::Text(name.clone()),
+            replace,
+        })
+        .collect()
+}
+
+/// Inside a string: the capability names of the topology, when the string
+/// is a step's `requires` value (not those already in the string).
+fn capabilities(
+    db: &dyn Db,
+    file: SourceFile,
+    string: &SyntaxToken,
+    offset: TextSize,
+) -> Vec<CompletionItem> {
+    let Some(literal) = string.parent() else {
+        return Vec::new();
+    };
+    let attribute = literal
+        .ancestors()
+        .take_while(|n| !matches!(n.kind(), SyntaxKind::STEP | SyntaxKind::SOURCE_FILE))
+        .find_map(ast::Attribute::cast);
+    let is_requires = attribute
+        .and_then(|a| a.key())
+        .is_some_and(|key| key.text() == "requires");
+    let Some(topology) = file.topology(db).filter(|_| is_requires) else {
+        return Vec::new();
+    };
+    let topology = parse_topology(db, topology);
+    let replace = word_range_in_string(string, offset);
+    let start = string.text_range().start();
+    let text = string.text();
+    let (before, after) = (
+        &text[..usize::from(replace.start() - start)],
+        &text[usize::from(replace.end() - start)..],
+    );
+    let written: HashSet<&str> = [before, after]
+        .into_iter()
+        .flat_map(|part| part.split(|c: char| !(c.is_ascii_alphanumeric() || c == '_')))
+        .filter(|w| !w.is_empty())
+        .collect();
+    topology
+        .capability_names()
+        .into_iter()
+        .filter(|name| !written.contains(name))
+        .map(|name| {
+            let workers: Vec<&str> = topology
+                .workers
+                .iter()
+                .filter(|w| w.has_capability(name))
+                .map(|w| w.name())
+                .collect();
+            CompletionItem {
+                label: name.to_string(),
+                kind: CompletionKind::Capability,
+                detail: Some(workers.join(", ")),
+                documentation: Some(format!(
+                    "provided by {}",
+                    crate::hover::providers(topology, name)
+                )),
+                insert: Insert::Text(name.to_string()),
+                replace,
+            }
+        })
+        .collect()
+}
+
+#[cfg(test)]
+mod tests {
+    use std::fmt::Write;
+
+    use expect_test::{Expect, expect};
+
+    use super::*;
+    use crate::fixture::{fixture, with_topology};
+
+    /// One line per item: kind, label, what is inserted (when it differs
+    /// from the label) and the replaced text in `‹›`.
+    fn render(text: &str, topology: Option<&str>) -> String {
+        let f = with_topology(text, topology);
+        let items = completions(&f.db, f.file, f.offset);
+        let mut out = String::new();
+        for item in &items {
+            let _ = write!(out, "{:?} {}", item.kind, item.label);
+            match &item.insert {
+                Insert::Text(t) if *t == item.label => {}
+                Insert::Text(t) => {
+                    let _ = write!(out, " => {t:?}");
+                }
+                Insert::Snippet(s) => {
+                    let _ = write!(out, " => snippet {s:?}");
+                }
+            }
+            if !item.replace.is_empty() {
+                let _ = write!(out, " ‹{}›", &f.text[item.replace]);
+            }
+            out.push('\n');
+        }
+        if out.is_empty() {
+            out.push_str("nothing\n");
+        }
+        out
+    }
+
+    fn check(text: &str, expect: Expect) {
+        expect.assert_eq(&render(text, None));
+    }
+
+    fn labels(text: &str) -> Vec<String> {
+        let f = fixture(text);
+        completions(&f.db, f.file, f.offset)
+            .into_iter()
+            .map(|i| i.label)
+            .collect()
+    }
+
+    const STEPS: &str =
+        "require data, more, data;\nstep Load runs Loader.Read ();\nstep Other runs P ();\n";
+
+    #[test]
+    fn top_level_snippets() {
+        let expected = expect![[r#"
+            Snippet step => snippet "step ${1:Name} runs ${2:Package} ($0);"
+            Snippet ~step => snippet "~step ${1:Name} runs ${2:Package} ($0);"
+            Snippet require => snippet "require ${1:file};"
+            Snippet [flow: => snippet "[flow:${1:name} = $0]"
+        "#]];
+        expected.assert_eq(&render("$0", None));
+        expected.assert_eq(&render(
+            "[flow:name = \"x\"]\nrequire a;\n// comment\n$0\n",
+            None,
+        ));
+        check(
+            "step A runs P ();\nst$0",
+            expect![[r#"
+                Snippet step => snippet "step ${1:Name} runs ${2:Package} ($0);" ‹st›
+                Snippet ~step => snippet "~step ${1:Name} runs ${2:Package} ($0);" ‹st›
+                Snippet require => snippet "require ${1:file};" ‹st›
+                Snippet [flow: => snippet "[flow:${1:name} = $0]" ‹st›
+            "#]],
+        );
+        // Between steps, and after a parameter list without `;`.
+        check(
+            "step A runs P (x = 1)\n$0\nstep B runs Q ();",
+            expect![[r#"
+                Snippet step => snippet "step ${1:Name} runs ${2:Package} ($0);"
+                Snippet ~step => snippet "~step ${1:Name} runs ${2:Package} ($0);"
+                Snippet require => snippet "require ${1:file};"
+                Snippet [flow: => snippet "[flow:${1:name} = $0]"
+                Snippet pre => snippet "pre code ${1:python}\n$0\ncode end"
+                Snippet post => snippet "post code ${1:python}\n$0\ncode end"
+            "#]],
+        );
+        check(
+            "[priority = @high]\nst$0\nstep B runs Q ();",
+            expect![[r#"
+                Snippet step => snippet "step ${1:Name} runs ${2:Package} ($0);" ‹st›
+                Snippet ~step => snippet "~step ${1:Name} runs ${2:Package} ($0);" ‹st›
+            "#]],
+        );
+        check(
+            "step A runs P ();\n~st$0",
+            expect![[r#"
+                Snippet ~step => snippet "~step ${1:Name} runs ${2:Package} ($0);" ‹~st›
+            "#]],
+        );
+        check(
+            "step A runs P () post code ruby\n  x\ncode end\n$0",
+            expect![[r#"
+                Snippet step => snippet "step ${1:Name} runs ${2:Package} ($0);"
+                Snippet ~step => snippet "~step ${1:Name} runs ${2:Package} ($0);"
+                Snippet require => snippet "require ${1:file};"
+                Snippet [flow: => snippet "[flow:${1:name} = $0]"
+            "#]],
+        );
+    }
+
+    #[test]
+    fn nothing_inside_strings_comments_and_code() {
+        for text in [
+            "// st$0",
+            "/* st$0 */",
+            "/* st$0",
+            "step A runs P (x = \"st$0\");",
+            "step A runs P (x = \"st$0",
+            "step A runs P () pre code python\n  st$0\ncode end;",
+            "step A runs P () pre code python\n  st$0",
+            "step $0",
+            "step A runs P (x = 1, $0)",
+            "require a, $0",
+            "step A runs P (x = 12$0)",
+        ] {
+            assert_eq!(labels(text), Vec::<String>::new(), "{text}");
+        }
+        // Just past a closed string or comment, the language again.
+        assert_eq!(labels("/* c */$0").len(), 4);
+    }
+
+    #[test]
+    fn after_lists() {
+        let text = format!("{STEPS}step Third runs P after $0 ();\n");
+        check(
+            &text,
+            expect![[r#"
+                Step Load
+                Step Other
+            "#]],
+        );
+        check(
+            &format!("{STEPS}step Third runs P after Load, O$0\n"),
+            expect![[r#"
+                Step Other ‹O›
+            "#]],
+        );
+        // The word being typed is not "already listed"; the current step never is offered.
+        check(
+            &format!("{STEPS}step Third runs P after Other, Lo$0ad ();\n"),
+            expect![[r#"
+                Step Load ‹Load›
+            "#]],
+        );
+        check(
+            &format!("{STEPS}step Third runs P on $0"),
+            expect![[r#"
+                Step Load
+                Step Other
+            "#]],
+        );
+    }
+
+    #[test]
+    fn expressions() {
+        let expected = expect![[r#"
+            Step Load
+            Step Other
+            File data
+            File more
+        "#]];
+        for text in [
+            "step Third runs P (x = $0);",
+            "step Third runs P (x = L$0);",
+            "step Third runs P (x = [Load, $0]);",
+            "step Third runs P (x = [$0",
+            "step Third runs P (x = sweep $0);",
+            "~step Third runs P (x <- $0);",
+            "step Third runs P (x = Load.outs[$0]);",
+            "step Third runs P (x = 1, y = $0\n",
+        ] {
+            let f = fixture(&format!("{STEPS}{text}"));
+            let rendered: String = completions(&f.db, f.file, f.offset)
+                .iter()
+                .map(|i| format!("{:?} {}\n", i.kind, i.label))
+                .collect();
+            expected.assert_eq(&rendered);
+        }
+        // Details: the package, or "required file".
+        let f = fixture(&format!("{STEPS}step Third runs P (x = Lo$0);"));
+        let items = completions(&f.db, f.file, f.offset);
+        assert_eq!(items[0].detail.as_deref(), Some("Loader.Read"));
+        assert_eq!(items[2].detail.as_deref(), Some("required file"));
+        assert_eq!(&f.text[items[0].replace], "Lo");
+    }
+
+    #[test]
+    fn while_typing_in_the_middle_of_a_file() {
+        let tail = "\nstep Later runs Q (z = data);\n";
+        check(
+            &format!("{STEPS}step T runs P (x = $0{tail}"),
+            expect![[r#"
+                Step Load
+                Step Other
+                Step Later
+                File data
+                File more
+            "#]],
+        );
+        check(
+            &format!("{STEPS}step T runs P after Other, $0{tail}"),
+            expect![[r#"
+                Step Load
+                Step Later
+            "#]],
+        );
+        check(
+            &format!("{STEPS}step T runs P (x = Load.$0{tail}"),
+            expect![[r#"
+                Member outs
+                Member Result
+            "#]],
+        );
+        check(
+            &format!("{STEPS}[$0{tail}"),
+            expect![[r#"
+                AttributeKey priority => snippet "priority = $0"
+                AttributeKey mode => snippet "mode = $0"
+                AttributeKey requires => snippet "requires = $0"
+                AttributeKey memory => snippet "memory = $0"
+                Keyword flow: => snippet "flow:${1:name} = $0"
+            "#]],
+        );
+        check(
+            &format!("{STEPS}[mode = $0{tail}"),
+            expect![[r#"
+                Constant @urgent
+                Constant @normal
+            "#]],
+        );
+    }
+
+    #[test]
+    fn members() {
+        check(
+            &format!("{STEPS}step T runs P (x = Load.$0);"),
+            expect![[r#"
+                Member outs
+                Member Result
+            "#]],
+        );
+        check(
+            &format!("{STEPS}step T runs P (x = [Load.Res$0]);"),
+            expect![[r#"
+                Member outs ‹Res›
+                Member Result ‹Res›
+            "#]],
+        );
+        check(
+            &format!("{STEPS}step T runs P (x = Load.Result.$0"),
+            expect![[r#"
+                Member outs
+            "#]],
+        );
+        for text in [
+            "step T runs P (x = data.$0);",
+            "step T runs P (x = Unknown.$0);",
+            "step T runs Pkg.$0",
+            "step T runs P (x = Load.outs[\"a\"].$0);",
+            "step T runs P (x = Load.outs.$0);",
+        ] {
+            assert_eq!(
+                labels(&format!("{STEPS}{text}")),
+                Vec::<String>::new(),
+                "{text}"
+            );
+        }
+    }
+
+    #[test]
+    fn attribute_keys() {
+        check(
+            "[$0\nstep A runs P ();",
+            expect![[r#"
+                AttributeKey priority => snippet "priority = $0"
+                AttributeKey mode => snippet "mode = $0"
+                AttributeKey requires => snippet "requires = $0"
+                AttributeKey memory => snippet "memory = $0"
+                Keyword flow: => snippet "flow:${1:name} = $0"
+            "#]],
+        );
+        check(
+            "step A runs P ();\n[pr$0 = @high]\nstep B runs P ();",
+            expect![[r#"
+                AttributeKey priority ‹pr›
+                AttributeKey mode ‹pr›
+                AttributeKey requires ‹pr›
+                AttributeKey memory ‹pr›
+                Keyword flow: => snippet "flow:${1:name} = $0" ‹pr›
+            "#]],
+        );
+        check(
+            "[flow:$0",
+            expect![[r#"
+                AttributeKey name => snippet "name = $0"
+                AttributeKey author => snippet "author = $0"
+                AttributeKey description => snippet "description = $0"
+                AttributeKey priority => snippet "priority = $0"
+                AttributeKey mode => snippet "mode = $0"
+                AttributeKey maxDuration => snippet "maxDuration = $0"
+            "#]],
+        );
+        assert_eq!(labels("[flow:ma$0]\nrequire a;").len(), 6);
+        assert!(labels("[fl$0").contains(&"flow:".to_string()));
+        let f = fixture("[$0");
+        let items = completions(&f.db, f.file, f.offset);
+        assert_eq!(
+            items[2].detail.as_deref(),
+            Some("requires = \"compute+GPU\"")
+        );
+        assert!(
+            items[2]
+                .documentation
+                .as_deref()
+                .unwrap()
+                .contains("capabilities")
+        );
+    }
+
+    #[test]
+    fn constants() {
+        let priority = expect![[r#"
+            Constant @low
+            Constant @normal
+            Constant @high
+        "#]];
+        priority.assert_eq(&render("[priority = $0]\nstep A runs P ();", None));
+        priority.assert_eq(&render("[flow:priority = $0", None));
+        check(
+            "[mode = @u$0]\nstep A runs P ();",
+            expect![[r#"
+                Constant @urgent ‹@u›
+                Constant @normal ‹@u›
+            "#]],
+        );
+        check(
+            "[flow:mode = @$0]",
+            expect![[r#"
+                Constant @urgent ‹@›
+                Constant @normal ‹@›
+            "#]],
+        );
+        check(
+            "[flow:mode = ur$0]",
+            expect![[r#"
+                Constant @urgent ‹ur›
+                Constant @normal ‹ur›
+            "#]],
+        );
+        // Other attribute values: neither constants nor steps.
+        for text in [
+            "step X runs P ();\n[memory = $0]\nstep A runs P ();",
+            "step X runs P ();\n[requires = [$0]]\nstep A runs P ();",
+            "step X runs P ();\n[flow:name = $0]",
+        ] {
+            assert_eq!(labels(text), Vec::<String>::new(), "{text}");
+        }
+        // A parameter named `priority` is a parameter.
+        assert_eq!(
+            labels("step X runs P ();\nstep A runs P (priority = $0);"),
+            ["X"]
+        );
+    }
+
+    #[test]
+    fn capabilities_in_requires() {
+        let topology = Some("compute+CPU:24 compute+GPU:2 IO+load:2 // c\n");
+        let check = |text: &str, expect: Expect| expect.assert_eq(&render(text, topology));
+        check(
+            "[requires = \"$0\"]\nstep A runs P ();",
+            expect![[r#"
+                Capability compute
+                Capability CPU
+                Capability GPU
+                Capability IO
+                Capability load
+            "#]],
+        );
+        check(
+            "[requires = \"compute+G$0\"]\nstep A runs P ();",
+            expect![[r#"
+                Capability CPU ‹G›
+                Capability GPU ‹G›
+                Capability IO ‹G›
+                Capability load ‹G›
+            "#]],
+        );
+        check(
+            "[requires = [\"compute\", \"$0\"]]\nstep A runs P ();",
+            expect![[r#"
+                Capability compute
+                Capability CPU
+                Capability GPU
+                Capability IO
+                Capability load
+            "#]],
+        );
+        check(
+            "[requires = \"compute+$0\"]\nstep A runs P ();",
+            expect![[r#"
+                Capability CPU
+                Capability GPU
+                Capability IO
+                Capability load
+            "#]],
+        );
+        // Typed while the string is still open (it runs to the end of the file).
+        check(
+            "[requires = \"GPU+com$0\nstep A runs P ();",
+            expect![[r#"
+                Capability compute ‹com›
+                Capability CPU ‹com›
+                Capability IO ‹com›
+                Capability load ‹com›
+            "#]],
+        );
+        let f = with_topology("[requires = \"G$0\"]\nstep A runs P ();", topology);
+        let items = completions(&f.db, f.file, f.offset);
+        let gpu = items.iter().find(|i| i.label == "GPU").unwrap();
+        assert_eq!(gpu.detail.as_deref(), Some("compute+GPU"));
+        assert_eq!(
+            gpu.documentation.as_deref(),
+            Some("provided by `compute+GPU` (2 per node)")
+        );
+        // Not `requires`, or no topology: nothing.
+        check(
+            "[memory = \"G$0\"]\nstep A runs P ();",
+            expect!["nothing\n"],
+        );
+        assert_eq!(
+            labels("[requires = \"G$0\"]\nstep A runs P ();"),
+            Vec::<String>::new()
+        );
+    }
+
+    #[test]
+    fn step_header_keywords() {
+        check(
+            "step A $0",
+            expect![[r#"
+                Keyword runs
+            "#]],
+        );
+        check(
+            "step A ru$0 P ();",
+            expect![[r#"
+                Keyword runs ‹ru›
+            "#]],
+        );
+        check(
+            "step A runs Pkg.M af$0",
+            expect![[r#"
+                Keyword after ‹af›
+            "#]],
+        );
+    }
+
+    #[test]
+    fn out_of_range_and_empty() {
+        let f = fixture("step A runs P ();");
+        assert!(completions(&f.db, f.file, TextSize::from(1000)).is_empty());
+        assert_eq!(labels("$0").len(), 4);
+    }
+}

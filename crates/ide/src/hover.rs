@@ -128,12 +128,10 @@ fn step_hover(db: &dyn Db, file: SourceFile, step: StepId, first: StepId) -> Opt
     if summary.long_running {
         out.push('~');
     }
-    let _ = write!(
-        out,
-        "step {} runs {}",
-        summary.name.as_deref().unwrap_or("?"),
-        summary.package.as_deref().unwrap_or("?")
-    );
+    let _ = write!(out, "step {}", summary.name.as_deref().unwrap_or("?"));
+    if let Some(package) = &summary.package {
+        let _ = write!(out, " runs {package}");
+    }
     for (keyword, via_on) in [("after", false), ("on", true)] {
         let names = summary
             .dependencies
@@ -294,7 +292,9 @@ fn worker_types(
     Some(match fit {
         Fit::Fits { workers, waves } => {
             let mut shown = limited(
-                workers.iter().map(|&w| describe_worker(&topology.workers[w])),
+                workers
+                    .iter()
+                    .map(|&w| describe_worker(&topology.workers[w])),
                 LIST_LIMIT,
             );
             if let Some(waves) = waves {
@@ -349,7 +349,9 @@ fn file_hover(db: &dyn Db, file: SourceFile, first: u32) -> Option<String> {
             }
         }
     }
-    let mut out = format!("```easyflow\nrequire {name}\n```\n---\nrequired file: an input bound to a real file when the flow is launched\n\n");
+    let mut out = format!(
+        "```easyflow\nrequire {name}\n```\n---\nrequired file: an input bound to a real file when the flow is launched\n\n"
+    );
     if users.is_empty() {
         out.push_str("**used by** no step");
     } else {
@@ -419,7 +421,9 @@ fn ident_hover(token: &SyntaxToken) -> Option<HoverResult> {
         (SyntaxKind::NAME, SyntaxKind::ATTRIBUTE) => {
             let key = token.text();
             match step_attribute_doc(key) {
-                Some((form, doc)) => format!("```easyflow\n[{form}]\n```\n---\nstep attribute: {doc}"),
+                Some((form, doc)) => {
+                    format!("```easyflow\n[{form}]\n```\n---\nstep attribute: {doc}")
+                }
                 None => format!(
                     "unknown step attribute `{key}`; known: {}",
                     quoted_list(easyflow_db::attributes::STEP_ATTRIBUTES)
@@ -483,7 +487,8 @@ fn constant_hover(token: &SyntaxToken) -> Option<HoverResult> {
                     let _ = write!(out, "`{key}` value: {doc}");
                 }
                 None => {
-                    let known: Vec<String> = vocabulary.iter().map(|(c, _)| format!("`@{c}`")).collect();
+                    let known: Vec<String> =
+                        vocabulary.iter().map(|(c, _)| format!("`@{c}`")).collect();
                     let _ = write!(
                         out,
                         "not a `{key}` value known to this server; known: {}",
@@ -668,7 +673,9 @@ pub(crate) fn keyword_doc(kind: SyntaxKind) -> Option<(&'static str, &'static st
             "[flow:key = value]",
             "A flow attribute: describes the whole workflow. Keys: `name`, `author`, `description`, `priority`, `mode`, `maxDuration`.",
         ),
-        SyntaxKind::TRUE_KW | SyntaxKind::FALSE_KW => ("true | false", "The literals of type Bool."),
+        SyntaxKind::TRUE_KW | SyntaxKind::FALSE_KW => {
+            ("true | false", "The literals of type Bool.")
+        }
         SyntaxKind::ARROW => (
             "name <- Source.outs[\"stream\"]",
             "Redirects a stream from another step into this parameter. Allowed only in a long-running `~step`; the source must be a step's output, and both steps run concurrently.",
@@ -739,7 +746,10 @@ pub(crate) fn constants_of(key: &str) -> &'static [(&'static str, &'static str)]
             ("high", "runs before work of normal and low priority."),
         ],
         "mode" => &[
-            ("urgent", "urgent execution: the platform starts the work as soon as it can."),
+            (
+                "urgent",
+                "urgent execution: the platform starts the work as soon as it can.",
+            ),
             ("normal", "the default execution mode."),
         ],
         _ => &[],
@@ -854,7 +864,7 @@ step Reduce runs Reducer.Sum after Compute (parts = Compute.outs["part"], all = 
                 step Compute runs Kernel.Run after Init
                 ```
                 ---
-                level 2 · 6 instances (3 × 2)
+                level 1 · 6 instances (3 × 2)
 
                 **parameters** `data`, `seed` (sweep ×3), `mode` (sweep ×2) · **exec** `cores`
 
@@ -912,11 +922,12 @@ step Reduce runs Reducer.Sum after Compute (parts = Compute.outs["part"], all = 
         .assert_debug_eq(&worker_line(None));
         expect![[r#"
             Some(
-                "**worker types** none: no worker type has all of `GPU`, `IO`; closest: `compute+GPU` (lacks `IO`), `IO+load` (lacks `GPU`), `IO+store` (lacks `GPU`)",
+                "**worker types** none: no worker type has all of `GPU+IO`; closest: `compute+GPU` (lacks `IO`), `IO+load` (lacks `GPU`), `IO+store` (lacks `GPU`)",
             )
         "#]]
         .assert_debug_eq(&worker_line(Some(TOPOLOGY)));
-        let waves = "[requires = \"GPU\"]\nstep L$0oad runs P (xs = sweep [1, 2, 3, 4, 5, 6, 7, 8, 9]);\n";
+        let waves =
+            "[requires = \"GPU\"]\nstep L$0oad runs P (xs = sweep [1, 2, 3, 4, 5, 6, 7, 8, 9]);\n";
         let f = with_topology(waves, Some(TOPOLOGY));
         let markdown = hover(&f.db, f.file, f.offset).unwrap().markdown;
         expect![[r#"**worker types** `compute+GPU` (2 per node × 4 nodes, 2 GiB) — 9 instances on 8 slots: at least 2 waves"#]]
@@ -992,6 +1003,26 @@ step Reduce runs Reducer.Sum after Compute (parts = Compute.outs["part"], all = 
     }
 
     #[test]
+    fn incomplete_steps() {
+        check(
+            "step A$0 runs (x = 1\nstep B runs Q (y = A.outs[\"o\"]",
+            expect![[r#"
+                A
+                ```easyflow
+                step A
+                ```
+                ---
+                level 0 · 1 instance
+
+                **parameters** `x`
+
+                **depends on** none
+
+                **dependents** `B` (data)"#]],
+        );
+    }
+
+    #[test]
     fn required_files() {
         check(
             FLOW.replace("Comp$0ute", "Compute")
@@ -1041,8 +1072,14 @@ step Reduce runs Reducer.Sum after Compute (parts = Compute.outs["part"], all = 
             ("$0~step A runs P ();", "~"),
             ("~step A runs P (x <$0- B);\nstep B runs Q ();", "<-"),
             ("step A runs P () p$0ost code ruby\n  x\ncode end;", "post"),
-            ("step A runs P () pre code python\n  x\n  code e$0nd;", "code end"),
-            ("step A runs P () pre co$0de python\n  x\ncode end;", "code python"),
+            (
+                "step A runs P () pre code python\n  x\n  code e$0nd;",
+                "code end",
+            ),
+            (
+                "step A runs P () pre co$0de python\n  x\ncode end;",
+                "code python",
+            ),
         ] {
             assert_eq!(hovered(text).as_deref(), Some(word), "{text}");
         }
@@ -1067,9 +1104,7 @@ step Reduce runs Reducer.Sum after Compute (parts = Compute.outs["part"], all = 
                 code end
                 ```
                 ---
-                A code block: embedded pre- or post-processing code in the language named after `code`, kept verbatim up to the first line that starts with `code end`. The platform runs it; the language server does not read it, so references inside it create no dependencies.
-
-                language: `python`"#]],
+                A code block: embedded pre- or post-processing code in the language named after `code`, kept verbatim up to the first line that starts with `code end`. The platform runs it; the language server does not read it, so references inside it create no dependencies."#]],
         );
         check(
             "step A runs P (x = 1) af$0ter B;",
@@ -1214,7 +1249,10 @@ step Reduce runs Reducer.Sum after Compute (parts = Compute.outs["part"], all = 
                 no topology found"#]],
         );
         // Not a `requires` value, or on the `+`: nothing.
-        check("[memory = \"1G$0iB\"]\nstep A runs P ();", expect!["no hover"]);
+        check(
+            "[memory = \"1G$0iB\"]\nstep A runs P ();",
+            expect!["no hover"],
+        );
         check(
             "[requires = \"compute $0+ GPU\"]\nstep A runs P ();",
             expect!["no hover"],
@@ -1229,10 +1267,7 @@ step Reduce runs Reducer.Sum after Compute (parts = Compute.outs["part"], all = 
         }
         let f = fixture(&text);
         let markdown = hover(&f.db, f.file, f.offset).unwrap().markdown;
-        assert!(
-            markdown.ends_with("`S11` (data) and 8 more"),
-            "{markdown}"
-        );
+        assert!(markdown.ends_with("`S11` (data) and 8 more"), "{markdown}");
     }
 
     #[test]

@@ -12,9 +12,11 @@
 
 use std::ops::Range;
 
+use easyflow_db::items::StepAnchors;
 use easyflow_db::resolve::Target;
 use easyflow_db::{
-    Db, SourceFile, file_outline, item_index, name_resolution, parse, step_analysis,
+    Db, ItemIndex, Resolution, SourceFile, StepId, file_outline, item_index, name_resolution,
+    parse, step_analysis,
 };
 use easyflow_diagnostics::{TextRange, TextSize};
 use easyflow_syntax::SyntaxKind::{self, *};
@@ -115,56 +117,22 @@ pub fn semantic_tokens(
             GreenElementRef::Node(node) => {
                 let is_step = node.kind() == STEP;
                 if highlighter.visits(node.range()) {
+                    highlighter.references.clear();
+                    highlighter.long_running = false;
                     if is_step && let Some(outline_step) = outline.steps.get(step) {
                         debug_assert_eq!(outline_step.offset, node.range().start());
-                        let summary = &index.steps[step];
+                        highlighter.long_running = index.steps[step].long_running;
                         let analysis = step_analysis(db, outline_step.node);
-                        let anchors = &analysis.anchors;
-                        let offset = outline_step.offset;
-                        let refs = &mut highlighter.references;
-                        refs.clear();
-                        let step_token = |target: easyflow_db::StepId| {
-                            let async_ = index.steps[target.index()].long_running;
-                            (TokenType::Function, if async_ { ASYNC } else { 0 })
-                        };
-                        for (range, target) in anchors
-                            .dependencies
-                            .iter()
-                            .zip(&resolution.dependencies[step])
-                        {
-                            if let Some(target) = target {
-                                refs.push((range.start() + offset, step_token(*target)));
-                            }
-                        }
-                        for ((anchor, reference), target) in anchors
-                            .references
-                            .iter()
-                            .zip(&summary.references)
-                            .zip(&resolution.references[step])
-                        {
-                            let head = match target {
-                                Target::Step(target) => Some(step_token(*target)),
-                                Target::File(_) => Some((TokenType::Variable, READONLY)),
-                                Target::Unresolved => None,
-                            };
-                            if let Some(head) = head {
-                                refs.push((anchor.head.start() + offset, head));
-                            }
-                            for (range, name) in anchor.members.iter().zip(&reference.members) {
-                                let builtin = matches!(target, Target::Step(_))
-                                    && matches!(name.as_str(), "outs" | "Result");
-                                let modifiers = if builtin { DEFAULT_LIBRARY } else { 0 };
-                                refs.push((
-                                    range.start() + offset,
-                                    (TokenType::Property, modifiers),
-                                ));
-                            }
-                        }
-                        refs.sort_unstable_by_key(|(start, _)| *start);
-                        highlighter.long_running = summary.long_running;
+                        resolved_names(
+                            index,
+                            resolution,
+                            StepId(step as u32),
+                            &analysis.anchors,
+                            outline_step.offset,
+                            &mut highlighter.references,
+                        );
                     }
                     highlighter.node(node, SOURCE_FILE);
-                    highlighter.references.clear();
                 }
                 if is_step {
                     step += 1;
@@ -174,6 +142,54 @@ pub fn semantic_tokens(
         }
     }
     highlighter.out
+}
+
+/// The resolved names of one step (its `after` entries, reference heads
+/// and members) by absolute start, sorted; unresolved names are left out.
+fn resolved_names(
+    index: &ItemIndex,
+    resolution: &Resolution,
+    step: StepId,
+    anchors: &StepAnchors,
+    offset: TextSize,
+    out: &mut Vec<(TextSize, (TokenType, u32))>,
+) {
+    let summary = &index.steps[step.index()];
+    let step_token = |target: StepId| {
+        let async_ = index.steps[target.index()].long_running;
+        (TokenType::Function, if async_ { ASYNC } else { 0 })
+    };
+    for (range, target) in anchors
+        .dependencies
+        .iter()
+        .zip(&resolution.dependencies[step.index()])
+    {
+        if let Some(target) = target {
+            out.push((range.start() + offset, step_token(*target)));
+        }
+    }
+    for ((anchor, reference), target) in anchors
+        .references
+        .iter()
+        .zip(&summary.references)
+        .zip(&resolution.references[step.index()])
+    {
+        let head = match target {
+            Target::Step(target) => Some(step_token(*target)),
+            Target::File(_) => Some((TokenType::Variable, READONLY)),
+            Target::Unresolved => None,
+        };
+        if let Some(head) = head {
+            out.push((anchor.head.start() + offset, head));
+        }
+        for (range, name) in anchor.members.iter().zip(&reference.members) {
+            let builtin =
+                matches!(target, Target::Step(_)) && matches!(name.as_str(), "outs" | "Result");
+            let modifiers = if builtin { DEFAULT_LIBRARY } else { 0 };
+            out.push((range.start() + offset, (TokenType::Property, modifiers)));
+        }
+    }
+    out.sort_unstable_by_key(|(start, _)| *start);
 }
 
 struct Highlighter {

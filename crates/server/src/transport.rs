@@ -1,0 +1,149 @@
+//! A guard in front of the protocol library: it reads the framed messages
+//! from stdin and passes on only well-formed JSON-RPC objects. tower-lsp
+//! stops serving at the first undecodable message; a client's malformed JSON
+//! or bad `Content-Length` must only cost that message (lsp.md, Robustness).
+
+use tokio::io::{AsyncRead, AsyncReadExt, AsyncWriteExt, DuplexStream};
+
+const HEADER_END: &[u8] = b"\r\n\r\n";
+const CONTENT_LENGTH: &[u8] = b"content-length:";
+
+/// The largest message accepted (a 50 MB document plus its framing fits).
+const MAX_MESSAGE: usize = 512 * 1024 * 1024;
+
+/// Reads `input` and returns a stream of only valid messages.
+pub fn sanitize(mut input: impl AsyncRead + Unpin + Send + 'static) -> DuplexStream {
+    let (mut forward, output) = tokio::io::duplex(1 << 20);
+    tokio::spawn(async move {
+        let mut buffer: Vec<u8> = Vec::with_capacity(1 << 16);
+        let mut chunk = vec![0u8; 1 << 16];
+        loop {
+            // Drain every complete message in the buffer.
+            while let Some(step) = next_message(&buffer) {
+                match step {
+                    Frame::Message { consumed, body } => {
+                        if is_rpc_message(&buffer[body.clone()]) {
+                            let header = format!("Content-Length: {}\r\n\r\n", body.len());
+                            if forward.write_all(header.as_bytes()).await.is_err()
+                                || forward.write_all(&buffer[body]).await.is_err()
+                            {
+                                return;
+                            }
+                        } else {
+                            tracing::warn!("dropped a message that is not a JSON-RPC 2.0 object");
+                        }
+                        buffer.drain(..consumed);
+                    }
+                    Frame::Garbage { consumed } => {
+                        tracing::warn!("dropped {consumed} bytes of malformed input (bad header)");
+                        buffer.drain(..consumed);
+                    }
+                }
+            }
+            match input.read(&mut chunk).await {
+                Ok(0) | Err(_) => return, // end of input: the server stops
+                Ok(n) => buffer.extend_from_slice(&chunk[..n]),
+            }
+        }
+    });
+    output
+}
+
+enum Frame {
+    /// A whole message: `consumed` bytes, the body at `body`.
+    Message {
+        consumed: usize,
+        body: std::ops::Range<usize>,
+    },
+    /// Bytes to skip to reach the next header.
+    Garbage { consumed: usize },
+}
+
+fn find(haystack: &[u8], needle: &[u8]) -> Option<usize> {
+    haystack
+        .windows(needle.len())
+        .position(|w| w.eq_ignore_ascii_case(needle))
+}
+
+/// The next frame at the start of `buffer`, or `None` when more input is needed.
+fn next_message(buffer: &[u8]) -> Option<Frame> {
+    if buffer.is_empty() {
+        return None;
+    }
+    // Resynchronise on the next header if the buffer does not start with one.
+    match find(buffer, CONTENT_LENGTH) {
+        Some(0) => {}
+        Some(at) => return Some(Frame::Garbage { consumed: at }),
+        None => {
+            // Keep a possible partial header at the end.
+            let keep = CONTENT_LENGTH.len().min(buffer.len());
+            let consumed = buffer.len() - keep;
+            return (consumed > 0).then_some(Frame::Garbage { consumed });
+        }
+    }
+    let header_end = find(buffer, HEADER_END)?;
+    let headers = std::str::from_utf8(&buffer[..header_end]).ok();
+    let length = headers.and_then(|headers| {
+        headers.split("\r\n").find_map(|line| {
+            let (name, value) = line.split_once(':')?;
+            name.trim()
+                .eq_ignore_ascii_case("content-length")
+                .then(|| value.trim().parse::<usize>().ok())?
+        })
+    });
+    let body_start = header_end + HEADER_END.len();
+    match length {
+        Some(length) if length <= MAX_MESSAGE => {
+            let body_end = body_start + length;
+            if buffer.len() < body_end {
+                return None;
+            }
+            Some(Frame::Message {
+                consumed: body_end,
+                body: body_start..body_end,
+            })
+        }
+        // An unreadable length: skip this header, resynchronise after it.
+        _ => Some(Frame::Garbage {
+            consumed: body_start,
+        }),
+    }
+}
+
+fn is_rpc_message(body: &[u8]) -> bool {
+    let Ok(serde_json::Value::Object(message)) = serde_json::from_slice::<serde_json::Value>(body)
+    else {
+        return false;
+    };
+    message.get("jsonrpc").and_then(|v| v.as_str()) == Some("2.0")
+        && (message.get("method").is_some_and(|m| m.is_string()) || message.contains_key("id"))
+}
+
+#[cfg(test)]
+mod tests {
+    use super::*;
+
+    async fn pass(input: &[u8]) -> Vec<u8> {
+        let mut output = sanitize(std::io::Cursor::new(input.to_vec()));
+        let mut out = Vec::new();
+        output.read_to_end(&mut out).await.unwrap();
+        out
+    }
+
+    #[tokio::test]
+    async fn keeps_good_messages_and_drops_bad_ones() {
+        let good = br#"{"jsonrpc":"2.0","method":"initialized","params":{}}"#;
+        let mut input = Vec::new();
+        input.extend_from_slice(b"Content-Length: 12\r\n\r\n{not json!!}");
+        input.extend_from_slice(b"Content-Length: abc\r\n\r\n{}");
+        input.extend_from_slice(b"Content-Length: 5\r\n\r\n[1,2]");
+        input.extend_from_slice(format!("Content-Length: {}\r\n\r\n", good.len()).as_bytes());
+        input.extend_from_slice(good);
+        let expected = [
+            format!("Content-Length: {}\r\n\r\n", good.len()).into_bytes(),
+            good.to_vec(),
+        ]
+        .concat();
+        assert_eq!(pass(&input).await, expected);
+    }
+}

@@ -1,0 +1,344 @@
+//! Every feature of the LSP contract (lsp.md), end to end through the real
+//! binary, on `tests/data/lsp/workspace`. Each response is checked in under
+//! `tests/data/lsp/expected/` (regenerate with `UPDATE_EXPECT=1`); URIs of
+//! the workspace are written as `$WORKSPACE`.
+
+mod support;
+
+use std::path::PathBuf;
+
+use serde_json::{Value, json};
+use support::{Server, repo_root, uri};
+
+fn workspace() -> PathBuf {
+    repo_root().join("tests/data/lsp/workspace")
+}
+
+fn expect(name: &str, value: &Value) {
+    let text = serde_json::to_string_pretty(value)
+        .unwrap()
+        .replace(&uri(&workspace()), "$WORKSPACE");
+    expect_test::expect_file![
+        repo_root()
+            .join("tests/data/lsp/expected")
+            .join(format!("{name}.json"))
+    ]
+    .assert_eq(&format!("{text}\n"));
+}
+
+struct Session {
+    server: Server,
+    uri: String,
+}
+
+/// A server on the test workspace with `pipeline.flow` open.
+fn session(capabilities: Value) -> Session {
+    let mut server = Server::start();
+    let result = server.initialize(
+        &workspace(),
+        capabilities,
+        json!({"inlayHints": {"instances": true}}),
+    );
+    assert!(
+        result["capabilities"]["hoverProvider"]
+            .as_bool()
+            .unwrap_or(false)
+            || result["capabilities"]["hoverProvider"].is_object()
+    );
+    let path = workspace().join("pipeline.flow");
+    let text = std::fs::read_to_string(&path).unwrap();
+    let uri = server.open(&path, &text);
+    Session { server, uri }
+}
+
+impl Session {
+    fn at(&self, line: u32, character: u32) -> Value {
+        json!({"textDocument": {"uri": self.uri}, "position": {"line": line, "character": character}})
+    }
+
+    fn document(&self) -> Value {
+        json!({"textDocument": {"uri": self.uri}})
+    }
+}
+
+#[test]
+fn initialize_negotiates_the_position_encoding() {
+    let mut server = Server::start();
+    let result = server.initialize(
+        &workspace(),
+        json!({"general": {"positionEncodings": ["utf-8", "utf-16"]}}),
+        json!({}),
+    );
+    assert_eq!(result["capabilities"]["positionEncoding"], "utf-8");
+    expect("initialize", &result);
+    assert_eq!(server.stop().code(), Some(0));
+    let mut server = Server::start();
+    let result = server.initialize(&workspace(), json!({}), json!({}));
+    assert_eq!(result["capabilities"]["positionEncoding"], "utf-16");
+    assert_eq!(server.stop().code(), Some(0));
+}
+
+#[test]
+fn diagnostics_with_codes_links_related_information_tags_and_version() {
+    let mut s = session(json!({}));
+    let diagnostics = s.server.diagnostics(&s.uri.clone(), 0);
+    let codes: Vec<&str> = diagnostics
+        .iter()
+        .map(|d| d["code"].as_str().unwrap())
+        .collect();
+    for code in ["W0502", "W0206", "I0209", "E0201", "E0408", "E0100"] {
+        assert!(codes.contains(&code), "{code} missing from {codes:?}");
+    }
+    assert!(diagnostics.iter().all(|d| {
+        d["codeDescription"]["href"]
+            .as_str()
+            .is_some_and(|h| h.contains("diagnostics.md#"))
+    }));
+    let unused = diagnostics.iter().find(|d| d["code"] == "W0206").unwrap();
+    assert_eq!(unused["tags"], json!([1]), "W0206 is unnecessary");
+    let mut without_links = diagnostics.clone();
+    for d in &mut without_links {
+        d.as_object_mut().unwrap().remove("codeDescription");
+    }
+    expect("diagnostics", &json!(without_links));
+    assert_eq!(s.server.stop().code(), Some(0));
+}
+
+#[test]
+fn hover_definition_references_highlights() {
+    let mut s = session(json!({}));
+    // `Load` in `data = Load.outs["chunk"]` (line 12, 0-based 11).
+    let hover = s.server.request("textDocument/hover", s.at(11, 10));
+    expect("hover-reference", &hover);
+    let definition = s.server.request("textDocument/definition", s.at(11, 10));
+    expect("definition", &definition);
+    let references = s.server.request(
+        "textDocument/references",
+        json!({"textDocument": {"uri": s.uri}, "position": {"line": 11, "character": 10}, "context": {"includeDeclaration": true}}),
+    );
+    expect("references", &references);
+    let highlights = s
+        .server
+        .request("textDocument/documentHighlight", s.at(11, 10));
+    expect("highlights", &highlights);
+    // A required file, and a capability inside `requires`.
+    expect(
+        "hover-file",
+        &s.server.request("textDocument/hover", s.at(3, 10)),
+    );
+    expect(
+        "hover-capability",
+        &s.server.request("textDocument/hover", s.at(8, 24)),
+    );
+    assert_eq!(s.server.stop().code(), Some(0));
+}
+
+#[test]
+fn completion_in_several_places() {
+    let mut s = session(json!({}));
+    let labels = |result: &Value| -> Vec<String> {
+        let items = result
+            .as_array()
+            .cloned()
+            .unwrap_or_else(|| result["items"].as_array().cloned().unwrap_or_default());
+        items
+            .iter()
+            .map(|i| i["label"].as_str().unwrap().to_string())
+            .collect()
+    };
+    // After `Load.` (line 12: `  data = Load.outs`, cursor after the dot).
+    let members = labels(&s.server.request("textDocument/completion", s.at(11, 14)));
+    assert!(
+        members.contains(&"outs".to_string()) && members.contains(&"Result".to_string()),
+        "{members:?}"
+    );
+    // In an `after` list: step names, not the current one nor those listed.
+    let steps = labels(&s.server.request("textDocument/completion", s.at(9, 35)));
+    assert!(
+        steps.contains(&"Reduce".to_string()) && !steps.contains(&"Compute".to_string()),
+        "{steps:?}"
+    );
+    // Inside the `requires` string: the topology's capabilities.
+    let capabilities = labels(&s.server.request("textDocument/completion", s.at(8, 21)));
+    assert!(
+        capabilities.contains(&"GPU".to_string()),
+        "{capabilities:?}"
+    );
+    assert_eq!(s.server.stop().code(), Some(0));
+}
+
+#[test]
+fn rename_and_its_refusals() {
+    let mut s = session(json!({}));
+    let prepared = s.server.request("textDocument/prepareRename", s.at(6, 6));
+    expect("prepare-rename", &prepared);
+    let edit = s.server.request(
+        "textDocument/rename",
+        json!({"textDocument": {"uri": s.uri}, "position": {"line": 6, "character": 6}, "newName": "Fetch"}),
+    );
+    expect("rename", &edit);
+    for bad in ["step", "2fast", "Compute"] {
+        let id = s.server.send_request(
+            "textDocument/rename",
+            json!({"textDocument": {"uri": s.uri}, "position": {"line": 6, "character": 6}, "newName": bad}),
+        );
+        let response = s.server.response(id);
+        assert!(
+            response["error"]["message"].is_string(),
+            "{bad}: {response}"
+        );
+    }
+    assert_eq!(s.server.stop().code(), Some(0));
+}
+
+#[test]
+fn symbols_tokens_folding_selection() {
+    let mut s = session(json!({}));
+    expect(
+        "document-symbols",
+        &s.server
+            .request("textDocument/documentSymbol", s.document()),
+    );
+    let symbols = s
+        .server
+        .request("workspace/symbol", json!({"query": "oth"}));
+    assert!(
+        symbols.to_string().contains("Other"),
+        "indexed from disk: {symbols}"
+    );
+    let tokens = s
+        .server
+        .request("textDocument/semanticTokens/full", s.document());
+    assert!(tokens["data"].as_array().unwrap().len() > 100);
+    expect("semantic-tokens", &tokens);
+    let range = s.server.request(
+        "textDocument/semanticTokens/range",
+        json!({"textDocument": {"uri": s.uri}, "range": {"start": {"line": 6, "character": 0}, "end": {"line": 7, "character": 0}}}),
+    );
+    assert!(!range["data"].as_array().unwrap().is_empty());
+    expect(
+        "folding",
+        &s.server.request("textDocument/foldingRange", s.document()),
+    );
+    expect(
+        "selection",
+        &s.server.request(
+            "textDocument/selectionRange",
+            json!({"textDocument": {"uri": s.uri}, "positions": [{"line": 12, "character": 18}]}),
+        ),
+    );
+    assert_eq!(s.server.stop().code(), Some(0));
+}
+
+#[test]
+fn code_actions_hints_lenses_call_hierarchy_graph() {
+    let mut s = session(json!({}));
+    // The missing comma after `width = 100` (line 21, 0-based 20).
+    let actions = s.server.request(
+        "textDocument/codeAction",
+        json!({
+            "textDocument": {"uri": s.uri},
+            "range": {"start": {"line": 20, "character": 13}, "end": {"line": 20, "character": 13}},
+            "context": {"diagnostics": []}
+        }),
+    );
+    assert!(
+        actions.to_string().contains("\",\""),
+        "inserts the comma: {actions}"
+    );
+    expect("code-actions-comma", &actions);
+    let all = s.server.request(
+        "textDocument/codeAction",
+        json!({
+            "textDocument": {"uri": s.uri},
+            "range": {"start": {"line": 0, "character": 0}, "end": {"line": 30, "character": 0}},
+            "context": {"diagnostics": []}
+        }),
+    );
+    expect("code-actions-all", &all);
+    expect(
+        "inlay-hints",
+        &s.server.request(
+            "textDocument/inlayHint",
+            json!({"textDocument": {"uri": s.uri}, "range": {"start": {"line": 0, "character": 0}, "end": {"line": 30, "character": 0}}}),
+        ),
+    );
+    expect(
+        "code-lens",
+        &s.server.request("textDocument/codeLens", s.document()),
+    );
+    let items = s
+        .server
+        .request("textDocument/prepareCallHierarchy", s.at(9, 6));
+    expect("call-hierarchy-prepare", &items);
+    let item = items[0].clone();
+    expect(
+        "call-hierarchy-incoming",
+        &s.server
+            .request("callHierarchy/incomingCalls", json!({"item": item})),
+    );
+    expect(
+        "call-hierarchy-outgoing",
+        &s.server
+            .request("callHierarchy/outgoingCalls", json!({"item": item})),
+    );
+    expect("graph", &s.server.request("easyflow/graph", s.document()));
+    assert_eq!(s.server.stop().code(), Some(0));
+}
+
+#[test]
+fn settings_turn_features_off_and_a_topology_change_rechecks_open_flows() {
+    let dir = tempfile::tempdir().unwrap();
+    std::fs::write(
+        dir.path().join("easyflow.topology"),
+        "compute+GPU:2,1073741824\n",
+    )
+    .unwrap();
+    let flow = dir.path().join("a.flow");
+    let text = "[requires = \"compute+GPU\"]\nstep A runs P (x = sweep [1, 2]);\n";
+    std::fs::write(&flow, text).unwrap();
+    let mut server = Server::start();
+    server.initialize(
+        dir.path(),
+        json!({}),
+        json!({"codeLens": {"enable": false}}),
+    );
+    let uri = server.open(&flow, text);
+    assert!(server.diagnostics(&uri, 0).is_empty());
+    let lenses = server.request(
+        "textDocument/codeLens",
+        json!({"textDocument": {"uri": uri}}),
+    );
+    assert_eq!(lenses, json!([]));
+
+    // The topology loses its GPU workers: the open flow is re-checked.
+    std::fs::write(
+        dir.path().join("easyflow.topology"),
+        "compute+CPU:2,1073741824\n",
+    )
+    .unwrap();
+    server.notify(
+        "workspace/didChangeWatchedFiles",
+        json!({"changes": [{"uri": uri_of(&dir.path().join("easyflow.topology")), "type": 2}]}),
+    );
+    let diagnostics = server.diagnostics(&uri, 0);
+    assert_eq!(diagnostics[0]["code"], "E0702", "{diagnostics:?}");
+
+    // A setting that names another topology.
+    std::fs::write(
+        dir.path().join("other.topology"),
+        "compute+GPU:1,1073741824\n",
+    )
+    .unwrap();
+    server.notify(
+        "workspace/didChangeConfiguration",
+        json!({"settings": {"easyflow": {"topology": dir.path().join("other.topology").to_str().unwrap()}}}),
+    );
+    let diagnostics = server.diagnostics(&uri, 0);
+    assert!(diagnostics.is_empty(), "{diagnostics:?}");
+    assert_eq!(server.stop().code(), Some(0));
+}
+
+fn uri_of(path: &std::path::Path) -> String {
+    uri(path)
+}

@@ -1,0 +1,232 @@
+//! The server never exits or stops answering because of what a client sends
+//! (lsp.md "Robustness"), changes apply in order, and the exit status
+//! follows the protocol. Through the real binary over stdio.
+
+mod support;
+
+use serde_json::{Value, json};
+use support::{Server, repo_root, uri};
+
+fn started() -> (Server, tempfile::TempDir) {
+    let dir = tempfile::tempdir().unwrap();
+    let mut server = Server::start();
+    server.initialize(dir.path(), json!({}), json!({}));
+    (server, dir)
+}
+
+/// The server still answers: a hover on an open document.
+fn still_answers(server: &mut Server, dir: &std::path::Path) {
+    let path = dir.join("alive.flow");
+    let uri = server.open(&path, "step Alive runs P ();\n");
+    server.diagnostics(&uri, 0);
+    let result = server.request(
+        "textDocument/hover",
+        json!({"textDocument": {"uri": uri}, "position": {"line": 0, "character": 6}}),
+    );
+    assert!(result.to_string().contains("Alive"), "{result}");
+}
+
+#[test]
+fn shutdown_then_exit_is_status_0_and_exit_alone_is_1() {
+    let (server, _dir) = started();
+    assert_eq!(server.stop().code(), Some(0));
+    let (mut server, _dir) = started();
+    server.notify("exit", Value::Null);
+    assert_eq!(server.wait().code(), Some(1));
+}
+
+#[test]
+fn version_flag() {
+    let output = std::process::Command::new(env!("CARGO_BIN_EXE_easyflow-ls"))
+        .arg("--version")
+        .output()
+        .unwrap();
+    assert!(output.status.success());
+    assert!(String::from_utf8_lossy(&output.stdout).starts_with("easyflow-ls "));
+}
+
+#[test]
+fn unknown_methods_answer_method_not_found() {
+    let (mut server, dir) = started();
+    let id = server.send_request("easyflow/doesNotExist", json!({}));
+    let response = server.response(id);
+    assert_eq!(response["error"]["code"], -32601, "{response}");
+    still_answers(&mut server, dir.path());
+    assert_eq!(server.stop().code(), Some(0));
+}
+
+#[test]
+fn malformed_json_and_bad_framing_do_not_kill_the_server() {
+    let (mut server, dir) = started();
+    server.send_raw(b"Content-Length: 12\r\n\r\n{not json!!}");
+    server.send_raw(b"Content-Length: 5\r\n\r\n[1,2]");
+    still_answers(&mut server, dir.path());
+    assert_eq!(server.stop().code(), Some(0));
+}
+
+#[test]
+fn requests_for_unopened_documents_read_the_disk() {
+    let (mut server, dir) = started();
+    let path = dir.path().join("closed.flow");
+    std::fs::write(&path, "step OnDisk runs P ();\n").unwrap();
+    let result = server.request(
+        "textDocument/hover",
+        json!({"textDocument": {"uri": uri(&path)}, "position": {"line": 0, "character": 7}}),
+    );
+    assert!(result.to_string().contains("OnDisk"), "{result}");
+    // A document that does not exist: an empty result, not an error.
+    let missing = dir.path().join("missing.flow");
+    let result = server.request(
+        "textDocument/hover",
+        json!({"textDocument": {"uri": uri(&missing)}, "position": {"line": 0, "character": 0}}),
+    );
+    assert_eq!(result, Value::Null);
+    assert_eq!(server.stop().code(), Some(0));
+}
+
+#[test]
+fn positions_and_change_ranges_beyond_the_document_are_clamped() {
+    let (mut server, dir) = started();
+    let uri = server.open(&dir.path().join("a.flow"), "step A runs P ();\n");
+    server.diagnostics(&uri, 0);
+    for position in [
+        json!({"line": 0, "character": 999}),
+        json!({"line": 99, "character": 0}),
+    ] {
+        let id = server.send_request(
+            "textDocument/hover",
+            json!({"textDocument": {"uri": uri}, "position": position}),
+        );
+        let response = server.response(id);
+        assert!(response.get("error").is_none(), "{response}");
+    }
+    server.notify(
+        "textDocument/didChange",
+        json!({
+            "textDocument": {"uri": uri, "version": 1},
+            "contentChanges": [{"range": {"start": {"line": 50, "character": 0}, "end": {"line": 60, "character": 3}}, "text": "step B runs Q ();\n"}]
+        }),
+    );
+    assert!(server.diagnostics(&uri, 1).is_empty());
+    let symbols = server.request(
+        "textDocument/documentSymbol",
+        json!({"textDocument": {"uri": uri}}),
+    );
+    assert_eq!(symbols.as_array().map(Vec::len), Some(2), "{symbols}");
+    assert_eq!(server.stop().code(), Some(0));
+}
+
+#[test]
+fn a_50_mb_document() {
+    let (mut server, dir) = started();
+    let mut text = easyflow_genflow::generate(30_000, 9);
+    while text.len() < 50 * 1024 * 1024 {
+        text.push_str(
+            "// padding comment to make the document large ............................\n",
+        );
+    }
+    let uri = server.open(&dir.path().join("huge.flow"), &text);
+    assert!(server.diagnostics(&uri, 0).is_empty());
+    still_answers(&mut server, dir.path());
+    assert_eq!(server.stop().code(), Some(0));
+}
+
+/// The analysis of a text, in process, as LSP diagnostics would show codes
+/// and start positions (UTF-16).
+fn fresh_check(text: &str) -> Vec<(String, u32, u32)> {
+    let db = easyflow_db::Database::default();
+    let file = easyflow_db::SourceFile::new(&db, "fresh.flow".into(), text.to_string());
+    let index = line_index::LineIndex::new(text);
+    easyflow_db::file_diagnostics(&db, file)
+        .iter()
+        .map(|d| {
+            let start = index.line_col(d.range.start());
+            let wide = index
+                .to_wide(line_index::WideEncoding::Utf16, start)
+                .unwrap();
+            (d.code.as_str().to_string(), wide.line, wide.col)
+        })
+        .collect()
+}
+
+#[test]
+fn a_burst_of_changes_with_hovers_ends_in_a_fresh_check_of_the_final_text() {
+    let (mut server, dir) = started();
+    let mut text =
+        std::fs::read_to_string(repo_root().join("tests/data/parser/corpus/full-step.flow"))
+            .unwrap();
+    let uri = server.open(&dir.path().join("burst.flow"), &text);
+    server.diagnostics(&uri, 0);
+    let mut hovers = Vec::new();
+    let inserts = [
+        "x",
+        "Q",
+        "\"",
+        "// ☃ comment\n",
+        ",",
+        ")",
+        "step Z runs P (a = Load);\n",
+    ];
+    for version in 1..=200i64 {
+        // Insert at pseudo-random places: names, strings, punctuation break and mend.
+        let insert = inserts[version as usize % inserts.len()];
+        let mut offset = (version as usize * 7919) % (text.len() + 1);
+        while !text.is_char_boundary(offset) {
+            offset -= 1;
+        }
+        let (line, character) = {
+            let index = line_index::LineIndex::new(&text);
+            let line_col = index.line_col((offset as u32).into());
+            let wide = index
+                .to_wide(line_index::WideEncoding::Utf16, line_col)
+                .unwrap();
+            (wide.line, wide.col)
+        };
+        text.insert_str(offset, insert);
+        server.notify(
+            "textDocument/didChange",
+            json!({
+                "textDocument": {"uri": uri, "version": version},
+                "contentChanges": [{"range": {"start": {"line": line, "character": character}, "end": {"line": line, "character": character}}, "text": insert}]
+            }),
+        );
+        if version % 3 == 0 {
+            hovers.push(server.send_request(
+                "textDocument/hover",
+                json!({"textDocument": {"uri": uri}, "position": {"line": 3, "character": 7}}),
+            ));
+        }
+    }
+    for id in hovers {
+        let response = server.response(id);
+        // A stale hover may answer ContentModified; anything else is a bug.
+        if let Some(error) = response.get("error") {
+            assert_eq!(error["code"], -32801, "{response}");
+        }
+    }
+    let published: Vec<(String, u32, u32)> = server
+        .diagnostics(&uri, 200)
+        .iter()
+        .map(|d| {
+            (
+                d["code"].as_str().unwrap().to_string(),
+                d["range"]["start"]["line"].as_u64().unwrap() as u32,
+                d["range"]["start"]["character"].as_u64().unwrap() as u32,
+            )
+        })
+        .collect();
+    assert_eq!(published, fresh_check(&text));
+    // No diagnostics for an older version arrive after the final ones.
+    assert_eq!(server.stop().code(), Some(0));
+}
+
+#[test]
+fn logs_go_to_stderr_never_stdout() {
+    let dir = tempfile::tempdir().unwrap();
+    let mut server = Server::start_with_env(&[("EASYFLOW_LOG", "trace")]);
+    server.initialize(dir.path(), json!({}), json!({}));
+    still_answers(&mut server, dir.path());
+    // The support client fails on anything on stdout that is not a framed
+    // JSON message; with tracing at its most verbose, the log has lines.
+    assert_eq!(server.stop().code(), Some(0));
+}

@@ -1,0 +1,296 @@
+//! A small JSON-RPC client that drives the real `easyflow-ls` binary over
+//! stdio, for end-to-end tests. Every byte the server writes to stdout must
+//! be a well-framed protocol message: the reader fails the test otherwise.
+
+#![allow(dead_code)]
+
+use std::io::{BufRead, BufReader, Read, Write};
+use std::path::{Path, PathBuf};
+use std::process::{Child, ChildStdin, Command, ExitStatus, Stdio};
+use std::sync::mpsc::{Receiver, RecvTimeoutError, channel};
+use std::time::{Duration, Instant};
+
+use serde_json::{Value, json};
+
+/// How long any single wait may take before the test fails (generous: CI
+/// machines are slow, but a hang must not stall the suite).
+pub const TIMEOUT: Duration = Duration::from_secs(60);
+
+pub struct Server {
+    child: Child,
+    stdin: Option<ChildStdin>,
+    messages: Receiver<Result<Value, String>>,
+    next_id: i64,
+    /// Notifications received while waiting for something else.
+    pub notifications: Vec<Value>,
+    pub stderr_log: PathBuf,
+}
+
+/// A `file:` URI for a path.
+pub fn uri(path: &Path) -> String {
+    let path = path.canonicalize().unwrap_or_else(|_| path.to_path_buf());
+    format!("file://{}", path.display())
+}
+
+pub fn repo_root() -> PathBuf {
+    Path::new(env!("CARGO_MANIFEST_DIR"))
+        .join("../..")
+        .canonicalize()
+        .unwrap()
+}
+
+fn read_message(reader: &mut impl BufRead) -> Result<Option<Value>, String> {
+    let mut length = None;
+    loop {
+        let mut line = String::new();
+        if reader.read_line(&mut line).map_err(|e| e.to_string())? == 0 {
+            return Ok(None);
+        }
+        let line = line.trim_end_matches(['\r', '\n']);
+        if line.is_empty() {
+            break;
+        }
+        let (name, value) = line
+            .split_once(':')
+            .ok_or_else(|| format!("not a header on stdout: {line:?}"))?;
+        if name.eq_ignore_ascii_case("content-length") {
+            length = Some(value.trim().parse::<usize>().map_err(|e| e.to_string())?);
+        }
+    }
+    let length = length.ok_or("a message without Content-Length on stdout")?;
+    let mut body = vec![0; length];
+    reader.read_exact(&mut body).map_err(|e| e.to_string())?;
+    serde_json::from_slice(&body)
+        .map(Some)
+        .map_err(|e| format!("invalid JSON on stdout: {e}"))
+}
+
+impl Server {
+    pub fn start() -> Server {
+        Server::start_with_env(&[])
+    }
+
+    pub fn start_with_env(env: &[(&str, &str)]) -> Server {
+        let log = std::env::temp_dir().join(format!(
+            "easyflow-ls-test-{}-{}.log",
+            std::process::id(),
+            fastrand_id()
+        ));
+        let mut command = Command::new(env!("CARGO_BIN_EXE_easyflow-ls"));
+        command
+            .arg("--stdio")
+            .stdin(Stdio::piped())
+            .stdout(Stdio::piped())
+            .stderr(std::fs::File::create(&log).expect("a log file"));
+        for (key, value) in env {
+            command.env(key, value);
+        }
+        let mut child = command.spawn().expect("easyflow-ls starts");
+        let stdout = child.stdout.take().unwrap();
+        let (sender, messages) = channel();
+        std::thread::spawn(move || {
+            let mut reader = BufReader::new(stdout);
+            loop {
+                match read_message(&mut reader) {
+                    Ok(Some(message)) => {
+                        if sender.send(Ok(message)).is_err() {
+                            return;
+                        }
+                    }
+                    Ok(None) => return,
+                    Err(error) => {
+                        let _ = sender.send(Err(error));
+                        return;
+                    }
+                }
+            }
+        });
+        let stdin = child.stdin.take();
+        Server {
+            child,
+            stdin,
+            messages,
+            next_id: 1,
+            notifications: Vec::new(),
+            stderr_log: log,
+        }
+    }
+
+    pub fn send_raw(&mut self, bytes: &[u8]) {
+        let stdin = self.stdin.as_mut().expect("stdin is open");
+        stdin.write_all(bytes).expect("the server reads");
+        stdin.flush().unwrap();
+    }
+
+    pub fn send(&mut self, message: &Value) {
+        let body = serde_json::to_vec(message).unwrap();
+        let mut framed = format!("Content-Length: {}\r\n\r\n", body.len()).into_bytes();
+        framed.extend(body);
+        self.send_raw(&framed);
+    }
+
+    pub fn notify(&mut self, method: &str, params: Value) {
+        self.send(&json!({"jsonrpc": "2.0", "method": method, "params": params}));
+    }
+
+    /// Sends a request and returns its id without waiting.
+    pub fn send_request(&mut self, method: &str, params: Value) -> i64 {
+        let id = self.next_id;
+        self.next_id += 1;
+        self.send(&json!({"jsonrpc": "2.0", "id": id, "method": method, "params": params}));
+        id
+    }
+
+    /// The next message from the server, answering its own requests.
+    fn next(&mut self, deadline: Instant, waiting_for: &str) -> Value {
+        loop {
+            let left = deadline.saturating_duration_since(Instant::now());
+            let message = match self.messages.recv_timeout(left) {
+                Ok(Ok(message)) => message,
+                Ok(Err(error)) => panic!("bad output from the server: {error}"),
+                Err(RecvTimeoutError::Timeout) => {
+                    panic!("timed out waiting for the server; log: {}", self.log())
+                }
+                Err(RecvTimeoutError::Disconnected) => {
+                    panic!("the server closed stdout; log: {}", self.log())
+                }
+            };
+            // Requests from the server (registrations, progress tokens,
+            // configuration): answer them so it never waits on us.
+            if message.get("method").is_some() && message.get("id").is_some() {
+                let result = if message["method"] == "workspace/configuration" {
+                    json!([{}])
+                } else {
+                    Value::Null
+                };
+                self.send(
+                    &json!({"jsonrpc": "2.0", "id": message["id"].clone(), "result": result}),
+                );
+                self.notifications.push(message);
+                continue;
+            }
+            return message;
+        }
+    }
+
+    /// The response to request `id` (the whole message: `result` or `error`).
+    pub fn response(&mut self, id: i64) -> Value {
+        let deadline = Instant::now() + TIMEOUT;
+        loop {
+            let message = self.next(deadline, &format!("the response to request {id}"));
+            if message.get("id") == Some(&json!(id)) {
+                return message;
+            }
+            self.notifications.push(message);
+        }
+    }
+
+    /// Sends a request and returns its `result`, failing on an error.
+    pub fn request(&mut self, method: &str, params: Value) -> Value {
+        let id = self.send_request(method, params);
+        let response = self.response(id);
+        assert!(
+            response.get("error").is_none(),
+            "{method} failed: {response}"
+        );
+        response["result"].clone()
+    }
+
+    /// Waits for a notification matching `predicate` (also looking at those
+    /// already received), and removes it.
+    pub fn wait_for(&mut self, predicate: impl Fn(&Value) -> bool) -> Value {
+        if let Some(i) = self.notifications.iter().position(&predicate) {
+            return self.notifications.remove(i);
+        }
+        let deadline = Instant::now() + TIMEOUT;
+        loop {
+            let message = self.next(deadline, "a notification");
+            if predicate(&message) {
+                return message;
+            }
+            self.notifications.push(message);
+        }
+    }
+
+    /// The diagnostics published for `uri` at `version`.
+    pub fn diagnostics(&mut self, uri: &str, version: i64) -> Vec<Value> {
+        let message = self.wait_for(|m| {
+            m["method"] == "textDocument/publishDiagnostics"
+                && m["params"]["uri"] == uri
+                && m["params"]["version"] == version
+        });
+        message["params"]["diagnostics"].as_array().unwrap().clone()
+    }
+
+    /// `initialize` then `initialized`; returns the initialize result.
+    pub fn initialize(&mut self, root: &Path, capabilities: Value, options: Value) -> Value {
+        let result = self.request(
+            "initialize",
+            json!({
+                "processId": null,
+                "rootUri": uri(root),
+                "workspaceFolders": [{"uri": uri(root), "name": "root"}],
+                "capabilities": capabilities,
+                "initializationOptions": options,
+            }),
+        );
+        self.notify("initialized", json!({}));
+        result
+    }
+
+    pub fn open(&mut self, path: &Path, text: &str) -> String {
+        let uri = uri(path);
+        let language = if path.extension().is_some_and(|e| e == "topology") {
+            "easyflow-topology"
+        } else {
+            "easyflow"
+        };
+        self.notify(
+            "textDocument/didOpen",
+            json!({"textDocument": {"uri": uri, "languageId": language, "version": 0, "text": text}}),
+        );
+        uri
+    }
+
+    /// `shutdown`, `exit`, and the exit status.
+    pub fn stop(mut self) -> ExitStatus {
+        self.request("shutdown", Value::Null);
+        self.notify("exit", Value::Null);
+        self.wait()
+    }
+
+    /// Closes stdin and waits for the process.
+    pub fn wait(&mut self) -> ExitStatus {
+        drop(self.stdin.take());
+        let deadline = Instant::now() + TIMEOUT;
+        loop {
+            if let Some(status) = self.child.try_wait().unwrap() {
+                return status;
+            }
+            assert!(
+                Instant::now() < deadline,
+                "the server did not exit; log: {}",
+                self.log()
+            );
+            std::thread::sleep(Duration::from_millis(10));
+        }
+    }
+
+    pub fn log(&self) -> String {
+        std::fs::read_to_string(&self.stderr_log).unwrap_or_default()
+    }
+}
+
+impl Drop for Server {
+    fn drop(&mut self) {
+        let _ = self.child.kill();
+        let _ = self.child.wait();
+        let _ = std::fs::remove_file(&self.stderr_log);
+    }
+}
+
+fn fastrand_id() -> u64 {
+    use std::sync::atomic::{AtomicU64, Ordering};
+    static NEXT: AtomicU64 = AtomicU64::new(0);
+    NEXT.fetch_add(1, Ordering::Relaxed)
+}

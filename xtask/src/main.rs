@@ -3,7 +3,10 @@
 //! - `test`: every test of the project (what `.ci/run` runs).
 //! - `genflow N [--seed S] [--topology FILE]`: prints a generated flow of N
 //!   steps (the benchmark workload, shaped like `shared/tools/genflow.py`).
+//! - `dist`: the release server packaged in the VS Code extension, as
+//!   `target/dist/easyflow-linux-x64-VERSION.vsix` (needs Node.js and npm).
 
+use std::path::{Path, PathBuf};
 use std::process::{Command, ExitCode};
 
 fn main() -> ExitCode {
@@ -11,7 +14,10 @@ fn main() -> ExitCode {
     let result = match args.first().map(String::as_str) {
         Some("test") => test(),
         Some("genflow") => genflow(&args[1..]),
-        _ => Err("usage: cargo xtask <test | genflow N [--seed S] [--topology FILE]>".to_string()),
+        Some("dist") => dist(),
+        _ => Err(
+            "usage: cargo xtask <test | genflow N [--seed S] [--topology FILE] | dist>".to_string(),
+        ),
     };
     match result {
         Ok(()) => ExitCode::SUCCESS,
@@ -23,8 +29,13 @@ fn main() -> ExitCode {
 }
 
 fn run(program: &str, args: &[&str]) -> Result<(), String> {
+    run_in(Path::new("."), program, args)
+}
+
+fn run_in(dir: &Path, program: &str, args: &[&str]) -> Result<(), String> {
     eprintln!("xtask: running {program} {}", args.join(" "));
     let status = Command::new(program)
+        .current_dir(dir)
         .args(args)
         .status()
         .map_err(|e| format!("cannot run {program}: {e}"))?;
@@ -40,8 +51,41 @@ fn test() -> Result<(), String> {
     // Builds the binaries the end-to-end tests spawn, then runs every test
     // (unit, data-driven, property and end-to-end) of every crate.
     run(&cargo, &["test", "--workspace", "--locked"])?;
-    // The benchmarks must keep compiling even though CI does not time them.
-    run(&cargo, &["bench", "--workspace", "--locked", "--no-run"])
+    // The benchmarks must keep compiling even though tests never time them.
+    run(&cargo, &["check", "--workspace", "--benches", "--locked"])?;
+    let root = std::path::PathBuf::from(env!("CARGO_MANIFEST_DIR")).join("..");
+    let server = root.join("target/debug/easyflow-ls");
+    let server = server.to_str().ok_or("a non-UTF-8 target path")?;
+    // Editor tests need tools outside cargo; CI (`.ci/run`) installs them.
+    let editor_tests: [(&str, &[&str], &str); 4] = [
+        ("tests/nvim/run.sh", &["nvim"], "apt-get install neovim"),
+        ("editors/nvim/test/run.sh", &["nvim"], "apt-get install neovim"),
+        ("syntaxes/test.sh", &["npm"], "apt-get install nodejs npm"),
+        ("editors/vscode/scripts/test.sh", &["npm", "chromium"], "apt-get install nodejs npm chromium"),
+    ];
+    let in_ci = std::env::var_os("CI").is_some();
+    for (script, tools, install) in editor_tests {
+        if !root.join(script).exists() {
+            continue;
+        }
+        let missing: Vec<&str> = tools.iter().copied().filter(|tool| !on_path(tool)).collect();
+        if !missing.is_empty() {
+            let message = format!("{script} needs {} ({install})", missing.join(", "));
+            if in_ci {
+                return Err(message);
+            }
+            eprintln!("xtask: SKIPPED {message}");
+            continue;
+        }
+        run_in(&root, "bash", &[script, server])?;
+    }
+    Ok(())
+}
+
+/// Whether `tool` is an executable on PATH.
+fn on_path(tool: &str) -> bool {
+    std::env::var_os("PATH")
+        .is_some_and(|path| std::env::split_paths(&path).any(|dir| dir.join(tool).is_file()))
 }
 
 fn genflow(args: &[String]) -> Result<(), String> {
@@ -75,5 +119,82 @@ fn genflow(args: &[String]) -> Result<(), String> {
         None => easyflow_genflow::generate(steps, seed),
     };
     print!("{flow}");
+    Ok(())
+}
+
+/// The VS Code platform of the machine: the server built here runs only there.
+const VSCODE_TARGET: Option<&str> = if cfg!(all(target_os = "linux", target_arch = "x86_64")) {
+    Some("linux-x64")
+} else if cfg!(all(target_os = "linux", target_arch = "aarch64")) {
+    Some("linux-arm64")
+} else if cfg!(all(target_os = "macos", target_arch = "x86_64")) {
+    Some("darwin-x64")
+} else if cfg!(all(target_os = "macos", target_arch = "aarch64")) {
+    Some("darwin-arm64")
+} else {
+    None
+};
+
+/// Builds the release server, copies it into `editors/vscode/server/`, and
+/// packages the extension with it (`vsce package --target <this platform>`).
+fn dist() -> Result<(), String> {
+    let platform = VSCODE_TARGET.ok_or("dist: no VS Code target for this platform")?;
+    let cargo = std::env::var("CARGO").unwrap_or_else(|_| "cargo".to_string());
+    let root = Path::new(env!("CARGO_MANIFEST_DIR"))
+        .parent()
+        .ok_or("no workspace root")?
+        .to_path_buf();
+    let target = std::env::var_os("CARGO_TARGET_DIR")
+        .map(PathBuf::from)
+        .map(|t| if t.is_relative() { root.join(t) } else { t })
+        .unwrap_or_else(|| root.join("target"));
+    run_in(
+        &root,
+        &cargo,
+        &["build", "--release", "--locked", "-p", "easyflow-ls"],
+    )?;
+
+    let extension = root.join("editors/vscode");
+    let server = extension.join("server/easyflow-ls");
+    std::fs::create_dir_all(extension.join("server")).map_err(|e| format!("{e}"))?;
+    // Remove first: the old file may be the running server of an editor.
+    let _ = std::fs::remove_file(&server);
+    std::fs::copy(target.join("release/easyflow-ls"), &server)
+        .map_err(|e| format!("cannot copy the server to {}: {e}", server.display()))?;
+
+    let dist = target.join("dist");
+    std::fs::create_dir_all(&dist).map_err(|e| format!("{}: {e}", dist.display()))?;
+    let version = std::fs::read_to_string(extension.join("package.json"))
+        .ok()
+        .and_then(|text| {
+            let line = text
+                .lines()
+                .find(|l| l.trim_start().starts_with("\"version\""))?;
+            Some(line.split('"').nth(3)?.to_string())
+        })
+        .ok_or("no version in editors/vscode/package.json")?;
+    let vsix = dist.join(format!("easyflow-{platform}-{version}.vsix"));
+    let vsix_arg = vsix.to_str().ok_or("non-UTF-8 target directory")?;
+    run_in(
+        &extension,
+        "npm",
+        &["ci", "--no-audit", "--no-fund", "--loglevel=error"],
+    )?;
+    run_in(
+        &extension,
+        "npx",
+        &[
+            "vsce",
+            "package",
+            "--no-dependencies",
+            "--target",
+            platform,
+            "--skip-license",
+            "--allow-missing-repository",
+            "--out",
+            vsix_arg,
+        ],
+    )?;
+    eprintln!("xtask: packaged {}", vsix.display());
     Ok(())
 }

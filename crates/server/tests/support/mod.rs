@@ -4,7 +4,7 @@
 
 #![allow(dead_code)]
 
-use std::io::{BufRead, BufReader, Read, Write};
+use std::io::{BufRead, BufReader, Write};
 use std::path::{Path, PathBuf};
 use std::process::{Child, ChildStdin, Command, ExitStatus, Stdio};
 use std::sync::mpsc::{Receiver, RecvTimeoutError, channel};
@@ -149,7 +149,7 @@ impl Server {
                 Ok(Ok(message)) => message,
                 Ok(Err(error)) => panic!("bad output from the server: {error}"),
                 Err(RecvTimeoutError::Timeout) => {
-                    panic!("timed out waiting for the server; log: {}", self.log())
+                    panic!("timed out waiting for {waiting_for}; log: {}", self.log())
                 }
                 Err(RecvTimeoutError::Disconnected) => {
                     panic!("the server closed stdout; log: {}", self.log())

@@ -59,16 +59,28 @@ fn test() -> Result<(), String> {
     // Editor tests need tools outside cargo; CI (`.ci/run`) installs them.
     let editor_tests: [(&str, &[&str], &str); 4] = [
         ("tests/nvim/run.sh", &["nvim"], "apt-get install neovim"),
-        ("editors/nvim/test/run.sh", &["nvim"], "apt-get install neovim"),
+        (
+            "editors/nvim/test/run.sh",
+            &["nvim"],
+            "apt-get install neovim",
+        ),
         ("syntaxes/test.sh", &["npm"], "apt-get install nodejs npm"),
-        ("editors/vscode/scripts/test.sh", &["npm", "chromium"], "apt-get install nodejs npm chromium"),
+        (
+            "editors/vscode/scripts/test.sh",
+            &["npm", "chromium"],
+            "apt-get install nodejs npm chromium",
+        ),
     ];
     let in_ci = std::env::var_os("CI").is_some();
     for (script, tools, install) in editor_tests {
         if !root.join(script).exists() {
             continue;
         }
-        let missing: Vec<&str> = tools.iter().copied().filter(|tool| !on_path(tool)).collect();
+        let missing: Vec<&str> = tools
+            .iter()
+            .copied()
+            .filter(|tool| !on_path(tool))
+            .collect();
         if !missing.is_empty() {
             let message = format!("{script} needs {} ({install})", missing.join(", "));
             if in_ci {

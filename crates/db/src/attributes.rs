@@ -4,7 +4,7 @@
 use easyflow_diagnostics::Code;
 use easyflow_syntax::ast::{self, AstNode};
 
-use crate::suggest::{closest, did_you_mean};
+use easyflow_diagnostics::suggest::{closest, did_you_mean};
 
 /// An attribute's value, without positions, so summaries can be compared
 /// across edits.

@@ -4,7 +4,7 @@
 use easyflow_diagnostics::{Code, Diagnostic, TextRange, TextSize};
 use toml::de::{DeTable, DeValue};
 
-use crate::suggest::{closest, did_you_mean};
+use easyflow_diagnostics::suggest::{closest, did_you_mean};
 
 /// A path written in the configuration, relative to the file.
 #[derive(Debug, Clone, PartialEq, Eq)]

@@ -8,8 +8,8 @@ use crate::attributes::check_flow_attribute;
 use crate::graph::{DependencyGraph, EdgeKind, EdgeSource, dependency_graph};
 use crate::items::{FileOutline, StepId, file_outline, item_index, step_analysis};
 use crate::resolve::{Target, name_resolution};
-use crate::suggest::{closest, did_you_mean};
 use crate::{Db, SourceFile, parse};
+use easyflow_diagnostics::suggest::{closest, did_you_mean};
 
 /// A part of the file, named without offsets.
 #[derive(Debug, Clone, Copy, PartialEq, Eq, Hash)]

@@ -3,11 +3,29 @@
 //! the topology re-runs this and nothing of the flow's own analysis.
 
 use easyflow_diagnostics::Code;
-use easyflow_topology::{Fit, Requirement, check_fit};
+use easyflow_topology::{Fit, Requirement, Topology, check_fit};
 
 use crate::diagnostics::{Anchor, AnchoredDiagnostic};
-use crate::items::{StepId, item_index};
+use crate::items::{StepId, StepSummary, item_index};
 use crate::{Db, SourceFile, parse_topology};
+
+/// The fit check of one step (its `requires`, `memory` and instance count).
+pub fn step_fit(topology: &Topology, step: &StepSummary) -> Fit {
+    let requirement = &step.requirement;
+    check_fit(
+        topology,
+        &Requirement {
+            capabilities: requirement
+                .capabilities
+                .iter()
+                .map(String::as_str)
+                .collect(),
+            memory: requirement.memory,
+            memory_text: requirement.memory_text.as_deref(),
+            instances: step.instances,
+        },
+    )
+}
 
 #[salsa::tracked(returns(ref))]
 pub fn fit_diagnostics(db: &dyn Db, file: SourceFile) -> Vec<AnchoredDiagnostic> {

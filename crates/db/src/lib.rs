@@ -26,7 +26,6 @@ pub mod fit;
 pub mod graph;
 pub mod items;
 pub mod resolve;
-mod suggest;
 pub mod view;
 
 use std::path::PathBuf;

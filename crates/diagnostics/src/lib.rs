@@ -2,6 +2,8 @@
 //! fixed severities (`../shared/spec/diagnostics.md`), and the plain
 //! [`Diagnostic`] value (byte ranges, no editor types).
 
+pub mod suggest;
+
 use std::fmt;
 
 pub use text_size::{TextRange, TextSize};

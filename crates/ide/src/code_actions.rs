@@ -487,18 +487,7 @@ fn end_of_line_if_free(text: &str, offset: TextSize) -> TextSize {
 #[cfg(test)]
 mod tests {
     use super::*;
-    use crate::fixture::fixture;
-
-    /// Applies non-overlapping edits.
-    fn apply(text: &str, edits: &[TextEdit]) -> String {
-        let mut edits = edits.to_vec();
-        edits.sort_by_key(|e| std::cmp::Reverse(e.range.start()));
-        let mut text = text.to_string();
-        for edit in edits {
-            text.replace_range(std::ops::Range::<usize>::from(edit.range), &edit.insert);
-        }
-        text
-    }
+    use crate::fixture::{apply, fixture};
 
     fn codes(text: &str) -> Vec<Code> {
         let f = fixture(text);

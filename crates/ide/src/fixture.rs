@@ -2,6 +2,8 @@
 //! a range, a second `$0`).
 
 use easyflow_db::{Database, SourceFile, TopologyFile};
+
+use crate::TextEdit;
 use easyflow_diagnostics::{TextRange, TextSize};
 
 pub(crate) struct Fixture {
@@ -43,4 +45,15 @@ pub(crate) fn with_topology(text: &str, topology: Option<&str>) -> Fixture {
         range,
         text: clean,
     }
+}
+
+/// Applies non-overlapping edits.
+pub(crate) fn apply(text: &str, edits: &[TextEdit]) -> String {
+    let mut edits = edits.to_vec();
+    edits.sort_by_key(|e| std::cmp::Reverse(e.range.start()));
+    let mut text = text.to_string();
+    for edit in edits {
+        text.replace_range(std::ops::Range::<usize>::from(edit.range), &edit.insert);
+    }
+    text
 }

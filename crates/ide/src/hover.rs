@@ -24,7 +24,7 @@ use easyflow_db::{
 use easyflow_diagnostics::{TextRange, TextSize};
 use easyflow_syntax::ast::{self, AstNode, SectionKind};
 use easyflow_syntax::{NodeOrToken, SyntaxKind, SyntaxNode, SyntaxToken};
-use easyflow_topology::{Fit, Requirement, Topology, WorkerType, check_fit, format_bytes};
+use easyflow_topology::{Fit, Topology, WorkerType, format_bytes};
 
 use crate::defs::{self, Definition};
 
@@ -276,19 +276,7 @@ fn worker_types(
         return Some("not checked: the `requires` or `memory` value is malformed".to_string());
     }
     let topology = parse_topology(db, topology_file);
-    let fit = check_fit(
-        topology,
-        &Requirement {
-            capabilities: requirement
-                .capabilities
-                .iter()
-                .map(String::as_str)
-                .collect(),
-            memory: requirement.memory,
-            memory_text: requirement.memory_text.as_deref(),
-            instances: summary.instances,
-        },
-    );
+    let fit = easyflow_db::fit::step_fit(topology, summary);
     Some(match fit {
         Fit::Fits { workers, waves } => {
             let mut shown = limited(

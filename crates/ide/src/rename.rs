@@ -102,18 +102,7 @@ fn check_new_name(
 #[cfg(test)]
 mod tests {
     use super::*;
-    use crate::fixture::fixture;
-
-    /// Applies non-overlapping edits.
-    fn apply(text: &str, edits: &[TextEdit]) -> String {
-        let mut edits = edits.to_vec();
-        edits.sort_by_key(|e| std::cmp::Reverse(e.range.start()));
-        let mut text = text.to_string();
-        for edit in edits {
-            text.replace_range(std::ops::Range::<usize>::from(edit.range), &edit.insert);
-        }
-        text
-    }
+    use crate::fixture::{apply, fixture};
 
     fn renamed(text: &str, new_name: &str) -> Result<String, String> {
         let f = fixture(text);

@@ -3,7 +3,7 @@
 use easyflow_diagnostics::Code;
 
 use crate::model::{Topology, WorkerType};
-use crate::suggest::closest;
+use easyflow_diagnostics::suggest::closest;
 
 /// What a step asks for.
 #[derive(Debug, Clone, PartialEq, Eq, Hash)]

@@ -16,7 +16,6 @@ mod fit;
 mod model;
 mod parser;
 mod requirement;
-mod suggest;
 mod text;
 
 pub use easyflow_diagnostics::{TextRange, TextSize};

@@ -1,13 +1,11 @@
-//! "Did you mean" suggestions.
+//! "Did you mean" suggestions, one rule for every kind of name (steps,
+//! files, attribute keys, constants, capabilities, configuration keys).
 
 /// The candidate closest to `name` in spelling, when it is close enough to be
 /// a likely typo: at most a third of its characters differ (at least one may),
 /// and not all of them (`Z` is no typo of `A`). Ties go to the earliest
 /// candidate.
-pub(crate) fn closest<'a>(
-    name: &str,
-    candidates: impl IntoIterator<Item = &'a str>,
-) -> Option<&'a str> {
+pub fn closest<'a>(name: &str, candidates: impl IntoIterator<Item = &'a str>) -> Option<&'a str> {
     let length = name.chars().count();
     let limit = (length / 3).max(1).min(length.saturating_sub(1));
     let mut best: Option<(usize, &str)> = None;
@@ -28,7 +26,7 @@ pub(crate) fn closest<'a>(
 }
 
 /// ` (did you mean `X`?)`, or nothing.
-pub(crate) fn did_you_mean(suggestion: Option<&str>) -> String {
+pub fn did_you_mean(suggestion: Option<&str>) -> String {
     suggestion
         .map(|s| format!(" (did you mean `{s}`?)"))
         .unwrap_or_default()

@@ -60,9 +60,9 @@ fn main() -> ExitCode {
         let (service, socket) = LspService::build(server::Backend::new)
             .custom_method("easyflow/graph", server::Backend::graph)
             .finish();
-        let shutdown = service.inner().shutdown_flag();
+        let shutdown = std::sync::Arc::new(std::sync::atomic::AtomicBool::new(false));
         Server::new(
-            transport::sanitize(tokio::io::stdin()),
+            transport::sanitize(tokio::io::stdin(), shutdown.clone()),
             tokio::io::stdout(),
             socket,
         )

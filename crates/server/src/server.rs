@@ -6,7 +6,6 @@
 
 use std::panic::AssertUnwindSafe;
 use std::path::{Path, PathBuf};
-use std::sync::atomic::{AtomicBool, Ordering};
 use std::sync::{Arc, Mutex, MutexGuard};
 
 use easyflow_db::{Database, SourceFile, discovery, file_diagnostics, graph_view, parse_topology};
@@ -27,7 +26,6 @@ use crate::state::{Document, DocumentKind, State, path_of};
 pub struct Backend {
     client: Client,
     state: Arc<Mutex<State>>,
-    shutdown: Arc<AtomicBool>,
     /// Serialises publishing, so a result checked as current is published
     /// before any newer one (never a stale one after it).
     publishing: Arc<tokio::sync::Mutex<()>>,
@@ -97,15 +95,10 @@ impl Backend {
         Backend {
             client,
             state: Arc::new(Mutex::new(State::new())),
-            shutdown: Arc::new(AtomicBool::new(false)),
             publishing: Arc::new(tokio::sync::Mutex::new(())),
             indexed: Arc::new(tokio::sync::watch::channel(false).0),
             pending: Arc::new(Mutex::new(std::collections::HashSet::new())),
         }
-    }
-
-    pub fn shutdown_flag(&self) -> Arc<AtomicBool> {
-        self.shutdown.clone()
     }
 
     fn state(&self) -> MutexGuard<'_, State> {
@@ -137,6 +130,7 @@ impl Backend {
             }
         };
         let file = *state.flows.get(&path)?;
+        tracing::trace!("snapshot for {}", uri.as_str());
         Some(Snapshot {
             db: state.db.clone(),
             file,
@@ -171,6 +165,7 @@ impl Backend {
             }))
         });
         let outcome = task.await;
+        tracing::trace!("request work finished");
         cancel.0 = None;
         match outcome {
             Ok(Ok(Ok(value))) => Ok(value),
@@ -233,7 +228,10 @@ impl Backend {
             .await;
             let diagnostics = match computed {
                 Ok(Ok(Ok(diagnostics))) => diagnostics,
-                Ok(Ok(Err(_))) => return, // a newer edit will publish
+                Ok(Ok(Err(_))) => {
+                    tracing::debug!("diagnostics of version {version} cancelled");
+                    return; // a newer edit will publish
+                }
                 Ok(Err(_)) | Err(_) => {
                     tracing::error!("computing diagnostics of {} failed", uri.as_str());
                     return;
@@ -705,7 +703,8 @@ impl LanguageServer for Backend {
     }
 
     async fn shutdown(&self) -> jsonrpc::Result<()> {
-        self.shutdown.store(true, Ordering::SeqCst);
+        // The exit status is decided by the order of `shutdown` and `exit`
+        // in the input (`transport.rs`).
         Ok(())
     }
 
@@ -782,6 +781,7 @@ impl LanguageServer for Backend {
                 lines = Arc::new(LineIndex::new(&text));
             }
             document.version = params.text_document.version;
+            tracing::debug!("applied version {}", document.version);
             document.text = text.as_str().into();
             document.lines = lines;
             let kind = document.kind;
@@ -840,8 +840,13 @@ impl LanguageServer for Backend {
     async fn did_change_configuration(&self, params: DidChangeConfigurationParams) {
         self.apply_settings(&params.settings);
         self.schedule_all_open();
-        let _ = self.client.inlay_hint_refresh().await;
-        let _ = self.client.code_lens_refresh().await;
+        // Requests to the client go through the message loop running this
+        // handler: spawned, not awaited here.
+        let client = self.client.clone();
+        tokio::spawn(async move {
+            let _ = client.inlay_hint_refresh().await;
+            let _ = client.code_lens_refresh().await;
+        });
     }
 
     async fn did_change_watched_files(&self, params: DidChangeWatchedFilesParams) {

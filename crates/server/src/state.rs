@@ -164,7 +164,9 @@ impl State {
         match self.flows.get(path) {
             Some(&file) => {
                 if file.text(&self.db) != text {
+                    tracing::trace!("setting the text of {}", path.display());
                     file.set_text(&mut self.db).to(text.to_string());
+                    tracing::trace!("set the text of {}", path.display());
                 }
                 file
             }

@@ -3,6 +3,9 @@
 //! stops serving at the first undecodable message; a client's malformed JSON
 //! or bad `Content-Length` must only cost that message (lsp.md, Robustness).
 
+use std::sync::Arc;
+use std::sync::atomic::{AtomicBool, Ordering};
+
 use tokio::io::{AsyncRead, AsyncReadExt, AsyncWriteExt, DuplexStream};
 
 const HEADER_END: &[u8] = b"\r\n\r\n";
@@ -11,8 +14,14 @@ const CONTENT_LENGTH: &[u8] = b"content-length:";
 /// The largest message accepted (a 50 MB document plus its framing fits).
 const MAX_MESSAGE: usize = 512 * 1024 * 1024;
 
-/// Reads `input` and returns a stream of only valid messages.
-pub fn sanitize(mut input: impl AsyncRead + Unpin + Send + 'static) -> DuplexStream {
+/// Reads `input` and returns a stream of only valid messages. Sets
+/// `shutdown_requested` when a `shutdown` request passes: the exit status
+/// must follow the order of the messages, not of their handlers, which run
+/// concurrently (an `exit` sent right behind `shutdown` may be handled first).
+pub fn sanitize(
+    mut input: impl AsyncRead + Unpin + Send + 'static,
+    shutdown_requested: Arc<AtomicBool>,
+) -> DuplexStream {
     let (mut forward, output) = tokio::io::duplex(1 << 20);
     tokio::spawn(async move {
         let mut buffer: Vec<u8> = Vec::with_capacity(1 << 16);
@@ -22,7 +31,10 @@ pub fn sanitize(mut input: impl AsyncRead + Unpin + Send + 'static) -> DuplexStr
             while let Some(step) = next_message(&buffer) {
                 match step {
                     Frame::Message { consumed, body } => {
-                        if is_rpc_message(&buffer[body.clone()]) {
+                        if let Some(method) = rpc_method(&buffer[body.clone()]) {
+                            if method.as_deref() == Some("shutdown") {
+                                shutdown_requested.store(true, Ordering::SeqCst);
+                            }
                             let header = format!("Content-Length: {}\r\n\r\n", body.len());
                             if forward.write_all(header.as_bytes()).await.is_err()
                                 || forward.write_all(&buffer[body]).await.is_err()
@@ -110,13 +122,21 @@ fn next_message(buffer: &[u8]) -> Option<Frame> {
     }
 }
 
-fn is_rpc_message(body: &[u8]) -> bool {
+/// For a JSON-RPC 2.0 message, `Some` of its method (`None` for a
+/// response); `None` for anything else.
+fn rpc_method(body: &[u8]) -> Option<Option<String>> {
     let Ok(serde_json::Value::Object(message)) = serde_json::from_slice::<serde_json::Value>(body)
     else {
-        return false;
+        return None;
     };
-    message.get("jsonrpc").and_then(|v| v.as_str()) == Some("2.0")
-        && (message.get("method").is_some_and(|m| m.is_string()) || message.contains_key("id"))
+    if message.get("jsonrpc").and_then(|v| v.as_str()) != Some("2.0") {
+        return None;
+    }
+    match message.get("method") {
+        Some(serde_json::Value::String(method)) => Some(Some(method.clone())),
+        Some(_) => None,
+        None => message.contains_key("id").then_some(None),
+    }
 }
 
 #[cfg(test)]
@@ -124,7 +144,7 @@ mod tests {
     use super::*;
 
     async fn pass(input: &[u8]) -> Vec<u8> {
-        let mut output = sanitize(std::io::Cursor::new(input.to_vec()));
+        let mut output = sanitize(std::io::Cursor::new(input.to_vec()), Arc::default());
         let mut out = Vec::new();
         output.read_to_end(&mut out).await.unwrap();
         out

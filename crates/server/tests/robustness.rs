@@ -33,6 +33,11 @@ fn shutdown_then_exit_is_status_0_and_exit_alone_is_1() {
     let (mut server, _dir) = started();
     server.notify("exit", Value::Null);
     assert_eq!(server.wait().code(), Some(1));
+    // `exit` right behind `shutdown`, without waiting for its reply.
+    let (mut server, _dir) = started();
+    server.send_request("shutdown", Value::Null);
+    server.notify("exit", Value::Null);
+    assert_eq!(server.wait().code(), Some(0));
 }
 
 #[test]
@@ -151,7 +156,9 @@ fn fresh_check(text: &str) -> Vec<(String, u32, u32)> {
 
 #[test]
 fn a_burst_of_changes_with_hovers_ends_in_a_fresh_check_of_the_final_text() {
-    let (mut server, dir) = started();
+    let dir = tempfile::tempdir().unwrap();
+    let mut server = Server::start_with_env(&[("EASYFLOW_LOG", "easyflow_ls=debug")]);
+    server.initialize(dir.path(), json!({}), json!({}));
     let mut text =
         std::fs::read_to_string(repo_root().join("tests/data/parser/corpus/full-step.flow"))
             .unwrap();

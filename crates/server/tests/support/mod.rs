@@ -175,6 +175,15 @@ impl Server {
 
     /// The response to request `id` (the whole message: `result` or `error`).
     pub fn response(&mut self, id: i64) -> Value {
+        // Responses may come out of order: one may have been set aside while
+        // waiting for another.
+        if let Some(i) = self
+            .notifications
+            .iter()
+            .position(|m| m.get("id") == Some(&json!(id)) && m.get("method").is_none())
+        {
+            return self.notifications.remove(i);
+        }
         let deadline = Instant::now() + TIMEOUT;
         loop {
             let message = self.next(deadline, &format!("the response to request {id}"));

@@ -173,6 +173,12 @@ fn dist() -> Result<(), String> {
     let _ = std::fs::remove_file(&server);
     std::fs::copy(target.join("release/easyflow-ls"), &server)
         .map_err(|e| format!("cannot copy the server to {}: {e}", server.display()))?;
+    // The release profile keeps line tables (for profiling); users need none:
+    // stripped, the server is a seventh of the size.
+    let server_arg = server.to_str().ok_or("non-UTF-8 path")?;
+    if run("strip", &[server_arg]).is_err() {
+        eprintln!("xtask: warning: could not strip {server_arg}; packaging it as it is");
+    }
 
     let dist = target.join("dist");
     std::fs::create_dir_all(&dist).map_err(|e| format!("{}: {e}", dist.display()))?;

@@ -1,0 +1,67 @@
+;;; eglot_test.el --- batch test: easyflow.el + Eglot + easyflow-ls  -*- lexical-binding: t; -*-
+;; Run by editors/emacs/test/run.sh. Environment: EASYFLOW_LS, EASYFLOW_ROOT.
+
+(require 'package)
+;; Debian's elpa-* packages (elpa-eglot on Emacs 28; Eglot is built into 29+),
+;; which -Q would otherwise not activate.
+(add-to-list 'package-directory-list "/usr/share/emacs/site-lisp/elpa")
+(package-initialize)
+(require 'eglot)
+(require 'flymake)
+
+(defvar root (file-name-as-directory (getenv "EASYFLOW_ROOT")))
+(defvar passed 0)
+(defvar diagnostics-seen nil)
+
+(defun fail (fmt &rest args)
+  (princ (format "FAIL: %s\n%d passed, 1 failed\n" (apply #'format fmt args) passed))
+  (kill-emacs 1))
+
+(defun ok (name)
+  (setq passed (1+ passed))
+  (princ (format "ok - %s\n" name)))
+
+(defun wait-for (seconds predicate)
+  (let ((deadline (+ (float-time) seconds)))
+    (while (and (not (funcall predicate)) (< (float-time) deadline))
+      (accept-process-output nil 0.05))
+    (funcall predicate)))
+
+;; Record the diagnostics the server publishes, whatever flymake does in batch.
+(advice-add 'eglot-handle-notification :before
+            (lambda (_server method &rest params)
+              (when (eq method 'textDocument/publishDiagnostics)
+                (push (plist-get params :diagnostics) diagnostics-seen))))
+
+(load (expand-file-name "editors/emacs/easyflow.el" root))
+(setq easyflow-ls-program (list (getenv "EASYFLOW_LS") "--stdio"))
+(setq eglot-server-programs
+      (cons `((easyflow-mode easyflow-topology-mode) . ,easyflow-ls-program)
+            (cl-remove-if (lambda (entry) (equal (car entry) '(easyflow-mode easyflow-topology-mode)))
+                          eglot-server-programs)))
+
+(princ (format "# Emacs %s, Eglot from %s\n" emacs-version (locate-library "eglot")))
+
+(find-file (expand-file-name "tests/data/parser/corpus/sweep-missing-comma.flow" root))
+(unless (eq major-mode 'easyflow-mode) (fail "major mode %s" major-mode))
+(ok "*.flow opens in easyflow-mode")
+(unless (memq #'eglot-ensure easyflow-mode-hook) (fail "eglot-ensure not on the hook"))
+;; eglot-ensure connects from post-command-hook, which batch mode never runs.
+(run-hooks 'post-command-hook)
+(unless (wait-for 20 (lambda () (eglot-current-server))) (fail "Eglot did not connect"))
+(ok "Eglot connected to easyflow-ls")
+(unless (wait-for 20 (lambda ()
+                       (cl-some (lambda (ds) (cl-some (lambda (d) (equal (plist-get d :code) "E0100")) ds))
+                                diagnostics-seen)))
+  (fail "no E0100 diagnostic; got %S" diagnostics-seen))
+(ok "diagnostics arrive (E0100)")
+
+(find-file (expand-file-name "tests/data/topology/all-fields.topology" root))
+(unless (eq major-mode 'easyflow-topology-mode) (fail "major mode %s" major-mode))
+(run-hooks 'post-command-hook)
+(unless (wait-for 20 (lambda () (eglot-current-server))) (fail "Eglot did not manage the topology"))
+(ok "*.topology opens in easyflow-topology-mode, managed by Eglot")
+
+(ignore-errors (eglot-shutdown (eglot-current-server)))
+(princ (format "%d passed, 0 failed\n" passed))
+(kill-emacs 0)

@@ -1,0 +1,230 @@
+-- EasyFlow for Neovim: starts the language server `easyflow-ls` for EasyFlow
+-- workflows (filetype `easyflow`, *.flow) and topologies (`easyflow-topology`,
+-- *.topology).
+--
+--   require("easyflow").setup({
+--     cmd = { "easyflow-ls", "--stdio" },            -- or a path: "/opt/easyflow/bin/easyflow-ls"
+--     settings = { easyflow = { topology = "cluster/site.topology" } },
+--   })
+--
+-- Neovim 0.11+: the server is registered with `vim.lsp.config` and started by
+-- `vim.lsp.enable`. Neovim 0.7-0.10: a FileType autocommand starts one client
+-- per project root (`vim.lsp.start_client`) and attaches each buffer to it
+-- (`vim.lsp.buf_attach_client`). The project root is the nearest directory
+-- above the file that holds `easyflow.toml`, else `.git`, else the file's own
+-- directory.
+--
+-- Highlighting: the server's semantic tokens (Neovim 0.9+ shows them by
+-- default); `syntax/easyflow.vim` is the fallback underneath them.
+
+local M = {}
+
+--- The name of the client (and of the `vim.lsp.config` entry on 0.11+).
+M.name = "easyflow_ls"
+
+M.defaults = {
+  --- The command that starts the server: a list, or a string (a path to the
+  --- binary, to which `--stdio` is added).
+  cmd = { "easyflow-ls", "--stdio" },
+  filetypes = { "easyflow", "easyflow-topology" },
+  --- Searched for upwards from the file, in this order of preference.
+  root_markers = { "easyflow.toml", ".git" },
+  --- The `easyflow` settings section: `topology`, `catalog`,
+  --- `inlayHints = { instances = true }`, `codeLens = { enable = true }`.
+  --- Given as `{ easyflow = { ... } }` or as the section itself.
+  settings = {},
+  --- Sent as `initializationOptions`; the settings when not given, so the
+  --- first diagnostics already use the configured topology.
+  init_options = nil,
+  --- Show the server's semantic tokens (Neovim 0.9+). When false, only the
+  --- Vim syntax file highlights.
+  semantic_tokens = true,
+  on_attach = nil,
+  capabilities = nil,
+  handlers = nil,
+}
+
+local uv = vim.uv or vim.loop
+
+local function has(feature)
+  return vim.fn.has(feature) == 1
+end
+
+local function is_list(t)
+  if vim.islist then
+    return vim.islist(t)
+  end
+  return vim.tbl_islist(t)
+end
+
+--- The effective configuration: defaults, overridden by `opts`.
+function M.resolve(opts)
+  opts = opts or {}
+  local config = vim.tbl_deep_extend("force", {}, M.defaults, opts)
+  -- Lists are replaced, not merged index by index.
+  for _, key in ipairs({ "cmd", "filetypes", "root_markers" }) do
+    if opts[key] ~= nil then
+      config[key] = opts[key]
+    end
+  end
+  if type(config.cmd) == "string" then
+    config.cmd = { config.cmd, "--stdio" }
+  end
+  assert(type(config.cmd) == "table" and is_list(config.cmd) and #config.cmd > 0, "easyflow: `cmd` must be a non-empty list or a string")
+  local settings = config.settings or {}
+  if settings.easyflow == nil then
+    settings = { easyflow = settings }
+  end
+  config.settings = settings
+  if config.init_options == nil then
+    config.init_options = settings
+  end
+  return config
+end
+
+--- The project root of `path`: the nearest directory above it that holds the
+--- first of `markers` found (searching the whole way up for each marker in
+--- turn), or nil.
+function M.find_root(path, markers)
+  markers = markers or M.defaults.root_markers
+  local start = vim.fn.fnamemodify(path, ":p")
+  if vim.fn.isdirectory(start) == 0 then
+    start = vim.fn.fnamemodify(start, ":h")
+  end
+  start = start:gsub("/+$", "")
+  if start == "" then
+    start = "/"
+  end
+  for _, marker in ipairs(markers) do
+    local dir = start
+    while true do
+      if uv.fs_stat(dir .. "/" .. marker) then
+        return dir
+      end
+      local parent = vim.fn.fnamemodify(dir, ":h")
+      if parent == dir then
+        break
+      end
+      dir = parent
+    end
+  end
+  return nil
+end
+
+local function wrap_on_attach(config)
+  return function(client, bufnr)
+    if not config.semantic_tokens and client.server_capabilities then
+      client.server_capabilities.semanticTokensProvider = nil
+    end
+    if config.on_attach then
+      config.on_attach(client, bufnr)
+    end
+  end
+end
+
+-- Neovim 0.7-0.10: one client per root directory, keyed by it.
+local clients = {}
+
+local function client_alive(id)
+  return id ~= nil and vim.lsp.get_client_by_id(id) ~= nil and not vim.lsp.client_is_stopped(id)
+end
+
+local function attach_legacy(bufnr, config)
+  if not vim.api.nvim_buf_is_valid(bufnr) or vim.bo[bufnr].buftype ~= "" then
+    return
+  end
+  local path = vim.api.nvim_buf_get_name(bufnr)
+  if path == "" then
+    return
+  end
+  local root = M.find_root(path, config.root_markers) or vim.fn.fnamemodify(path, ":p:h")
+  local id = clients[root]
+  if not client_alive(id) then
+    local ok, result = pcall(vim.lsp.start_client, {
+      name = M.name,
+      cmd = config.cmd,
+      root_dir = root,
+      settings = config.settings,
+      init_options = config.init_options,
+      capabilities = config.capabilities,
+      handlers = config.handlers,
+      on_attach = wrap_on_attach(config),
+    })
+    if not ok or not result then
+      vim.notify(
+        "easyflow: could not start " .. table.concat(config.cmd, " ") .. (ok and "" or (": " .. tostring(result))),
+        vim.log.levels.ERROR
+      )
+      return
+    end
+    id = result
+    clients[root] = id
+  end
+  vim.lsp.buf_attach_client(bufnr, id)
+end
+
+local function register_filetypes()
+  -- ftdetect/easyflow.vim does this for every version; on 0.8+ the Lua
+  -- registry knows it too (for plugin managers that skip ftdetect/).
+  if has("nvim-0.8") and vim.filetype and vim.filetype.add then
+    vim.filetype.add({ extension = { flow = "easyflow", topology = "easyflow-topology" } })
+  end
+end
+
+--- Starts easyflow-ls for EasyFlow buffers. Safe to call again: the last
+--- call's options win (for buffers opened after it).
+function M.setup(opts)
+  local config = M.resolve(opts)
+  M.config = config
+  register_filetypes()
+
+  if has("nvim-0.11") and vim.lsp.config and vim.lsp.enable then
+    vim.lsp.config(M.name, {
+      cmd = config.cmd,
+      filetypes = config.filetypes,
+      root_markers = config.root_markers,
+      settings = config.settings,
+      init_options = config.init_options,
+      capabilities = config.capabilities,
+      handlers = config.handlers,
+      on_attach = wrap_on_attach(config),
+    })
+    vim.lsp.enable(M.name)
+    return config
+  end
+
+  local group = vim.api.nvim_create_augroup("easyflow_lsp", { clear = true })
+  vim.api.nvim_create_autocmd("FileType", {
+    group = group,
+    pattern = config.filetypes,
+    callback = function(args)
+      attach_legacy(args.buf, M.config)
+    end,
+  })
+  -- Buffers that were already open when setup ran.
+  for _, bufnr in ipairs(vim.api.nvim_list_bufs()) do
+    if vim.api.nvim_buf_is_loaded(bufnr) and vim.tbl_contains(config.filetypes, vim.bo[bufnr].filetype) then
+      attach_legacy(bufnr, config)
+    end
+  end
+  return config
+end
+
+--- The easyflow-ls clients attached to `bufnr` (0: the current buffer).
+function M.clients(bufnr)
+  bufnr = bufnr or 0
+  if bufnr == 0 then
+    bufnr = vim.api.nvim_get_current_buf()
+  end
+  local all
+  if vim.lsp.get_clients then
+    all = vim.lsp.get_clients({ bufnr = bufnr })
+  else
+    all = vim.tbl_values(vim.lsp.buf_get_clients(bufnr))
+  end
+  return vim.tbl_filter(function(client)
+    return client.name == M.name
+  end, all)
+end
+
+return M

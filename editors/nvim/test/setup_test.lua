@@ -1,0 +1,250 @@
+-- Headless test of the Neovim plugin in editors/nvim: filetype detection, the
+-- fallback syntax files, root detection, and `require("easyflow").setup()`
+-- starting easyflow-ls, attaching it and receiving its diagnostics.
+-- Works on Neovim 0.7 (Debian 12) and 0.11+ (the `vim.lsp.config` path).
+--
+-- Run by editors/nvim/test/run.sh:
+--   nvim --headless -u NONE -i NONE -n -c "luafile editors/nvim/test/setup_test.lua"
+-- Environment: EASYFLOW_LS (the server binary), EASYFLOW_ROOT (the repository;
+-- default: the current directory). Prints "N passed, 0 failed" and quits on
+-- success; exits with `cquit` (non-zero) on the first failure.
+
+local root = os.getenv("EASYFLOW_ROOT") or vim.fn.getcwd()
+root = vim.fn.fnamemodify(root, ":p"):gsub("/$", "")
+local server = os.getenv("EASYFLOW_LS")
+
+local passed = 0
+
+local function fail(message)
+  io.stderr:write("FAIL: " .. message .. "\n")
+  io.stdout:write(passed .. " passed, 1 failed\n")
+  vim.cmd("cquit 1")
+end
+
+local function check(condition, message)
+  if not condition then
+    error(message, 0)
+  end
+end
+
+local function test(name, body)
+  local ok, err = pcall(body)
+  if not ok then
+    fail(name .. ": " .. tostring(err))
+    return
+  end
+  passed = passed + 1
+  io.stdout:write("ok - " .. name .. "\n")
+end
+
+-- Paths relative to the repository.
+local function repo(path)
+  return root .. "/" .. path
+end
+
+local function edit(path)
+  vim.cmd("edit " .. vim.fn.fnameescape(path))
+  return vim.api.nvim_get_current_buf()
+end
+
+-- The syntax group at 1-based line and column of the current buffer: the
+-- innermost item and every item it is nested in.
+local function syntax_at(line, col)
+  local names = {}
+  for _, id in ipairs(vim.fn.synstack(line, col)) do
+    table.insert(names, vim.fn.synIDattr(id, "name"))
+  end
+  return names
+end
+
+local function expect_syntax(line, col, group)
+  local stack = syntax_at(line, col)
+  check(
+    vim.tbl_contains(stack, group),
+    string.format("line %d col %d (%q): expected %s, got [%s]", line, col,
+      vim.fn.getline(line):sub(col, col + 10), group, table.concat(stack, ", "))
+  )
+end
+
+local nvim_version = vim.version()
+io.stdout:write(string.format("# Neovim %d.%d.%d\n", nvim_version.major, nvim_version.minor, nvim_version.patch))
+
+-- The plugin, as a plugin manager (or `set rtp+=`) would add it, before
+-- filetype detection is switched on (which sources ftdetect/).
+vim.opt.runtimepath:prepend(repo("editors/nvim"))
+vim.cmd("filetype plugin on")
+vim.cmd("syntax on")
+
+local flow_path = repo("tests/data/parser/corpus/sweep-missing-comma.flow")
+local full_step_path = repo("tests/data/parser/corpus/full-step.flow")
+local topology_path = repo("tests/data/topology/all-fields.topology")
+
+local ok, err = pcall(function()
+  local easyflow = require("easyflow")
+
+  test("resolve: defaults, string cmd, settings section", function()
+    local config = easyflow.resolve({ cmd = "/opt/easyflow-ls", settings = { topology = "site.topology" } })
+    check(vim.deep_equal(config.cmd, { "/opt/easyflow-ls", "--stdio" }), "cmd " .. vim.inspect(config.cmd))
+    check(config.settings.easyflow.topology == "site.topology", "settings " .. vim.inspect(config.settings))
+    check(config.init_options.easyflow.topology == "site.topology", "init_options " .. vim.inspect(config.init_options))
+    check(vim.deep_equal(config.filetypes, { "easyflow", "easyflow-topology" }), "filetypes")
+    local defaults = easyflow.resolve()
+    check(vim.deep_equal(defaults.cmd, { "easyflow-ls", "--stdio" }), "default cmd")
+    check(vim.deep_equal(defaults.root_markers, { "easyflow.toml", ".git" }), "default root markers")
+  end)
+
+  test("find_root: easyflow.toml before .git, else nil", function()
+    local tmp = vim.fn.tempname()
+    vim.fn.mkdir(tmp .. "/project/.git", "p")
+    vim.fn.mkdir(tmp .. "/project/flows/deep", "p")
+    vim.fn.writefile({ "topology = \"x.topology\"" }, tmp .. "/project/flows/easyflow.toml")
+    local file = tmp .. "/project/flows/deep/a.flow"
+    check(easyflow.find_root(file) == tmp .. "/project/flows", "root " .. tostring(easyflow.find_root(file)))
+    check(easyflow.find_root(tmp .. "/project/b.flow") == tmp .. "/project", ".git root")
+    check(easyflow.find_root(file, { "no-such-marker" }) == nil, "no marker: nil")
+    vim.fn.delete(tmp, "rf")
+  end)
+
+  test("ftdetect: *.flow is easyflow", function()
+    local buf = edit(flow_path)
+    check(vim.bo[buf].filetype == "easyflow", "filetype " .. vim.bo[buf].filetype)
+    check(vim.bo[buf].commentstring == "// %s", "commentstring " .. vim.bo[buf].commentstring)
+  end)
+
+  test("syntax/easyflow.vim: keywords, names, literals", function()
+    edit(flow_path)
+    check(vim.b.current_syntax == "easyflow", "current_syntax " .. tostring(vim.b.current_syntax))
+    -- step SweepExample runs SomePackage
+    expect_syntax(1, 1, "easyflowKeyword")
+    expect_syntax(1, 6, "easyflowStepName")
+    expect_syntax(1, 19, "easyflowKeyword")
+    expect_syntax(1, 24, "easyflowPackage")
+    --   width = 100,
+    expect_syntax(3, 3, "easyflowParameter")
+    expect_syntax(3, 9, "easyflowOperator")
+    expect_syntax(3, 11, "easyflowInteger")
+    --   precision = [0.1, 0.01]
+    expect_syntax(5, 16, "easyflowFloat")
+    --   iterations = sweep [100, 200, 300]
+    expect_syntax(6, 16, "easyflowKeyword")
+  end)
+
+  test("syntax/easyflow.vim: comments, strings, code blocks", function()
+    edit(full_step_path)
+    -- stringInput = "some string here",
+    expect_syntax(8, 18, "easyflowString")
+    -- doubleInput = 3.14,
+    expect_syntax(10, 17, "easyflowFloat")
+    -- [priority = @high]
+    expect_syntax(3, 2, "easyflowAttribute")
+    expect_syntax(3, 13, "easyflowConstant")
+    -- step StepName runs Package.Method after AnotherStep
+    expect_syntax(4, 41, "easyflowAfterList")
+    -- post code ruby / body / code end
+    expect_syntax(14, 1, "easyflowKeyword")
+    expect_syntax(14, 6, "easyflowCodeDelimiter")
+    expect_syntax(15, 3, "easyflowCodeRuby")
+    expect_syntax(17, 3, "easyflowCodeRuby")
+    expect_syntax(18, 1, "easyflowCodeDelimiter")
+    -- ~step LongRunningStep runs LRPackage: after the block, EasyFlow again
+    expect_syntax(19, 2, "easyflowKeyword")
+    check(not vim.tbl_contains(syntax_at(19, 2), "easyflowCodeRuby"), "code block ran past `code end`")
+    -- inStream <- StepName.Result.outs["output.txt"]
+    expect_syntax(21, 12, "easyflowOperator")
+  end)
+
+  test("ftdetect and syntax: *.topology is easyflow-topology", function()
+    local buf = edit(topology_path)
+    check(vim.bo[buf].filetype == "easyflow-topology", "filetype " .. vim.bo[buf].filetype)
+    check(vim.b.current_syntax == "easyflow-topology", "current_syntax " .. tostring(vim.b.current_syntax))
+    -- compute+CPU#0:12x4,1073741824/9000
+    expect_syntax(1, 1, "easyflowTopologyCapability")
+    expect_syntax(1, 8, "easyflowTopologyPlus")
+    expect_syntax(1, 9, "easyflowTopologyCapability")
+    expect_syntax(1, 13, "easyflowTopologySocket")
+    expect_syntax(1, 15, "easyflowTopologyPerNode")
+    expect_syntax(1, 18, "easyflowTopologyMaxNodes")
+    expect_syntax(1, 21, "easyflowTopologyShm")
+    expect_syntax(1, 32, "easyflowTopologyPort")
+  end)
+
+  -- The language server.
+  check(server and server ~= "", "EASYFLOW_LS is not set")
+  check(vim.fn.executable(server) == 1, "EASYFLOW_LS is not executable: " .. server)
+  vim.cmd("silent! %bwipeout!")
+
+  easyflow.setup({
+    cmd = { server, "--stdio" },
+    settings = { easyflow = { codeLens = { enable = true } } },
+  })
+
+  local flow_buf
+  test("setup: the server attaches to a .flow buffer", function()
+    flow_buf = edit(flow_path)
+    check(vim.bo[flow_buf].filetype == "easyflow", "filetype " .. vim.bo[flow_buf].filetype)
+    local attached = vim.wait(10000, function()
+      return #easyflow.clients(flow_buf) == 1
+    end, 20)
+    check(attached, "no easyflow_ls client attached")
+    local client = easyflow.clients(flow_buf)[1]
+    check(client.config.root_dir == root, "root_dir " .. tostring(client.config.root_dir) .. ", expected " .. root)
+    local initialized = vim.wait(10000, function()
+      return client.initialized or (client.server_capabilities ~= nil and next(client.server_capabilities) ~= nil)
+    end, 20)
+    check(initialized, "the server did not initialize")
+    check(client.server_capabilities.semanticTokensProvider ~= nil, "no semantic tokens provider")
+  end)
+
+  test("setup: diagnostics arrive (E0100)", function()
+    local got = vim.wait(20000, function()
+      return #vim.diagnostic.get(flow_buf) > 0
+    end, 50)
+    check(got, "no diagnostics for sweep-missing-comma.flow")
+    local codes = {}
+    for _, d in ipairs(vim.diagnostic.get(flow_buf)) do
+      table.insert(codes, tostring(d.code))
+    end
+    check(vim.tbl_contains(codes, "E0100"), "expected E0100, got " .. table.concat(codes, ", "))
+  end)
+
+  test("setup: the same client serves a .topology buffer", function()
+    local flow_client = easyflow.clients(flow_buf)[1]
+    local buf = edit(topology_path)
+    local attached = vim.wait(10000, function()
+      return #easyflow.clients(buf) == 1
+    end, 20)
+    check(attached, "no easyflow_ls client attached to the topology")
+    check(easyflow.clients(buf)[1].id == flow_client.id, "a second client was started for the same root")
+  end)
+
+  if vim.lsp.semantic_tokens and vim.lsp.semantic_tokens.get_at_pos then
+    test("setup: semantic tokens highlight the step name (Neovim 0.9+)", function()
+      vim.cmd("buffer " .. flow_buf)
+      local found = vim.wait(10000, function()
+        local tokens = vim.lsp.semantic_tokens.get_at_pos(flow_buf, 0, 6) or {}
+        for _, token in ipairs(tokens) do
+          if token.type == "function" then
+            return true
+          end
+        end
+        return false
+      end, 50)
+      check(found, "no `function` semantic token on the step name")
+    end)
+  end
+end)
+
+if not ok then
+  fail(tostring(err))
+end
+
+-- Stop the server before leaving, so it exits cleanly.
+for _, client in ipairs(vim.lsp.get_clients and vim.lsp.get_clients() or vim.lsp.get_active_clients()) do
+  vim.lsp.stop_client(client.id)
+end
+vim.wait(2000, function()
+  return #(vim.lsp.get_clients and vim.lsp.get_clients() or vim.lsp.get_active_clients()) == 0
+end, 20)
+
+io.stdout:write(passed .. " passed, 0 failed\n")
+vim.cmd("qall!")

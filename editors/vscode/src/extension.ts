@@ -1,0 +1,37 @@
+// The EasyFlow extension: the language client for `easyflow-ls`, its status
+// bar item, and the workflow graph view.
+
+import * as vscode from "vscode";
+
+import { EasyFlowClient, SECTION } from "./client";
+import { GraphPanel } from "./graphPanel";
+import { ServerStatus } from "./status";
+
+let client: EasyFlowClient | undefined;
+
+export async function activate(context: vscode.ExtensionContext): Promise<void> {
+  const status = new ServerStatus();
+  client = new EasyFlowClient(context.extensionPath, status);
+  const graph = new GraphPanel(context.extensionUri, client);
+  const current = client;
+  context.subscriptions.push(
+    status,
+    current,
+    graph,
+    vscode.commands.registerCommand("easyflow.restartServer", () => current.restart()),
+    vscode.commands.registerCommand("easyflow.showGraph", () => graph.show()),
+    vscode.commands.registerCommand("easyflow.showOutput", () => current.showOutput()),
+    vscode.workspace.onDidChangeConfiguration((e) => {
+      // The other settings reach the running server through didChangeConfiguration.
+      if (e.affectsConfiguration(`${SECTION}.server.path`)) {
+        void current.restart();
+      }
+    }),
+  );
+  await current.start();
+}
+
+export async function deactivate(): Promise<void> {
+  await client?.stop();
+  client = undefined;
+}

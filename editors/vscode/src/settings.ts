@@ -1,0 +1,26 @@
+// The `easyflow` settings as the server reads them (lsp.md, "Settings"): sent
+// as `initializationOptions`, and again in `workspace/didChangeConfiguration`
+// through `synchronize.configurationSection`.
+
+/** Reads one key of the `easyflow` section (e.g. `inlayHints.instances`). */
+export type SettingReader = (key: string) => unknown;
+
+export interface ServerSettings {
+  topology: string | null;
+  catalog: string | null;
+  inlayHints: { instances: boolean };
+  codeLens: { enable: boolean };
+}
+
+export function serverSettings(get: SettingReader): ServerSettings {
+  return {
+    topology: nonEmpty(get("topology")),
+    catalog: nonEmpty(get("catalog")),
+    inlayHints: { instances: get("inlayHints.instances") !== false },
+    codeLens: { enable: get("codeLens.enable") !== false },
+  };
+}
+
+function nonEmpty(value: unknown): string | null {
+  return typeof value === "string" && value.trim() !== "" ? value.trim() : null;
+}

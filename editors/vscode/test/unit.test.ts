@@ -1,0 +1,60 @@
+// The extension's pure parts: the settings sent to the server and where the
+// server executable is found.
+
+import assert from "node:assert/strict";
+import { mkdirSync, mkdtempSync, rmSync, statSync, writeFileSync } from "node:fs";
+import { homedir, tmpdir } from "node:os";
+import { join } from "node:path";
+import { describe, test } from "node:test";
+
+import { findServer, isExecutable } from "../src/serverPath";
+import { serverSettings } from "../src/settings";
+
+describe("serverSettings", () => {
+  test("defaults: no topology, hints and lenses on", () => {
+    assert.deepEqual(
+      serverSettings(() => undefined),
+      { topology: null, catalog: null, inlayHints: { instances: true }, codeLens: { enable: true } },
+    );
+  });
+
+  test("values from the configuration; an empty path is none", () => {
+    const config: Record<string, unknown> = { topology: " cluster.topology ", catalog: "", "inlayHints.instances": false, "codeLens.enable": false };
+    assert.deepEqual(
+      serverSettings((key) => config[key]),
+      { topology: "cluster.topology", catalog: null, inlayHints: { instances: false }, codeLens: { enable: false } },
+    );
+  });
+});
+
+describe("findServer", () => {
+  const extension = mkdtempSync(join(tmpdir(), "easyflow-ext-"));
+
+  test("PATH when nothing is bundled", () => {
+    assert.deepEqual(findServer("", extension, undefined), { command: "easyflow-ls", origin: "PATH" });
+  });
+
+  test("the bundled server, made executable if its mode was lost", () => {
+    mkdirSync(join(extension, "server"));
+    const bundled = join(extension, "server", "easyflow-ls");
+    writeFileSync(bundled, "#!/bin/sh\n", { mode: 0o644 });
+    assert.deepEqual(findServer(undefined, extension, undefined), { command: bundled, origin: "bundled" });
+    assert.equal(statSync(bundled).mode & 0o111, 0o111);
+    assert.ok(isExecutable(bundled));
+  });
+
+  test("isExecutable: paths, and bare names on PATH", () => {
+    assert.ok(isExecutable("sh"));
+    assert.ok(!isExecutable("easyflow-ls-that-does-not-exist"));
+    assert.ok(!isExecutable(join(extension, "missing")));
+    assert.ok(!isExecutable(extension), "a directory is not an executable");
+  });
+
+  test("the setting wins: absolute, home, workspace-relative, bare name", () => {
+    assert.equal(findServer("/opt/easyflow-ls", extension, "/ws").command, "/opt/easyflow-ls");
+    assert.equal(findServer("~/bin/easyflow-ls", extension, "/ws").command, join(homedir(), "bin/easyflow-ls"));
+    assert.equal(findServer("target/release/easyflow-ls", extension, "/ws").command, "/ws/target/release/easyflow-ls");
+    assert.deepEqual(findServer("easyflow-ls-dev", extension, "/ws"), { command: "easyflow-ls-dev", origin: "setting" });
+    rmSync(extension, { recursive: true, force: true });
+  });
+});

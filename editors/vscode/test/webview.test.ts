@@ -1,0 +1,245 @@
+// The graph page in headless Chromium (Debian's `chromium`): the page the
+// extension shows, loaded from out/webview with a stub `acquireVsCodeApi`, fed
+// the `easyflow/graph` results of the fixtures through `postMessage`.
+//
+// CHROMIUM overrides the browser (default /usr/bin/chromium). Screenshots go to
+// test-results/.
+
+import assert from "node:assert/strict";
+import { existsSync, mkdirSync, readFileSync, writeFileSync } from "node:fs";
+import { join } from "node:path";
+import { after, before, describe, test } from "node:test";
+import { pathToFileURL } from "node:url";
+import { type Browser, chromium, type Page } from "playwright-core";
+
+import { graphPage } from "../src/graphPage";
+import type { FromWebview, Graph, ToWebview } from "../src/protocol";
+
+const root = join(__dirname, "..", "..");
+const results = join(root, "test-results");
+const fixture = (name: string): Graph => JSON.parse(readFileSync(join(root, "test", "fixtures", `${name}.graph.json`), "utf8"));
+
+/** The page as the extension serves it, with the webview API stubbed out. */
+function writePage(): string {
+  const dir = join(root, "out", "test", "page");
+  mkdirSync(dir, { recursive: true });
+  const html = graphPage({
+    script: "../../webview/graph.js",
+    style: "../../webview/graph.css",
+    cspSource: "file:",
+    nonce: "test",
+    prelude: `window.posted = [];
+window.acquireVsCodeApi = () => ({ postMessage: (m) => window.posted.push(m), getState: () => undefined, setState: () => {} });`,
+  });
+  const file = join(dir, "index.html");
+  writeFileSync(file, html);
+  return pathToFileURL(file).href;
+}
+
+declare global {
+  interface Window {
+    posted: FromWebview[];
+  }
+}
+
+let browser: Browser;
+let url: string;
+
+before(async () => {
+  const executablePath = process.env.CHROMIUM ?? "/usr/bin/chromium";
+  assert.ok(existsSync(executablePath), `${executablePath} is missing: apt-get install chromium (or set CHROMIUM)`);
+  assert.ok(existsSync(join(root, "out", "webview", "graph.js")), "build the page first: node scripts/build.mjs --tests");
+  url = writePage();
+  mkdirSync(results, { recursive: true });
+  browser = await chromium.launch({
+    executablePath,
+    args: ["--no-sandbox", "--disable-gpu", "--disable-background-networking", "--disable-component-update"],
+  });
+});
+
+after(async () => {
+  await browser?.close();
+});
+
+/** A page that has loaded and said `ready`, and the errors it logs. */
+async function open(width = 1100, height = 620): Promise<{ page: Page; errors: string[] }> {
+  const page = await browser.newPage({ viewport: { width, height } });
+  const errors: string[] = [];
+  page.on("console", (m) => {
+    if (m.type() === "error") errors.push(m.text());
+  });
+  page.on("pageerror", (e) => errors.push(e.message));
+  await page.goto(url);
+  await page.waitForFunction(() => window.posted.some((m) => m.type === "ready"));
+  return { page, errors };
+}
+
+async function send(page: Page, message: ToWebview, state = "drawn"): Promise<void> {
+  await page.evaluate((m) => {
+    delete document.body.dataset.state;
+    window.postMessage(m, "*");
+  }, message);
+  await page.waitForSelector(`body[data-state="${state}"]`, { timeout: 30_000 });
+}
+
+const graphMessage = (name: string, graph: Graph = fixture(name)): ToWebview => ({
+  type: "graph",
+  title: `${name}.flow`,
+  uri: `file:///work/${name}.flow`,
+  graph,
+});
+
+const count = (page: Page, selector: string) => page.locator(selector).count();
+
+describe("graph webview", () => {
+  test("draws a broken flow: cycle, unresolved names, edge kinds, instances", async () => {
+    const { page, errors } = await open();
+    await send(page, graphMessage("broken"));
+    // 6 steps and the 2 unresolved names (`Missing`, `Nowhere`).
+    assert.equal(await count(page, "#graph .node"), 8);
+    assert.equal(await count(page, "#graph .node.step"), 6);
+    assert.equal(await count(page, "#graph .node.unresolved"), 2);
+    // 7 edges and one from each unresolved name to the step naming it.
+    assert.equal(await count(page, "#graph .edge"), 9);
+    assert.equal(await count(page, "#graph .edge.control"), 3);
+    assert.equal(await count(page, "#graph .edge.data"), 5);
+    assert.equal(await count(page, "#graph .edge.stream"), 1);
+    // Red: the 3 edges of the cycle A → B → C → A, and the 2 unresolved ones.
+    assert.equal(await count(page, "#graph .edge.bad"), 5);
+    assert.equal(await count(page, "#graph .node.in-cycle"), 3);
+    assert.equal(await count(page, "#graph .node.long-running"), 1);
+    assert.equal(await page.locator('#graph .node[data-id="B"] .instances').textContent(), "× 3");
+    assert.deepEqual(await page.locator("#graph .column text").allTextContents(), ["level 0", "level 1", "no level (cycle)"]);
+    assert.match((await page.locator("#summary").textContent()) ?? "", /6 steps · 7 edges · 2 unresolved · 3 steps on a cycle/);
+
+    // Every step's box lies inside its level's column, levels left to right.
+    const x = async (id: string) => (await page.locator(`#graph .node[data-id="${id}"]`).boundingBox())!.x;
+    assert.ok((await x("Load")) < (await x("Watch")));
+    assert.ok((await x("Watch")) < (await x("Report")));
+
+    await page.screenshot({ path: join(results, "graph.png") });
+    assert.deepEqual(errors, []);
+    await page.close();
+  });
+
+  test("a click on a step posts reveal with its range; on an unresolved name, the step naming it", async () => {
+    const { page } = await open();
+    const graph = fixture("broken");
+    await send(page, graphMessage("broken", graph));
+    const rangeOf = (id: string) => graph.nodes.find((n) => n.id === id)!.range;
+
+    await page.click('#graph .node[data-id="C"]');
+    await page.click('#graph .node[data-id="?Missing"]');
+    await page.focus('#graph .node[data-id="Watch"]');
+    await page.keyboard.press("Enter");
+    const reveals = await page.evaluate(() => window.posted.filter((m) => m.type === "reveal"));
+    assert.deepEqual(reveals, [
+      { type: "reveal", range: rangeOf("C") },
+      { type: "reveal", range: rangeOf("A") },
+      { type: "reveal", range: rangeOf("Watch") },
+    ]);
+    assert.equal(await count(page, "#graph .node.selected"), 1);
+
+    // A drag pans and reveals nothing.
+    const box = (await page.locator('#graph .node[data-id="B"]').boundingBox())!;
+    await page.mouse.move(box.x + 5, box.y + 5);
+    await page.mouse.down();
+    await page.mouse.move(box.x + 80, box.y + 40, { steps: 5 });
+    await page.mouse.up();
+    assert.equal(await page.evaluate(() => window.posted.filter((m) => m.type === "reveal").length), 3);
+    await page.close();
+  });
+
+  test("draws a clean flow, and updates as the flow changes", async () => {
+    const { page, errors } = await open(900, 480);
+    await send(page, graphMessage("data-deps"));
+    assert.equal(await count(page, "#graph .node"), 5);
+    assert.equal(await count(page, "#graph .edge"), 4);
+    assert.equal(await count(page, "#graph .edge.bad"), 0);
+    assert.equal(await count(page, "#graph .edge.control"), 3);
+    assert.deepEqual(await page.locator("#graph .column text").allTextContents(), ["level 0", "level 1", "level 2"]);
+    await page.screenshot({ path: join(results, "graph-data-deps.png") });
+
+    // The user types a new step depending on D: the new graph is drawn.
+    const graph = fixture("data-deps");
+    graph.nodes.push({ id: "E", package: "Pkg5", instances: 4, level: 3, long_running: false, in_cycle: false, range: null });
+    graph.edges.push({ from: "D", to: "E", kind: "data", in_cycle: false });
+    graph.levels.push(["E"]);
+    await send(page, graphMessage("data-deps", graph));
+    assert.equal(await count(page, "#graph .node"), 6);
+    assert.equal(await count(page, "#graph .edge"), 5);
+
+    // The server fails for a moment: the last graph stays, with the error.
+    await page.evaluate(() => {
+      window.postMessage({ type: "graph", title: "data-deps.flow", uri: "file:///work/data-deps.flow", graph: null, error: "server busy" }, "*");
+    });
+    await page.waitForFunction(() => document.getElementById("error")!.textContent === "server busy");
+    assert.equal(await count(page, "#graph .node"), 6);
+
+    // A flow with no steps.
+    await send(page, graphMessage("empty", { nodes: [], edges: [], unresolved: [], levels: [] }), "empty");
+    assert.equal(await page.locator("#empty").textContent(), "No steps in this flow.");
+    assert.deepEqual(errors, []);
+    await page.close();
+  });
+
+  test("draws a flow with a step body, sweeps and a long-running step", async () => {
+    const { page, errors } = await open(900, 400);
+    await send(page, graphMessage("full-step"));
+    assert.equal(await count(page, "#graph .node"), 3);
+    assert.equal(await count(page, "#graph .edge.stream"), 1);
+    assert.equal(await page.locator('#graph .node[data-id="StepName"] .instances').textContent(), "× 3");
+    await page.screenshot({ path: join(results, "graph-full-step.png") });
+    assert.deepEqual(errors, []);
+    await page.close();
+  });
+
+  test("draws a step depending on itself, and a repeated step name", async () => {
+    const { page, errors } = await open(600, 300);
+    const step = (id: string) => ({ id, package: "P", instances: 1, level: null, long_running: false, in_cycle: true });
+    const graph: Graph = {
+      nodes: [step("A"), step("A"), step("B")],
+      edges: [
+        { from: "A", to: "A", kind: "data", in_cycle: true },
+        { from: "A", to: "B", kind: "control", in_cycle: false },
+      ],
+      unresolved: [{ from: "B", name: "A2", kind: "data" }],
+      levels: [],
+    };
+    await send(page, graphMessage("self", graph));
+    assert.equal(await count(page, "#graph .node"), 3);
+    assert.equal(await count(page, "#graph .edge"), 3);
+    assert.deepEqual(errors, []);
+    await page.close();
+  });
+
+  test("draws large flows: ELK up to its limit, stacked columns beyond", async () => {
+    const { page, errors } = await open();
+    for (const steps of [400, 3000]) {
+      const graph = layered(steps);
+      const started = Date.now();
+      await send(page, graphMessage(`large-${steps}`, graph));
+      assert.equal(await count(page, "#graph .node"), steps);
+      assert.equal(await count(page, "#graph .edge"), graph.edges.length);
+      console.log(`# ${steps} steps, ${graph.edges.length} edges drawn in ${Date.now() - started} ms`);
+    }
+    assert.deepEqual(errors, []);
+    await page.close();
+  });
+});
+
+/** A flow shaped like genflow's: levels of 20 steps, each depending on two of the level before. */
+function layered(steps: number): Graph {
+  const width = 20;
+  const graph: Graph = { nodes: [], edges: [], unresolved: [], levels: [] };
+  for (let i = 0; i < steps; i++) {
+    const level = Math.floor(i / width);
+    graph.nodes.push({ id: `S${i}`, package: `Pkg${i % 7}`, instances: 1 + (i % 3), level, long_running: false, in_cycle: false });
+    (graph.levels[level] ??= []).push(`S${i}`);
+    if (level > 0) {
+      graph.edges.push({ from: `S${i - width}`, to: `S${i}`, kind: "data", in_cycle: false });
+      graph.edges.push({ from: `S${(level - 1) * width + ((i * 7) % width)}`, to: `S${i}`, kind: "control", in_cycle: false });
+    }
+  }
+  return graph;
+}

@@ -77,5 +77,5 @@ end)
 if not ok then
   fail(tostring(err))
 end
-print("nvim LSP test: 3 passed, 0 failed")
+io.stdout:write("nvim LSP test: 3 passed, 0 failed\n")
 vim.cmd("qall!")

@@ -452,6 +452,39 @@ fn prepare_diagnostics(state: &State, uri: &Uri) -> Option<(i32, DiagnosticsWork
     Some((version, work))
 }
 
+/// The most completion items sent at once.
+const MAX_COMPLETIONS: usize = 200;
+
+/// The `limit` items that best match `typed` (case-insensitive): prefix
+/// matches first, then subsequence matches, each in their original order.
+fn best_completions(
+    items: Vec<ide::completion::CompletionItem>,
+    typed: &str,
+    limit: usize,
+) -> Vec<ide::completion::CompletionItem> {
+    let typed = typed.to_ascii_lowercase();
+    let rank = |label: &str| {
+        let label = label.to_ascii_lowercase();
+        if label.starts_with(&typed) {
+            Some(0)
+        } else {
+            let mut chars = label.chars();
+            typed.chars().all(|c| chars.any(|l| l == c)).then_some(1)
+        }
+    };
+    let mut ranked: Vec<(u8, usize, ide::completion::CompletionItem)> = items
+        .into_iter()
+        .enumerate()
+        .filter_map(|(i, item)| Some((rank(&item.label)?, i, item)))
+        .collect();
+    ranked.sort_by_key(|(rank, i, _)| (*rank, *i));
+    ranked
+        .into_iter()
+        .take(limit)
+        .map(|(_, _, item)| item)
+        .collect()
+}
+
 fn markdown(value: String) -> MarkupContent {
     MarkupContent {
         kind: MarkupKind::Markdown,
@@ -899,8 +932,20 @@ impl LanguageServer for Backend {
         let position = params.text_document_position;
         self.run(&position.text_document.uri, move |s| {
             use ide::completion::{CompletionKind as K, Insert};
-            let items = ide::completion::completions(&s.db, s.file, s.offset(position.position));
-            let items = items
+            let offset = s.offset(position.position);
+            let mut items = ide::completion::completions(&s.db, s.file, offset);
+            // A flow may have thousands of steps: send the best matches of
+            // what is typed, and let the client ask again as typing goes on.
+            let typed = items
+                .first()
+                .map(|i| &s.text[TextRange::new(i.replace.start(), offset.max(i.replace.start()))])
+                .unwrap_or("")
+                .to_string();
+            let incomplete = items.len() > MAX_COMPLETIONS;
+            if incomplete {
+                items = best_completions(items, &typed, MAX_COMPLETIONS);
+            }
+            let items: Vec<lsp::CompletionItem> = items
                 .into_iter()
                 .map(|item| {
                     let (new_text, format) = match item.insert {
@@ -932,7 +977,10 @@ impl LanguageServer for Backend {
                     }
                 })
                 .collect();
-            Some(CompletionResponse::Array(items))
+            Some(CompletionResponse::List(CompletionList {
+                is_incomplete: incomplete,
+                items,
+            }))
         })
         .await
     }

@@ -146,19 +146,28 @@ impl State {
         if let Some(url) = &self.settings.docs_url {
             return Some(url.clone());
         }
-        let exe = std::env::current_exe().ok()?;
-        let candidates = [
-            exe.parent().map(|d| d.join("docs/diagnostics.md")),
-            exe.parent()
-                .and_then(|d| d.parent())
-                .map(|d| d.join("docs/diagnostics.md")),
-            Some(Path::new(env!("CARGO_MANIFEST_DIR")).join("../../docs/diagnostics.md")),
-        ];
-        let docs = candidates.into_iter().flatten().find(|p| p.is_file())?;
-        let docs = docs.canonicalize().ok()?;
-        lsp::Uri::from_file_path(docs).map(|uri| uri.as_str().to_string())
+        static INSTALLED: std::sync::OnceLock<Option<String>> = std::sync::OnceLock::new();
+        INSTALLED.get_or_init(installed_docs_url).clone()
     }
+}
 
+/// `docs/diagnostics.md` beside the server binary (as packaged), or in the
+/// source tree it was built from.
+fn installed_docs_url() -> Option<String> {
+    let exe = std::env::current_exe().ok()?;
+    let candidates = [
+        exe.parent().map(|d| d.join("docs/diagnostics.md")),
+        exe.parent()
+            .and_then(|d| d.parent())
+            .map(|d| d.join("docs/diagnostics.md")),
+        Some(Path::new(env!("CARGO_MANIFEST_DIR")).join("../../docs/diagnostics.md")),
+    ];
+    let docs = candidates.into_iter().flatten().find(|p| p.is_file())?;
+    let docs = docs.canonicalize().ok()?;
+    lsp::Uri::from_file_path(docs).map(|uri| uri.as_str().to_string())
+}
+
+impl State {
     /// The flow at `path`, created from `text` or updated to it.
     pub fn set_flow(&mut self, path: &Path, text: &str) -> SourceFile {
         match self.flows.get(path) {

@@ -1,37 +1,9 @@
 //! End-to-end tests of the `easyflow` binary: real processes, real files.
 //! Expected outputs live in `tests/data/cli/`; regenerate with `UPDATE_EXPECT=1`.
 
-use std::path::{Path, PathBuf};
-use std::process::{Command, Output, Stdio};
+mod common;
 
-fn repo_root() -> PathBuf {
-    Path::new(env!("CARGO_MANIFEST_DIR"))
-        .join("../..")
-        .canonicalize()
-        .unwrap()
-}
-
-fn easyflow(args: &[&str], dir: &Path) -> Output {
-    Command::new(env!("CARGO_BIN_EXE_easyflow"))
-        .args(args)
-        .current_dir(dir)
-        .env("NO_COLOR", "1")
-        .stdin(Stdio::null())
-        .output()
-        .expect("the easyflow binary runs")
-}
-
-fn stdout(output: &Output) -> String {
-    String::from_utf8(output.stdout.clone()).expect("stdout is UTF-8")
-}
-
-fn stderr(output: &Output) -> String {
-    String::from_utf8(output.stderr.clone()).expect("stderr is UTF-8")
-}
-
-fn expect_output(name: &str, actual: &str) {
-    expect_test::expect_file![repo_root().join("tests/data/cli").join(name)].assert_eq(actual);
-}
+use common::{easyflow, expect_output, repo_root, stderr, stdout};
 
 #[test]
 fn check_corpus_json() {

@@ -1,39 +1,12 @@
 //! End-to-end tests of `easyflow topology FILE [--gpispace]`. Expected
 //! outputs live in `tests/data/cli/topology/`; regenerate with `UPDATE_EXPECT=1`.
 
+mod common;
+
 use std::io::Write;
-use std::path::{Path, PathBuf};
-use std::process::{Command, Output, Stdio};
+use std::process::{Command, Stdio};
 
-fn repo_root() -> PathBuf {
-    Path::new(env!("CARGO_MANIFEST_DIR"))
-        .join("../..")
-        .canonicalize()
-        .unwrap()
-}
-
-fn easyflow(args: &[&str], dir: &Path) -> Output {
-    Command::new(env!("CARGO_BIN_EXE_easyflow"))
-        .args(args)
-        .current_dir(dir)
-        .env("NO_COLOR", "1")
-        .stdin(Stdio::null())
-        .output()
-        .expect("the easyflow binary runs")
-}
-
-fn stdout(output: &Output) -> String {
-    String::from_utf8(output.stdout.clone()).expect("stdout is UTF-8")
-}
-
-fn stderr(output: &Output) -> String {
-    String::from_utf8(output.stderr.clone()).expect("stderr is UTF-8")
-}
-
-fn expect_output(name: &str, actual: &str) {
-    expect_test::expect_file![repo_root().join("tests/data/cli/topology").join(name)]
-        .assert_eq(actual);
-}
+use common::{easyflow, expect_output, repo_root, stderr, stdout};
 
 /// The seed's example, with the documented values in readable units.
 #[test]
@@ -44,7 +17,7 @@ fn table_of_the_corpus_topology() {
     );
     assert_eq!(output.status.code(), Some(0), "{}", stderr(&output));
     assert_eq!(stderr(&output), "");
-    expect_output("cluster.txt", &stdout(&output));
+    expect_output("topology/cluster.txt", &stdout(&output));
 }
 
 #[test]
@@ -54,7 +27,7 @@ fn diagnostics_then_table() {
         &repo_root(),
     );
     assert_eq!(output.status.code(), Some(1), "errors in the file");
-    expect_output("mixed.txt", &stdout(&output));
+    expect_output("topology/mixed.txt", &stdout(&output));
 }
 
 #[test]
@@ -133,7 +106,7 @@ fn gpispace_with_errors_prints_no_string() {
     );
     assert_eq!(output.status.code(), Some(1));
     assert_eq!(stdout(&output), "", "GPI-Space would reject the string");
-    expect_output("mixed-gpispace.stderr", &stderr(&output));
+    expect_output("topology/mixed-gpispace.stderr", &stderr(&output));
 }
 
 #[test]

@@ -67,3 +67,44 @@ fn recheck_after_renaming_a_reference(bencher: Bencher) {
         })
         .bench_local_refs(|(db, file)| file_diagnostics(db, *file).len());
 }
+
+/// A topology of `count` worker types: the five of the generated flows'
+/// topology, then distinct others.
+fn topology_of(count: usize) -> String {
+    let mut text = easyflow_genflow::TOPOLOGY.trim_end().to_string();
+    for i in 5..count {
+        text.push_str(&format!(
+            " extra{i}+compute+pool{}:{},{}",
+            i % 7,
+            1 + i % 4,
+            1 << (20 + i % 10)
+        ));
+    }
+    text.push('\n');
+    text
+}
+
+/// The fit check of a 10k-step flow (every third step `requires`) against a
+/// topology of 100 worker types, after an edit of the topology: only the
+/// topology's parse and the fit check run (the flow's analysis is reused).
+#[divan::bench(sample_count = 20, sample_size = 1)]
+fn fit_check_after_topology_edit(bencher: Bencher) {
+    use easyflow_db::TopologyFile;
+    let text = easyflow_genflow::generate_with_topology(10_000, 7);
+    let topology = topology_of(100);
+    bencher
+        .with_inputs(|| {
+            let mut db = Database::default();
+            let topology_file = TopologyFile::new(&db, "cluster.topology".into(), topology.clone());
+            let file = SourceFile::builder("bench.flow".into(), text.clone())
+                .topology(Some(topology_file))
+                .new(&db);
+            file_diagnostics(&db, file);
+            topology_file
+                .set_text(&mut db)
+                .to(format!("// edited\n{topology}"));
+            easyflow_db::parse_topology(&db, topology_file);
+            (db, file)
+        })
+        .bench_local_refs(|(db, file)| easyflow_db::fit::fit_diagnostics(db, *file).len());
+}

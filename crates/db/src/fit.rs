@@ -37,24 +37,10 @@ pub fn fit_diagnostics(db: &dyn Db, file: SourceFile) -> Vec<AnchoredDiagnostic>
     let mut out = Vec::new();
     for (i, step) in index.steps.iter().enumerate() {
         let id = StepId(i as u32);
-        let requirement = &step.requirement;
-        if requirement.malformed {
+        if step.requirement.malformed {
             continue;
         }
-        let fit = check_fit(
-            topology,
-            &Requirement {
-                capabilities: requirement
-                    .capabilities
-                    .iter()
-                    .map(String::as_str)
-                    .collect(),
-                memory: requirement.memory,
-                memory_text: requirement.memory_text.as_deref(),
-                instances: step.instances,
-            },
-        );
-        match fit {
+        match step_fit(topology, step) {
             Fit::Fits {
                 waves: Some(waves), ..
             } => {

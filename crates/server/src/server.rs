@@ -220,6 +220,7 @@ impl Backend {
             let Some((version, work)) = prepared else {
                 return;
             };
+            let started = std::time::Instant::now();
             let computed = tokio::task::spawn_blocking(move || {
                 std::panic::catch_unwind(AssertUnwindSafe(|| {
                     salsa::Cancelled::catch(AssertUnwindSafe(work))
@@ -243,6 +244,7 @@ impl Backend {
                 state.documents.get(&uri).map(|d| d.version)
             };
             if current == Some(version) {
+                tracing::debug!("diagnostics of version {version} in {:?}", started.elapsed());
                 client
                     .publish_diagnostics(uri, diagnostics, Some(version))
                     .await;
@@ -796,6 +798,7 @@ impl LanguageServer for Backend {
                 );
                 return;
             };
+            tracing::debug!("received version {}", params.text_document.version);
             let mut text = document.text.to_string();
             let mut lines = document.lines.clone();
             for change in params.content_changes {
@@ -822,6 +825,7 @@ impl LanguageServer for Backend {
             match kind {
                 DocumentKind::Flow => {
                     state.set_flow(&path, &text);
+                    tracing::debug!("set the text of version {}", params.text_document.version);
                 }
                 DocumentKind::Topology => state.refresh_topology(&path),
                 DocumentKind::Config => {

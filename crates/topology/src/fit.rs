@@ -129,10 +129,19 @@ pub fn check_fit(topology: &Topology, requirement: &Requirement<'_>) -> Fit {
     }
     let required = distinct_in_order(&requirement.capabilities);
 
-    let known_names = topology.capability_names();
-    let unknown: Vec<UnknownCapability> = required
+    let missing: Vec<&(usize, &str)> = required
         .iter()
         .filter(|(_, name)| !workers.iter().any(|w| w.has_capability(name)))
+        .collect();
+    // Only a missing capability needs the names to suggest from: most steps
+    // fit, and this runs for every step of a flow.
+    let known_names = if missing.is_empty() {
+        Vec::new()
+    } else {
+        topology.capability_names()
+    };
+    let unknown: Vec<UnknownCapability> = missing
+        .into_iter()
         .map(|&(index, name)| {
             let suggestion = closest(name, known_names.iter().copied()).map(str::to_string);
             let did_you_mean = suggestion

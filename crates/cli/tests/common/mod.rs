@@ -1,0 +1,37 @@
+//! What the end-to-end tests of the `easyflow` binary share.
+
+#![allow(dead_code)]
+
+use std::path::{Path, PathBuf};
+use std::process::{Command, Output, Stdio};
+
+pub fn repo_root() -> PathBuf {
+    Path::new(env!("CARGO_MANIFEST_DIR"))
+        .join("../..")
+        .canonicalize()
+        .unwrap()
+}
+
+/// Runs `easyflow` with `args` in `dir`, without colors or stdin.
+pub fn easyflow(args: &[&str], dir: &Path) -> Output {
+    Command::new(env!("CARGO_BIN_EXE_easyflow"))
+        .args(args)
+        .current_dir(dir)
+        .env("NO_COLOR", "1")
+        .stdin(Stdio::null())
+        .output()
+        .expect("the easyflow binary runs")
+}
+
+pub fn stdout(output: &Output) -> String {
+    String::from_utf8(output.stdout.clone()).expect("stdout is UTF-8")
+}
+
+pub fn stderr(output: &Output) -> String {
+    String::from_utf8(output.stderr.clone()).expect("stderr is UTF-8")
+}
+
+/// Compares `actual` with `tests/data/cli/<name>` (`UPDATE_EXPECT=1` rewrites it).
+pub fn expect_output(name: &str, actual: &str) {
+    expect_test::expect_file![repo_root().join("tests/data/cli").join(name)].assert_eq(actual);
+}

@@ -54,6 +54,12 @@ pub struct SourceFile {
     #[default]
     #[returns(copy)]
     pub topology: Option<TopologyFile>,
+    /// The parse of `text` when the host already has it (from an
+    /// incremental reparse, `easyflow_syntax::reparse`); `None` otherwise.
+    /// The host keeps it in step with `text`.
+    #[default]
+    #[returns(ref)]
+    pub reparsed: Option<easyflow_syntax::Parse>,
 }
 
 /// A `.topology` file: the salsa input.
@@ -81,7 +87,10 @@ impl<T: salsa::Database> Db for T {}
 /// Layer 1: the file's tree and syntax errors.
 #[salsa::tracked(returns(ref), no_eq)]
 pub fn parse(db: &dyn Db, file: SourceFile) -> easyflow_syntax::Parse {
-    easyflow_syntax::parse(file.text(db))
+    match file.reparsed(db) {
+        Some(reparsed) => reparsed.clone(),
+        None => easyflow_syntax::parse(file.text(db)),
+    }
 }
 
 /// The concrete database, cheap to clone for snapshots.

@@ -244,7 +244,10 @@ impl Backend {
                 state.documents.get(&uri).map(|d| d.version)
             };
             if current == Some(version) {
-                tracing::debug!("diagnostics of version {version} in {:?}", started.elapsed());
+                tracing::debug!(
+                    "diagnostics of version {version} in {:?}",
+                    started.elapsed()
+                );
                 client
                     .publish_diagnostics(uri, diagnostics, Some(version))
                     .await;
@@ -801,6 +804,9 @@ impl LanguageServer for Backend {
             tracing::debug!("received version {}", params.text_document.version);
             let mut text = document.text.to_string();
             let mut lines = document.lines.clone();
+            // One edit inside one step: reparse only that step.
+            let mut edit = None;
+            let single_change = params.content_changes.len() == 1;
             for change in params.content_changes {
                 match change.range {
                     Some(range) => {
@@ -811,6 +817,9 @@ impl LanguageServer for Backend {
                         }
                         .text_range(range);
                         text.replace_range(std::ops::Range::<usize>::from(range), &change.text);
+                        if single_change {
+                            edit = Some((range, change.text.clone()));
+                        }
                     }
                     None => text = change.text,
                 }
@@ -824,7 +833,12 @@ impl LanguageServer for Backend {
             let Some(path) = path_of(&uri) else { return };
             match kind {
                 DocumentKind::Flow => {
-                    state.set_flow(&path, &text);
+                    let reparsed = edit.and_then(|(deleted, inserted)| {
+                        let file = *state.flows.get(&path)?;
+                        let old = easyflow_db::parse(&state.db, file);
+                        easyflow_syntax::reparse(old, deleted, &inserted, &text)
+                    });
+                    state.set_flow_reparsed(&path, &text, reparsed);
                     tracing::debug!("set the text of version {}", params.text_document.version);
                 }
                 DocumentKind::Topology => state.refresh_topology(&path),

@@ -170,8 +170,22 @@ fn installed_docs_url() -> Option<String> {
 impl State {
     /// The flow at `path`, created from `text` or updated to it.
     pub fn set_flow(&mut self, path: &Path, text: &str) -> SourceFile {
+        self.set_flow_reparsed(path, text, None)
+    }
+
+    /// Like [`State::set_flow`], with the parse of `text` when an incremental
+    /// reparse produced it.
+    pub fn set_flow_reparsed(
+        &mut self,
+        path: &Path,
+        text: &str,
+        reparsed: Option<easyflow_syntax::Parse>,
+    ) -> SourceFile {
         match self.flows.get(path) {
             Some(&file) => {
+                if file.reparsed(&self.db).is_some() || reparsed.is_some() {
+                    file.set_reparsed(&mut self.db).to(reparsed);
+                }
                 if file.text(&self.db) != text {
                     tracing::trace!("setting the text of {}", path.display());
                     file.set_text(&mut self.db).to(text.to_string());

@@ -10,6 +10,7 @@ mod grammar;
 pub mod green;
 mod lexer;
 mod parser;
+mod reparse;
 mod syntax_kind;
 
 use std::fmt::Write;
@@ -19,6 +20,7 @@ pub use easyflow_diagnostics::{TextRange, TextSize};
 pub use rowan::{GreenNode, NodeOrToken, WalkEvent};
 
 pub use crate::lexer::{Lexed, lex};
+pub use crate::reparse::reparse;
 pub use crate::syntax_kind::{
     EasyFlowLanguage, SyntaxElement, SyntaxKind, SyntaxNode, SyntaxToken,
 };
@@ -47,6 +49,10 @@ impl Parse {
 
     pub fn errors(&self) -> &[Diagnostic] {
         &self.errors
+    }
+
+    pub(crate) fn from_parts(green: GreenNode, errors: Vec<Diagnostic>) -> Parse {
+        Parse { green, errors }
     }
 }
 

@@ -249,3 +249,35 @@ fn generated_flow_is_lossless() {
     check(&text).unwrap();
     assert!(parse(&text).errors().is_empty());
 }
+
+proptest! {
+    #![proptest_config(ProptestConfig { cases: 400, ..ProptestConfig::default() })]
+
+    /// Incremental reparsing gives exactly the tree and errors of a full parse.
+    #[test]
+    fn incremental_reparse_equals_full_parse(
+        at in 0usize..4000,
+        removed in 0usize..8,
+        inserted in prop::sample::select(vec![
+            "", "x", "1", "\"", "\\\\", ",", ";", "(", ")", "[", "]", "=", "<-", " ", "\n", "// c\n", "/*",
+            "step", "sweep [1]", "after S1", "Я", "@high", ".outs", "code end\n",
+        ]),
+    ) {
+        let old_text = easyflow_genflow::generate(20, 3);
+        let mut start = at % (old_text.len() + 1);
+        while !old_text.is_char_boundary(start) {
+            start -= 1;
+        }
+        let mut end = (start + removed).min(old_text.len());
+        while !old_text.is_char_boundary(end) {
+            end += 1;
+        }
+        let mut new_text = old_text.clone();
+        new_text.replace_range(start..end, inserted);
+        let old = easyflow_syntax::parse(&old_text);
+        let deleted = easyflow_syntax::TextRange::new((start as u32).into(), (end as u32).into());
+        if let Some(incremental) = easyflow_syntax::reparse(&old, deleted, inserted, &new_text) {
+            prop_assert_eq!(incremental, easyflow_syntax::parse(&new_text));
+        }
+    }
+}

@@ -1,0 +1,112 @@
+//! Incremental reparsing: after an edit inside one top-level step, parse only
+//! that step's new text and splice it into the previous tree. The result is
+//! always the tree a full parse of the new text gives (tested by a property
+//! test); when that cannot be guaranteed cheaply, [`reparse`] says `None`
+//! and the caller parses the whole text.
+
+use easyflow_diagnostics::{TextRange, TextSize};
+use rowan::NodeOrToken;
+
+use crate::{Parse, SyntaxKind, parse};
+
+/// The parse of `new_text`, which is `old_text` (whose parse is `old`) with
+/// `deleted` replaced by `inserted`, if the edit lies strictly inside one
+/// error-free top-level step whose new text parses, on its own, to one
+/// error-free step.
+pub fn reparse(old: &Parse, deleted: TextRange, inserted: &str, new_text: &str) -> Option<Parse> {
+    // Errors elsewhere can depend on what follows them; keep it simple.
+    if !old.errors().is_empty() {
+        return None;
+    }
+    let root = old.green();
+    let mut offset = TextSize::from(0);
+    for (index, child) in root.children().enumerate() {
+        let range = TextRange::at(offset, child.text_len());
+        offset += child.text_len();
+        // Strictly inside: an edit at a step's edge may join it to a neighbour.
+        if !(range.start() < deleted.start() && deleted.end() < range.end()) {
+            continue;
+        }
+        let NodeOrToken::Node(step) = child else {
+            return None;
+        };
+        if SyntaxKind::from_raw(step.kind().0) != Some(SyntaxKind::STEP) {
+            return None;
+        }
+        let new_len = range.len() + TextSize::of(inserted) - deleted.len();
+        let new_range = TextRange::at(range.start(), new_len);
+        let step_text = new_text.get(std::ops::Range::<usize>::from(new_range))?;
+        let reparsed = parse(step_text);
+        if !reparsed.errors().is_empty() {
+            return None;
+        }
+        // The step must be the whole text on its own, with the same end: a
+        // step's extent is decided by its own tokens when it ends with `;`, a
+        // closing `)` or a code block (what follows cannot extend it).
+        let mut parts = reparsed.green().children();
+        let (Some(NodeOrToken::Node(new_step)), None) = (parts.next(), parts.next()) else {
+            return None;
+        };
+        if SyntaxKind::from_raw(new_step.kind().0) != Some(SyntaxKind::STEP)
+            || new_step.text_len() != TextSize::of(step_text)
+            || !ends_itself(step_text)
+        {
+            return None;
+        }
+        let green = root.replace_child(index, NodeOrToken::Node(new_step.to_owned()));
+        return Some(Parse::from_parts(green, Vec::new()));
+    }
+    None
+}
+
+/// Whether a step's text ends with a token after which nothing can continue
+/// the step: `;`. (After `)` or a code block, a following `;`, `pre` or `post`
+/// would belong to the step, so those ends are left to a full parse.)
+fn ends_itself(step_text: &str) -> bool {
+    step_text.trim_end().ends_with(';')
+}
+
+#[cfg(test)]
+mod tests {
+    use super::*;
+
+    fn check(old_text: &str, deleted: std::ops::Range<u32>, inserted: &str) -> bool {
+        let old = parse(old_text);
+        let deleted = TextRange::new(deleted.start.into(), deleted.end.into());
+        let mut new_text = old_text.to_string();
+        new_text.replace_range(std::ops::Range::<usize>::from(deleted), inserted);
+        let full = parse(&new_text);
+        match reparse(&old, deleted, inserted, &new_text) {
+            Some(incremental) => {
+                assert_eq!(
+                    incremental, full,
+                    "incremental differs from full for {new_text:?}"
+                );
+                true
+            }
+            None => false,
+        }
+    }
+
+    #[test]
+    fn an_edit_inside_a_string_reparses_one_step() {
+        let text = "step A runs P (x = \"ab\");\nstep B runs Q (y = A.outs[\"o\"]);\n";
+        assert!(check(text, 21..21, "zz"));
+        assert!(check(text, 15..16, "w"));
+    }
+
+    #[test]
+    fn edits_that_may_change_the_structure_fall_back() {
+        let text = "step A runs P (x = 1);\nstep B runs Q ();\n";
+        assert!(
+            !check(text, 20..20, "\""),
+            "an open string swallows what follows"
+        );
+        assert!(!check(text, 0..0, "x"), "at a step's edge");
+        assert!(!check(text, 21..22, ""), "removing the `;`");
+        assert!(
+            !check("step A runs P (x = 1)\nstep B runs Q ();\n", 16..16, "z"),
+            "no `;`"
+        );
+    }
+}

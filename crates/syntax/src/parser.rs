@@ -298,6 +298,9 @@ struct TreeBuilder {
     fixed_tokens: Vec<Option<GreenToken>>,
     /// Whitespace and newline tokens shared by text.
     spacing: Vec<(SyntaxKind, Box<str>, GreenToken)>,
+    /// Identifiers shared by text: names repeat (steps, parameters, `outs`),
+    /// and one token per name saves memory and the time to free it.
+    identifiers: rustc_hash::FxHashMap<Box<str>, GreenToken>,
 }
 
 impl TreeBuilder {
@@ -332,6 +335,15 @@ impl TreeBuilder {
                     if self.spacing.len() < 64 {
                         self.spacing.push((kind, text.into(), token.clone()));
                     }
+                    token
+                }
+            }
+        } else if kind == IDENT {
+            match self.identifiers.get(text) {
+                Some(token) => token.clone(),
+                None => {
+                    let token = GreenToken::new(kind.into(), text);
+                    self.identifiers.insert(text.into(), token.clone());
                     token
                 }
             }

@@ -177,11 +177,13 @@ pub fn completions(db: &dyn Db, file: SourceFile, offset: TextSize) -> Vec<Compl
         Context::AfterList => {
             let current = current_step(db, file, before.as_ref(), offset);
             let typed = word.as_ref().map(|w| w.text().to_string());
-            return step_names(db, file, current, Some(typed.as_deref()), replace);
+            let prefix = typed_prefix(file.text(db), replace, offset);
+            return step_names(db, file, current, Some(typed.as_deref()), replace, prefix);
         }
         Context::Expression => {
             let current = current_step(db, file, before.as_ref(), offset);
-            let mut items = step_names(db, file, current, None, replace);
+            let prefix = typed_prefix(file.text(db), replace, offset);
+            let mut items = step_names(db, file, current, None, replace, prefix);
             items.extend(file_names(db, file, replace));
             return items;
         }
@@ -538,16 +540,49 @@ fn member(db: &dyn Db, file: SourceFile, dot: &SyntaxToken) -> Context {
     }
 }
 
-/// The names of the steps of the file (first definitions, in text order),
-/// without `current` and, in an `after` list (`after_list` is `Some` of
-/// the word being typed, which is not "already listed"), those listed
-/// already.
+/// The most step names offered at once: a flow may have thousands, and the
+/// client asks again as the user types (the server marks lists as incomplete).
+pub const MAX_STEP_NAMES: usize = 200;
+
+/// The part of the word being completed that is left of the cursor.
+fn typed_prefix(text: &str, replace: TextRange, offset: TextSize) -> &str {
+    let end = offset.clamp(replace.start(), replace.end());
+    text.get(std::ops::Range::<usize>::from(TextRange::new(
+        replace.start(),
+        end,
+    )))
+    .unwrap_or("")
+}
+
+/// How well a name matches what is typed (ASCII case-insensitive): 0 for a
+/// prefix, 1 for a subsequence, `None` for no match.
+fn match_rank(name: &str, typed: &str) -> Option<u8> {
+    let prefix = name.len() >= typed.len()
+        && name.is_char_boundary(typed.len())
+        && name[..typed.len()].eq_ignore_ascii_case(typed);
+    if prefix {
+        return Some(0);
+    }
+    let mut chars = name.chars();
+    typed
+        .chars()
+        .all(|c| chars.any(|n| n.eq_ignore_ascii_case(&c)))
+        .then_some(1)
+}
+
+/// The names of the steps of the file (first definitions), in text order;
+/// beyond [`MAX_STEP_NAMES`], only the best matches of `typed` (prefix
+/// matches, then the rest, each in text order); without `current` and, in an `after` list
+/// (`after_list` is `Some` of the word being typed, which is not "already
+/// listed"), those listed already. Ranked before any item is built: this
+/// runs over every step of large flows.
 fn step_names(
     db: &dyn Db,
     file: SourceFile,
     current: Option<StepId>,
     after_list: Option<Option<&str>>,
     replace: TextRange,
+    typed: &str,
 ) -> Vec<CompletionItem> {
     let index = item_index(db, file);
     let resolution = name_resolution(db, file);
@@ -561,22 +596,40 @@ fn step_names(
     }
     let listed: HashSet<&str> = listed.into_iter().collect();
     let current_name = current.and_then(|c| index.steps[c.index()].name.as_deref());
-    index
+    let candidates: Vec<(usize, &str)> = index
         .steps
         .iter()
         .enumerate()
         .filter_map(|(i, step)| {
             let name = step.name.as_deref()?;
             let first = resolution.steps_by_name.get(name)?.index() == i;
-            (first && Some(name) != current_name && !listed.contains(name)).then(|| {
-                CompletionItem {
-                    label: name.to_string(),
-                    kind: CompletionKind::Step,
-                    detail: step.package.clone(),
-                    documentation: None,
-                    insert: Insert::Text(name.to_string()),
-                    replace,
-                }
+            (first && Some(name) != current_name && !listed.contains(name)).then_some((i, name))
+        })
+        .collect();
+    // Few names: all of them, in text order (the client filters as the user
+    // types). Many: the best matches of what is typed.
+    let mut ranked: Vec<(u8, usize)> = if candidates.len() <= MAX_STEP_NAMES {
+        candidates.iter().map(|&(i, _)| (0, i)).collect()
+    } else {
+        candidates
+            .iter()
+            .filter_map(|&(i, name)| Some((match_rank(name, typed)?, i)))
+            .collect()
+    };
+    ranked.sort_unstable();
+    ranked.truncate(MAX_STEP_NAMES);
+    ranked
+        .into_iter()
+        .filter_map(|(_, i)| {
+            let step = &index.steps[i];
+            let name = step.name.as_deref()?;
+            Some(CompletionItem {
+                label: name.to_string(),
+                kind: CompletionKind::Step,
+                detail: step.package.clone(),
+                documentation: None,
+                insert: Insert::Text(name.to_string()),
+                replace,
             })
         })
         .collect()
@@ -1137,5 +1190,33 @@ mod tests {
         let f = fixture("step A runs P ();");
         assert!(completions(&f.db, f.file, TextSize::from(1000)).is_empty());
         assert_eq!(labels("$0").len(), 4);
+    }
+}
+
+#[cfg(test)]
+mod large_flow_tests {
+    use super::*;
+    use crate::fixture::fixture;
+
+    #[test]
+    fn many_steps_give_the_best_matches_of_what_is_typed() {
+        let mut text = String::new();
+        for i in 0..500 {
+            text.push_str(&format!("step Step{i} runs P ();\n"));
+        }
+        text.push_str("step Target runs P ();\nstep Use runs Q (x = Tar$0);\n");
+        let f = fixture(&text);
+        let items = completions(&f.db, f.file, f.offset);
+        let steps: Vec<&str> = items
+            .iter()
+            .filter(|i| i.kind == CompletionKind::Step)
+            .map(|i| i.label.as_str())
+            .collect();
+        assert_eq!(
+            steps.first(),
+            Some(&"Target"),
+            "the prefix match comes first"
+        );
+        assert!(steps.len() <= MAX_STEP_NAMES);
     }
 }

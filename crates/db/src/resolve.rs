@@ -18,6 +18,8 @@ pub enum Target {
 pub struct Resolution {
     /// Each step name's first definition.
     pub steps_by_name: HashMap<String, StepId>,
+    /// Per step: it is the first definition of its name (it has one).
+    pub first_definition: Vec<bool>,
     /// Each required name's first entry.
     pub files_by_name: HashMap<String, u32>,
     /// Per step, per reference of its summary.
@@ -45,12 +47,17 @@ pub fn name_resolution(db: &dyn Db, file: SourceFile) -> Resolution {
     let index = item_index(db, file);
     let mut resolution = Resolution::default();
     for (i, step) in index.steps.iter().enumerate() {
+        let mut first = false;
         if let Some(name) = &step.name {
             resolution
                 .steps_by_name
                 .entry(name.clone())
-                .or_insert(StepId(i as u32));
+                .or_insert_with(|| {
+                    first = true;
+                    StepId(i as u32)
+                });
         }
+        resolution.first_definition.push(first);
     }
     for (i, name) in index.requires.iter().enumerate() {
         resolution

@@ -602,7 +602,7 @@ fn step_names(
         .enumerate()
         .filter_map(|(i, step)| {
             let name = step.name.as_deref()?;
-            let first = resolution.steps_by_name.get(name)?.index() == i;
+            let first = resolution.first_definition[i];
             (first && Some(name) != current_name && !listed.contains(name)).then_some((i, name))
         })
         .collect();

@@ -54,7 +54,9 @@ fn test() -> Result<(), String> {
     // The benchmarks must keep compiling even though tests never time them.
     run(&cargo, &["check", "--workspace", "--benches", "--locked"])?;
     let root = std::path::PathBuf::from(env!("CARGO_MANIFEST_DIR")).join("..");
-    let server = root.join("target/debug/easyflow-ls");
+    let target = std::env::var_os("CARGO_TARGET_DIR")
+        .map_or_else(|| root.join("target"), std::path::PathBuf::from);
+    let server = target.join("debug/easyflow-ls");
     let server = server.to_str().ok_or("a non-UTF-8 target path")?;
     // Editor tests need tools outside cargo; CI (`.ci/run`) installs them.
     let editor_tests: [(&str, &[&str], &str); 4] = [

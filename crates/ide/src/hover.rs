@@ -402,34 +402,42 @@ fn previous_is_adjacent_tilde(token: &SyntaxToken) -> bool {
 }
 
 /// An attribute key or a member of a reference.
+/// The hover of an attribute key: its form and documentation, or the known
+/// keys when it is unknown. `(prefix, what)` is `("flow:", "flow")` for flow
+/// attributes and `("", "step")` for step attributes.
+fn attribute_key_hover(
+    key: &str,
+    doc: Option<(&str, &str)>,
+    (prefix, what): (&str, &str),
+    known: &[&str],
+) -> String {
+    match doc {
+        Some((form, doc)) => {
+            format!("```easyflow\n[{prefix}{form}]\n```\n---\n{what} attribute: {doc}")
+        }
+        None => format!(
+            "unknown {what} attribute `{key}`; known: {}",
+            quoted_list(known)
+        ),
+    }
+}
+
 fn ident_hover(token: &SyntaxToken) -> Option<HoverResult> {
     let parent = token.parent()?;
     let owner = parent.parent()?;
     let markdown = match (parent.kind(), owner.kind()) {
-        (SyntaxKind::NAME, SyntaxKind::ATTRIBUTE) => {
-            let key = token.text();
-            match step_attribute_doc(key) {
-                Some((form, doc)) => {
-                    format!("```easyflow\n[{form}]\n```\n---\nstep attribute: {doc}")
-                }
-                None => format!(
-                    "unknown step attribute `{key}`; known: {}",
-                    quoted_list(easyflow_db::attributes::STEP_ATTRIBUTES)
-                ),
-            }
-        }
-        (SyntaxKind::NAME, SyntaxKind::FLOW_ATTRIBUTE) => {
-            let key = token.text();
-            match flow_attribute_doc(key) {
-                Some((form, doc)) => {
-                    format!("```easyflow\n[flow:{form}]\n```\n---\nflow attribute: {doc}")
-                }
-                None => format!(
-                    "unknown flow attribute `{key}`; known: {}",
-                    quoted_list(easyflow_db::attributes::FLOW_ATTRIBUTES)
-                ),
-            }
-        }
+        (SyntaxKind::NAME, SyntaxKind::ATTRIBUTE) => attribute_key_hover(
+            token.text(),
+            step_attribute_doc(token.text()),
+            ("", "step"),
+            easyflow_db::attributes::STEP_ATTRIBUTES,
+        ),
+        (SyntaxKind::NAME, SyntaxKind::FLOW_ATTRIBUTE) => attribute_key_hover(
+            token.text(),
+            flow_attribute_doc(token.text()),
+            ("flow:", "flow"),
+            easyflow_db::attributes::FLOW_ATTRIBUTES,
+        ),
         (SyntaxKind::NAME_REF, SyntaxKind::SEGMENT) => {
             // A member: not the first segment of its reference.
             owner.prev_sibling()?;

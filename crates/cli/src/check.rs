@@ -5,7 +5,7 @@ use std::path::{Path, PathBuf};
 use std::collections::{BTreeSet, HashMap};
 
 use easyflow_db::discovery::{self, Disk};
-use easyflow_db::{Database, SourceFile, TopologyFile, file_diagnostics, parse_topology};
+use easyflow_db::{Database, SourceFile, TopologyFile, parse_topology};
 use easyflow_diagnostics::{Diagnostic, Severity};
 
 use crate::{Format, exit, report};
@@ -54,7 +54,7 @@ impl Session {
         let file = SourceFile::builder(path.clone(), text.clone())
             .topology(topology)
             .new(&self.db);
-        let diagnostics = file_diagnostics(&self.db, file).clone();
+        let diagnostics = self.db.check(file).to_vec();
         CheckedFile {
             path,
             text,

@@ -31,6 +31,8 @@ pub mod view;
 use std::path::PathBuf;
 use std::sync::{Arc, Mutex};
 
+use rayon::prelude::*;
+
 pub use diagnostics::file_diagnostics;
 pub use easyflow_diagnostics::{Code, Diagnostic, Severity, TextRange, TextSize};
 pub use graph::{DependencyGraph, EdgeKind, dependency_graph};
@@ -103,7 +105,33 @@ pub struct Database {
 #[salsa::db]
 impl salsa::Database for Database {}
 
+/// Files with at least this many steps analyse their steps on every core
+/// before a check (see [`Database::check`]); for smaller ones, cloning the
+/// database and waking threads costs more than it saves.
+const PARALLEL_MIN_STEPS: usize = 2_000;
+
 impl Database {
+    /// The file's diagnostics, as [`file_diagnostics`] gives them. The
+    /// per-step analyses of a large file are run first, on every core: they
+    /// are independent, and most of a cold check's analysis.
+    pub fn check(&self, file: SourceFile) -> &[Diagnostic] {
+        let steps = file_outline(self, file).steps.len();
+        let threads = rayon::current_num_threads().min(steps / (PARALLEL_MIN_STEPS / 2));
+        if steps >= PARALLEL_MIN_STEPS && threads > 1 {
+            // One database handle per thread; each reads the outline (already
+            // computed) through its own handle, as tracked structs belong to it.
+            let forks: Vec<Database> = (0..threads).map(|_| self.clone()).collect();
+            forks.into_par_iter().enumerate().for_each(|(part, fork)| {
+                let outline = &file_outline(&fork, file).steps;
+                let chunk = outline.len().div_ceil(threads);
+                for step in outline.iter().skip(part * chunk).take(chunk) {
+                    step_analysis(&fork, step.node);
+                }
+            });
+        }
+        file_diagnostics(self, file)
+    }
+
     /// A database that records the name of every query it executes, for tests
     /// of incrementality.
     pub fn with_execution_log() -> (Database, ExecutionLog) {

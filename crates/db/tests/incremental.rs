@@ -199,3 +199,23 @@ fn editing_the_topology_reruns_only_the_fit_check() {
         "{executed:?}"
     );
 }
+
+/// `Database::check` analyses the steps of a large file on several threads
+/// first: the diagnostics are those of a plain check, before and after an
+/// edit that changes a name.
+#[test]
+fn parallel_check_equals_a_plain_check() {
+    let mut text = easyflow_genflow::generate(4_000, 9);
+    text.push_str("require unusedFile;\nstep Broken runs P (x = S1.outs[\"a\"], y = Missing);\n");
+    let mut db = Database::default();
+    let file = SourceFile::new(&db, "large.flow".into(), text.clone());
+    let diagnostics = db.check(file).to_vec();
+    assert!(!diagnostics.is_empty());
+    assert_eq!(diagnostics, fresh_check(&text));
+
+    let edited = text
+        .replacen("= S1.outs", "= S2.outs", 1)
+        .replace("Missing", "S3999");
+    file.set_text(&mut db).to(edited.clone());
+    assert_eq!(db.check(file), fresh_check(&edited).as_slice());
+}

@@ -8,7 +8,7 @@ use std::panic::AssertUnwindSafe;
 use std::path::{Path, PathBuf};
 use std::sync::{Arc, Mutex, MutexGuard};
 
-use easyflow_db::{Database, SourceFile, discovery, file_diagnostics, graph_view, parse_topology};
+use easyflow_db::{Database, SourceFile, discovery, graph_view, parse_topology};
 use easyflow_diagnostics::{TextRange, TextSize};
 use easyflow_ide as ide;
 use line_index::LineIndex;
@@ -420,7 +420,7 @@ fn prepare_diagnostics(state: &State, uri: &Uri) -> Option<(i32, DiagnosticsWork
                     text: &text,
                     encoding,
                 };
-                file_diagnostics(&db, file)
+                db.check(file)
                     .iter()
                     .map(|d| convert::diagnostic(&lines, &uri, docs.as_deref(), d))
                     .collect()

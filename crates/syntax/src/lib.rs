@@ -56,13 +56,30 @@ impl Parse {
     }
 }
 
+/// Texts from this size on build their tree on every core; for smaller
+/// ones, handing work to other threads costs more than it saves.
+const PARALLEL_MIN_LEN: usize = 256 * 1024;
+
 /// Lexes and parses `text`.
 pub fn parse(text: &str) -> Parse {
+    let threads = if text.len() >= PARALLEL_MIN_LEN {
+        rayon::current_num_threads()
+    } else {
+        1
+    };
+    parse_on_threads(text, threads)
+}
+
+/// [`parse`] with the tree built on `threads` threads, each building a run of
+/// top-level items: the same tree for any count (tested), exposed for those
+/// tests and for benchmarks.
+#[doc(hidden)]
+pub fn parse_on_threads(text: &str, threads: usize) -> Parse {
     let lexed = lex(text);
     let mut parser = parser::Parser::new(text, &lexed);
     grammar::source_file(&mut parser);
     let (events, syntax_errors) = parser.finish();
-    let green = parser::build_tree(text, &lexed, &events);
+    let green = parser::build_tree(text, &lexed, &events, threads);
     let mut errors = lexed.errors;
     errors.extend(syntax_errors);
     easyflow_diagnostics::sort(&mut errors);

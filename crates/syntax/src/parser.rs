@@ -4,6 +4,7 @@
 //! tree. Parsing never fails and never stops early.
 
 use easyflow_diagnostics::{Code, Diagnostic, TextRange};
+use rayon::prelude::*;
 use rowan::{GreenNode, GreenToken, NodeOrToken};
 
 use crate::SyntaxKind::{self, *};
@@ -28,6 +29,7 @@ pub(crate) struct Parser<'t> {
     lexed: &'t Lexed,
     pos: usize,
     events: Vec<Event>,
+    item_starts: Vec<(u32, u32)>,
     pub(crate) errors: Vec<Diagnostic>,
     pub(crate) depth: u32,
     /// The token position of the last syntax error: a second error there is a
@@ -41,15 +43,17 @@ pub(crate) struct Parser<'t> {
 
 impl<'t> Parser<'t> {
     pub(crate) fn new(text: &'t str, lexed: &'t Lexed) -> Self {
-        let tokens = (0..lexed.len() as u32)
+        let tokens: Vec<u32> = (0..lexed.len() as u32)
             .filter(|&i| !lexed.kind(i as usize).is_trivia())
             .collect();
         Parser {
             text,
-            tokens,
             lexed,
             pos: 0,
-            events: Vec::new(),
+            // About two and a half events per non-trivia token.
+            events: Vec::with_capacity(tokens.len() * 5 / 2),
+            item_starts: Vec::new(),
+            tokens,
             errors: Vec::new(),
             depth: 0,
             last_error_pos: None,
@@ -60,8 +64,19 @@ impl<'t> Parser<'t> {
         }
     }
 
-    pub(crate) fn finish(self) -> (Vec<Event>, Vec<Diagnostic>) {
-        (self.events, self.errors)
+    pub(crate) fn finish(self) -> (Events, Vec<Diagnostic>) {
+        let events = Events {
+            events: self.events,
+            non_trivia: self.tokens,
+            item_starts: self.item_starts,
+        };
+        (events, self.errors)
+    }
+
+    /// Records that a top-level item begins here (see [`build_tree`]).
+    pub(crate) fn item_starts_here(&mut self) {
+        self.item_starts
+            .push((self.events.len() as u32, self.pos as u32));
     }
 
     pub(crate) fn nth(&self, n: usize) -> SyntaxKind {
@@ -244,13 +259,105 @@ impl Marker {
     }
 }
 
+/// At most this many threads build one tree.
+const MAX_BUILD_THREADS: usize = 8;
+
+/// The events of a parse, with what [`build_tree`] needs to split them.
+pub(crate) struct Events {
+    pub(crate) events: Vec<Event>,
+    /// Indices into `lexed` of the non-trivia tokens, in order.
+    pub(crate) non_trivia: Vec<u32>,
+    /// Where each top-level item begins: its first event, and how many
+    /// non-trivia tokens come before it.
+    pub(crate) item_starts: Vec<(u32, u32)>,
+}
+
 /// Replays `events` over every token of `lexed` into a green tree. Trivia goes
 /// to the outermost node open at its place, so nodes never start or end with
 /// whitespace or comments.
-pub(crate) fn build_tree(text: &str, lexed: &Lexed, events: &[Event]) -> GreenNode {
+///
+/// Large trees are built on up to `threads` threads: the root's items are
+/// independent subtrees, so each thread builds a run of them (with the trivia
+/// between them) and the root is assembled from the runs in order. The tree
+/// is the same either way.
+pub(crate) fn build_tree(text: &str, lexed: &Lexed, events: &Events, threads: usize) -> GreenNode {
+    let all = &events.events;
+    let threads = threads.min(MAX_BUILD_THREADS);
+    let root_kind = match all.first() {
+        Some(Event::Start(kind)) if threads > 1 => *kind,
+        _ => {
+            let mut builder = TreeBuilder::default();
+            let mut next_token = 0;
+            replay(&mut builder, text, lexed, all, &mut next_token, 0);
+            debug_assert_eq!(next_token, lexed.len(), "every token is in the tree");
+            return builder.finish();
+        }
+    };
+    // Runs of whole items of about equal event counts; the root's own Start
+    // and Finish stay here.
+    let mut runs = Vec::with_capacity(threads);
+    let mut run_start = (1, 0);
+    for part in 1..threads {
+        let target = all.len() * part / threads;
+        let at = target.max(run_start.0 + 1);
+        let index = events
+            .item_starts
+            .partition_point(|&(event, _)| (event as usize) < at);
+        if let Some(&(event, tokens_before)) = events.item_starts.get(index) {
+            let split = (event as usize, tokens_before as usize);
+            runs.push((run_start, split.0));
+            run_start = split;
+        }
+    }
+    runs.push((run_start, all.len() - 1));
+    let build_run = |((first_event, tokens_before), end_event): ((usize, usize), usize)| {
+        // The run's first event attaches the trivia after the previous run.
+        let mut next_token = match tokens_before.checked_sub(1) {
+            Some(last) => events.non_trivia[last] as usize + 1,
+            None => 0,
+        };
+        let mut builder = TreeBuilder::default();
+        replay(
+            &mut builder,
+            text,
+            lexed,
+            &all[first_event..end_event],
+            &mut next_token,
+            1,
+        );
+        (builder, next_token)
+    };
+    // rayon's threads live on, with their allocator caches: memory freed by
+    // the previous tree is reused rather than faulted in afresh.
+    let mut built: Vec<_> = runs.into_par_iter().map(build_run).collect();
     let mut builder = TreeBuilder::default();
-    let mut next_token = 0;
-    let mut depth = 0usize;
+    builder.start_node(root_kind);
+    let mut next_token = built.last().map_or(0, |(_, next)| *next);
+    for (run, _) in &mut built {
+        builder.children.append(&mut run.children);
+    }
+    // What the root's Finish does: the trailing trivia goes inside it.
+    replay(
+        &mut builder,
+        text,
+        lexed,
+        &all[all.len() - 1..],
+        &mut next_token,
+        1,
+    );
+    debug_assert_eq!(next_token, lexed.len(), "every token is in the tree");
+    builder.finish()
+}
+
+/// Replays `events` into `builder` from token `next_token`, `depth` nodes deep.
+fn replay(
+    builder: &mut TreeBuilder,
+    text: &str,
+    lexed: &Lexed,
+    events: &[Event],
+    next_token: &mut usize,
+    mut depth: usize,
+) {
     let attach_trivia = |builder: &mut TreeBuilder, next_token: &mut usize| {
         while *next_token < lexed.len() && lexed.kind(*next_token).is_trivia() {
             builder.token(lexed.kind(*next_token), lexed.text(text, *next_token));
@@ -261,27 +368,25 @@ pub(crate) fn build_tree(text: &str, lexed: &Lexed, events: &[Event]) -> GreenNo
         match *event {
             Event::Start(kind) => {
                 if depth > 0 {
-                    attach_trivia(&mut builder, &mut next_token);
+                    attach_trivia(builder, next_token);
                 }
                 depth += 1;
                 builder.start_node(kind);
             }
             Event::Token(kind) => {
-                attach_trivia(&mut builder, &mut next_token);
-                builder.token(kind, lexed.text(text, next_token));
-                next_token += 1;
+                attach_trivia(builder, next_token);
+                builder.token(kind, lexed.text(text, *next_token));
+                *next_token += 1;
             }
             Event::Finish => {
                 depth -= 1;
                 if depth == 0 {
-                    attach_trivia(&mut builder, &mut next_token);
+                    attach_trivia(builder, next_token);
                 }
                 builder.finish_node();
             }
         }
     }
-    debug_assert_eq!(next_token, lexed.len(), "every token is in the tree");
-    builder.finish()
 }
 
 /// Builds green nodes directly. rowan's `GreenNodeBuilder` deduplicates every

@@ -5,9 +5,10 @@
 //! Two generators: arbitrary strings, and strings glued from EasyFlow-ish
 //! fragments (keywords, punctuation, names, strings, escapes, code blocks,
 //! comments, Cyrillic, CRLF), which reach far deeper into the grammar.
-//! The case counts are set explicitly so that the suite stays fast in CI.
+//! Every text is also parsed with its tree built on several threads, which
+//! must give the same tree. The case counts are set explicitly so that the suite stays fast in CI.
 
-use easyflow_syntax::{TextRange, lex, parse};
+use easyflow_syntax::{TextRange, lex, parse, parse_on_threads};
 use proptest::prelude::*;
 
 /// Checks every property on `text`.
@@ -36,6 +37,15 @@ fn check(text: &str) -> Result<(), TestCaseError> {
 
     let parse = parse(text);
     prop_assert_eq!(parse.syntax().to_string(), text, "the tree is not the text");
+    // Building the top-level items on several threads gives the same tree.
+    for threads in [2, 3] {
+        prop_assert_eq!(
+            &parse_on_threads(text, threads),
+            &parse,
+            "on {} threads",
+            threads
+        );
+    }
     for error in parse.errors() {
         check_range(text, error.range, &error.message)?;
         for related in &error.related {
@@ -248,6 +258,23 @@ fn generated_flow_is_lossless() {
     let text = easyflow_genflow::generate(200, 1);
     check(&text).unwrap();
     assert!(parse(&text).errors().is_empty());
+}
+
+/// A flow large enough for `parse` to build on every core gives the tree of
+/// a build on one thread, for any number of threads.
+#[test]
+fn large_flow_builds_the_same_tree_on_any_number_of_threads() {
+    let text = easyflow_genflow::generate(3_000, 5);
+    assert!(text.len() > 256 * 1024, "large enough to build in parallel");
+    let sequential = parse_on_threads(&text, 1);
+    assert_eq!(parse(&text), sequential);
+    for threads in [2, 5, 8, 64] {
+        assert_eq!(
+            parse_on_threads(&text, threads),
+            sequential,
+            "{threads} threads"
+        );
+    }
 }
 
 proptest! {

@@ -3,6 +3,7 @@
 //! [`file_diagnostics`] places everything at byte ranges.
 
 use easyflow_diagnostics::{Code, Diagnostic, Tag, TextRange};
+use smol_str::SmolStr;
 
 use crate::attributes::check_flow_attribute;
 use crate::graph::{DependencyGraph, EdgeKind, EdgeSource, dependency_graph};
@@ -109,7 +110,7 @@ pub fn semantic_diagnostics(db: &dyn Db, file: SourceFile) -> Vec<AnchoredDiagno
                 )
                 .unnecessary(),
             );
-        } else if let Some(&step) = resolution.steps_by_name.get(name) {
+        } else if let Some(&step) = resolution.steps_by_name.get(name.as_str()) {
             out.push(
                 AnchoredDiagnostic::new(
                     Code::E0205,
@@ -156,7 +157,7 @@ pub fn semantic_diagnostics(db: &dyn Db, file: SourceFile) -> Vec<AnchoredDiagno
             match resolution.dependencies[i][n] {
                 None => {
                     let name = &dependency.name;
-                    let message = if resolution.files_by_name.contains_key(name) {
+                    let message = if resolution.files_by_name.contains_key(name.as_str()) {
                         format!("`{name}` is a required file, not a step of this file")
                     } else {
                         let suggestion = closest(name, other_step_names(id));
@@ -198,7 +199,8 @@ pub fn semantic_diagnostics(db: &dyn Db, file: SourceFile) -> Vec<AnchoredDiagno
         for (n, reference) in step.references.iter().enumerate() {
             match resolution.references[i][n] {
                 // The broken `require` already has its syntax error.
-                Target::Unresolved if index.unparsed_requires.contains(&reference.head) => {}
+                Target::Unresolved
+                    if index.unparsed_requires.iter().any(|r| *r == reference.head) => {}
                 Target::Unresolved => {
                     let head = &reference.head;
                     let candidates =
@@ -275,10 +277,10 @@ pub fn semantic_diagnostics(db: &dyn Db, file: SourceFile) -> Vec<AnchoredDiagno
 
 /// The first member segment that is not `outs`/`Result` (or `outs` after
 /// `Result`): its position, name and what was expected.
-fn unknown_member(members: &[String]) -> Option<(usize, &str, &'static str)> {
-    match members.first().map(String::as_str) {
+fn unknown_member(members: &[SmolStr]) -> Option<(usize, &str, &'static str)> {
+    match members.first().map(SmolStr::as_str) {
         None | Some("outs") => None,
-        Some("Result") => match members.get(1).map(String::as_str) {
+        Some("Result") => match members.get(1).map(SmolStr::as_str) {
             None | Some("outs") => None,
             Some(other) => Some((1, other, "`outs`")),
         },

@@ -8,6 +8,8 @@ use easyflow_syntax::ast::{self, AstNode};
 use easyflow_syntax::green::{GreenElementRef, GreenRef};
 use easyflow_syntax::{GreenNode, NodeOrToken, SyntaxKind, SyntaxNode};
 
+use smol_str::SmolStr;
+
 use crate::attributes::{Value, check_step_attribute};
 use crate::{Db, SourceFile, parse};
 
@@ -173,7 +175,7 @@ pub enum Sweep {
 
 #[derive(Debug, Clone, PartialEq, Eq, Hash)]
 pub struct ParamSummary {
-    pub name: Option<String>,
+    pub name: Option<SmolStr>,
     pub section: ast::SectionKind,
     /// Written with `<-`.
     pub stream: bool,
@@ -186,9 +188,9 @@ pub struct ReferenceSummary {
     /// Index into [`StepSummary::params`].
     pub param: u32,
     /// The first segment: what the reference resolves by.
-    pub head: String,
+    pub head: SmolStr,
     /// The names of the following segments (`outs`, `Result`, …).
-    pub members: Vec<String>,
+    pub members: Vec<SmolStr>,
     /// The whole value of a `<-` parameter.
     pub stream_source: bool,
 }
@@ -196,7 +198,7 @@ pub struct ReferenceSummary {
 /// One name of an `after` or `on` list.
 #[derive(Debug, Clone, PartialEq, Eq, Hash)]
 pub struct DependencySummary {
-    pub name: String,
+    pub name: SmolStr,
     pub via_on: bool,
 }
 
@@ -204,9 +206,9 @@ pub struct DependencySummary {
 /// that moves when text is edited elsewhere: no positions.
 #[derive(Debug, Clone, PartialEq, Eq, Hash, Default)]
 pub struct StepSummary {
-    pub name: Option<String>,
+    pub name: Option<SmolStr>,
     pub long_running: bool,
-    pub package: Option<String>,
+    pub package: Option<SmolStr>,
     pub dependencies: Vec<DependencySummary>,
     pub params: Vec<ParamSummary>,
     pub references: Vec<ReferenceSummary>,
@@ -297,9 +299,9 @@ struct StepWalker {
 }
 
 /// The text of a name node's identifier.
-fn name_text(node: GreenRef<'_>) -> String {
+fn name_text(node: GreenRef<'_>) -> SmolStr {
     node.first_child_token()
-        .map(|t| t.text.to_string())
+        .map(|t| SmolStr::new(t.text))
         .unwrap_or_default()
 }
 
@@ -333,12 +335,15 @@ impl StepWalker {
                     self.anchors.name = Some(node.range());
                 }
                 SyntaxKind::PACKAGE_PATH => {
-                    let names: Vec<&str> = node
-                        .child_tokens()
-                        .filter(|t| t.kind == SyntaxKind::IDENT)
-                        .map(|t| t.text)
-                        .collect();
-                    self.summary.package = Some(names.join("."));
+                    let mut package = smol_str::SmolStrBuilder::new();
+                    let names = node.child_tokens().filter(|t| t.kind == SyntaxKind::IDENT);
+                    for (i, name) in names.enumerate() {
+                        if i > 0 {
+                            package.push('.');
+                        }
+                        package.push_str(name.text);
+                    }
+                    self.summary.package = Some(package.finish());
                 }
                 SyntaxKind::AFTER_CLAUSE | SyntaxKind::ON_CLAUSE => {
                     let via_on = node.kind() == SyntaxKind::ON_CLAUSE;

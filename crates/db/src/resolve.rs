@@ -1,6 +1,7 @@
 //! Layer 5a: what every name in the file refers to (`language.md` §3.1).
 
-use std::collections::HashMap;
+use rustc_hash::FxHashMap;
+use smol_str::SmolStr;
 
 use crate::items::{StepId, item_index};
 use crate::{Db, SourceFile};
@@ -16,12 +17,13 @@ pub enum Target {
 
 #[derive(Debug, Clone, PartialEq, Eq, Default)]
 pub struct Resolution {
-    /// Each step name's first definition.
-    pub steps_by_name: HashMap<String, StepId>,
+    /// Each step name's first definition. (Fx: names are the file's own, and
+    /// hashing every name of a large file with SipHash shows in a check.)
+    pub steps_by_name: FxHashMap<SmolStr, StepId>,
     /// Per step: it is the first definition of its name (it has one).
     pub first_definition: Vec<bool>,
     /// Each required name's first entry.
-    pub files_by_name: HashMap<String, u32>,
+    pub files_by_name: FxHashMap<String, u32>,
     /// Per step, per reference of its summary.
     pub references: Vec<Vec<Target>>,
     /// Per step, per `after`/`on` entry: the step it names.

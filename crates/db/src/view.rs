@@ -5,6 +5,8 @@
 
 use std::collections::BTreeSet;
 
+use smol_str::SmolStr;
+
 use crate::graph::{EdgeKind, dependency_graph};
 use crate::items::{StepId, item_index};
 use crate::resolve::{Target, name_resolution};
@@ -84,7 +86,7 @@ pub fn graph_view(db: &dyn Db, file: SourceFile) -> GraphView {
         view.nodes.push(GraphNode {
             id: id.clone(),
             step: StepId(i as u32),
-            package: step.package.clone(),
+            package: step.package.as_ref().map(SmolStr::to_string),
             instances: step.instances,
             level: graph.levels[i],
             long_running: step.long_running,
@@ -122,7 +124,7 @@ pub fn graph_view(db: &dyn Db, file: SourceFile) -> GraphView {
             if resolution.dependencies[i][n].is_none() {
                 view.unresolved.push(UnresolvedName {
                     from: from.clone(),
-                    name: dependency.name.clone(),
+                    name: dependency.name.to_string(),
                     kind: EdgeKind::Control,
                 });
             }
@@ -136,7 +138,7 @@ pub fn graph_view(db: &dyn Db, file: SourceFile) -> GraphView {
                 };
                 view.unresolved.push(UnresolvedName {
                     from: from.clone(),
-                    name: reference.head.clone(),
+                    name: reference.head.to_string(),
                     kind,
                 });
             }

@@ -58,8 +58,8 @@ fn item(db: &dyn Db, file: SourceFile, step: StepId) -> Option<CallItem> {
     let summary = item_index(db, file).steps.get(step.index())?;
     Some(CallItem {
         step,
-        name: summary.name.clone()?,
-        detail: summary.package.clone(),
+        name: summary.name.as_deref()?.to_string(),
+        detail: summary.package.as_deref().map(str::to_string),
         range: defs::step_range(db, file, step)?,
         selection_range: defs::range_of(db, file, Anchor::StepName(step))?,
     })

@@ -626,7 +626,7 @@ fn step_names(
             Some(CompletionItem {
                 label: name.to_string(),
                 kind: CompletionKind::Step,
-                detail: step.package.clone(),
+                detail: step.package.as_deref().map(str::to_string),
                 documentation: None,
                 insert: Insert::Text(name.to_string()),
                 replace,
@@ -645,7 +645,7 @@ fn file_names(db: &dyn Db, file: SourceFile, replace: TextRange) -> Vec<Completi
         .enumerate()
         .filter(|(i, name)| {
             resolution.files_by_name.get(*name) == Some(&(*i as u32))
-                && !resolution.steps_by_name.contains_key(*name)
+                && !resolution.steps_by_name.contains_key(name.as_str())
         })
         .map(|(_, name)| CompletionItem {
             label: name.clone(),

@@ -112,7 +112,12 @@ pub fn definition_at(
 /// The name of a definition.
 pub fn name_of(db: &dyn Db, file: SourceFile, definition: Definition) -> Option<String> {
     match definition {
-        Definition::Step(step) => item_index(db, file).steps.get(step.index())?.name.clone(),
+        Definition::Step(step) => item_index(db, file)
+            .steps
+            .get(step.index())?
+            .name
+            .as_deref()
+            .map(str::to_string),
         Definition::File(n) => item_index(db, file).requires.get(n as usize).cloned(),
     }
 }

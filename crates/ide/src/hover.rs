@@ -137,7 +137,7 @@ fn step_hover(db: &dyn Db, file: SourceFile, step: StepId, first: StepId) -> Opt
             .dependencies
             .iter()
             .filter(|d| d.via_on == via_on)
-            .map(|d| d.name.clone());
+            .map(|d| d.name.to_string());
         let list = limited(names, 6);
         if !list.is_empty() {
             let _ = write!(out, " {keyword} {list}");

@@ -126,7 +126,7 @@ pub fn document_symbols(db: &dyn Db, file: SourceFile) -> Vec<DocumentSymbol> {
                     }
                 });
                 Some(DocumentSymbol {
-                    name,
+                    name: name.to_string(),
                     detail,
                     kind: SymbolKind::Parameter,
                     range: value_range.map_or(name_range, |v| name_range.cover(v)),
@@ -136,8 +136,8 @@ pub fn document_symbols(db: &dyn Db, file: SourceFile) -> Vec<DocumentSymbol> {
             })
             .collect();
         symbols.push(DocumentSymbol {
-            name: name.clone(),
-            detail: summary.package.clone(),
+            name: name.to_string(),
+            detail: summary.package.as_deref().map(str::to_string),
             kind: if summary.long_running {
                 SymbolKind::LongRunningStep
             } else {

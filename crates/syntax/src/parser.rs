@@ -327,8 +327,8 @@ pub(crate) fn build_tree(text: &str, lexed: &Lexed, events: &Events, threads: us
         );
         (builder, next_token)
     };
-    // rayon's threads live on, with their allocator caches: memory freed by
-    // the previous tree is reused rather than faulted in afresh.
+    // On rayon's pool (which the analysis shares), not on threads started
+    // for each parse.
     let mut built: Vec<_> = runs.into_par_iter().map(build_run).collect();
     let mut builder = TreeBuilder::default();
     builder.start_node(root_kind);

@@ -368,7 +368,10 @@ fn flow_attribute_diagnostics(outline: &FileOutline<'_>, out: &mut Vec<Diagnosti
 pub fn file_diagnostics(db: &dyn Db, file: SourceFile) -> Vec<Diagnostic> {
     let mut out = parse(db, file).errors().to_vec();
     let outline = file_outline(db, file);
-    for step in &outline.steps {
+    for id in &item_index(db, file).steps_with_local_diagnostics {
+        let Some(step) = outline.steps.get(id.index()) else {
+            continue;
+        };
         let analysis = step_analysis(db, step.node);
         out.extend(
             analysis

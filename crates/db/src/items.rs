@@ -715,18 +715,28 @@ pub struct ItemIndex {
     pub requires: Vec<String>,
     /// See [`FileOutline::unparsed_requires`].
     pub unparsed_requires: Vec<String>,
+    /// The steps with local diagnostics (few), so that placing them does not
+    /// visit every step's analysis after each edit. Which steps these are
+    /// seldom changes, so the firewall holds all the same.
+    pub steps_with_local_diagnostics: Vec<StepId>,
 }
 
 #[salsa::tracked(returns(ref))]
 pub fn item_index(db: &dyn Db, file: SourceFile) -> ItemIndex {
     let outline = file_outline(db, file);
+    let mut steps = Vec::with_capacity(outline.steps.len());
+    let mut steps_with_local_diagnostics = Vec::new();
+    for (i, step) in outline.steps.iter().enumerate() {
+        let analysis = step_analysis(db, step.node);
+        steps.push(analysis.summary.clone());
+        if !analysis.local_diagnostics.is_empty() {
+            steps_with_local_diagnostics.push(StepId(i as u32));
+        }
+    }
     ItemIndex {
-        steps: outline
-            .steps
-            .iter()
-            .map(|s| step_analysis(db, s.node).summary.clone())
-            .collect(),
+        steps,
         requires: outline.requires.iter().map(|r| r.name.clone()).collect(),
         unparsed_requires: outline.unparsed_requires.clone(),
+        steps_with_local_diagnostics,
     }
 }

@@ -17,6 +17,10 @@ use divan::{Bencher, black_box};
 const STEPS: &[usize] = &[10_000, 100_000];
 const SEED: u64 = 7;
 
+// As in the binaries that parse (`easyflow`, `easyflow-ls`).
+#[global_allocator]
+static GLOBAL: mimalloc::MiMalloc = mimalloc::MiMalloc;
+
 fn main() {
     divan::main();
 }

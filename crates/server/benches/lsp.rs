@@ -27,6 +27,37 @@ fn report(name: &str, samples: &mut [Duration]) {
     );
 }
 
+/// Types and deletes a character at byte `at` of `text` 200 times (versions
+/// from `first_version`), timing each change until its diagnostics arrive.
+fn keystrokes(
+    server: &mut Server,
+    uri: &str,
+    text: &str,
+    at: usize,
+    first_version: i64,
+) -> Vec<Duration> {
+    let line = text[..at].matches('\n').count() as u32;
+    let character = (at - text[..at].rfind('\n').map_or(0, |i| i + 1)) as u32;
+    let start = json!({"line": line, "character": character});
+    let mut samples = Vec::new();
+    for version in first_version..first_version + 200 {
+        let typed = (version - first_version) % 2 == 0;
+        let (end, insert) = if typed {
+            (start.clone(), " ")
+        } else {
+            (json!({"line": line, "character": character + 1}), "")
+        };
+        let started = Instant::now();
+        server.notify(
+            "textDocument/didChange",
+            json!({"textDocument": {"uri": uri, "version": version}, "contentChanges": [{"range": {"start": start, "end": end}, "text": insert}]}),
+        );
+        server.diagnostics(uri, version);
+        samples.push(started.elapsed());
+    }
+    samples
+}
+
 fn main() {
     // `cargo bench` passes `--bench`; any other argument filters nothing here.
     let dir = std::env::temp_dir().join(format!("easyflow-ls-bench-{}", std::process::id()));
@@ -53,32 +84,16 @@ fn main() {
     let uri = server.open(&path, &text);
     server.diagnostics(&uri, 0);
 
-    // Keystrokes: type and delete a character inside a string in the middle.
-    let at = text.find("\"chunk 5000 ").unwrap() + 1;
-    let line = text[..at].matches('\n').count() as u32;
-    let character = (at - text[..at].rfind('\n').map_or(0, |i| i + 1)) as u32;
-    let mut keystrokes = Vec::new();
-    for version in 1..=200i64 {
-        let (range, insert) = if version % 2 == 1 {
-            (
-                json!({"start": {"line": line, "character": character}, "end": {"line": line, "character": character}}),
-                "x",
-            )
-        } else {
-            (
-                json!({"start": {"line": line, "character": character}, "end": {"line": line, "character": character + 1}}),
-                "",
-            )
-        };
-        let started = Instant::now();
-        server.notify(
-            "textDocument/didChange",
-            json!({"textDocument": {"uri": uri, "version": version}, "contentChanges": [{"range": range, "text": insert}]}),
-        );
-        server.diagnostics(&uri, version);
-        keystrokes.push(started.elapsed());
-    }
-    report("keystroke -> publishDiagnostics", &mut keystrokes);
+    // Keystrokes: type and delete a character inside a string in the middle
+    // (the step is reparsed alone), then in the blank line before a step
+    // (outside any step: the whole file is reparsed).
+    let in_string = text.find("\"chunk 5000 ").unwrap() + 1;
+    let mut samples = keystrokes(&mut server, &uri, &text, in_string, 1);
+    report("keystroke -> publishDiagnostics", &mut samples);
+    let step = text.find("\nstep S5000 ").unwrap();
+    let between_steps = text[..step].rfind("\n\n").unwrap() + 1;
+    let mut samples = keystrokes(&mut server, &uri, &text, between_steps, 201);
+    report("keystroke -> publishDiagnostics (full)", &mut samples);
 
     // Requests at a reference `S4990.outs`.
     let reference = text.find("= S4990.outs").unwrap() + 3;

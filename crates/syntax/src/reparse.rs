@@ -11,13 +11,10 @@ use crate::{Parse, SyntaxKind, parse};
 
 /// The parse of `new_text`, which is `old_text` (whose parse is `old`) with
 /// `deleted` replaced by `inserted`, if the edit lies strictly inside one
-/// error-free top-level step whose new text parses, on its own, to one
-/// error-free step.
+/// top-level step that no syntax error touches, and whose new text parses,
+/// on its own, to one error-free step. Errors elsewhere in the file stay, the
+/// ones after the step moved by the edit's length.
 pub fn reparse(old: &Parse, deleted: TextRange, inserted: &str, new_text: &str) -> Option<Parse> {
-    // Errors elsewhere can depend on what follows them; keep it simple.
-    if !old.errors().is_empty() {
-        return None;
-    }
     let root = old.green();
     let mut offset = TextSize::from(0);
     for (index, child) in root.children().enumerate() {
@@ -33,6 +30,14 @@ pub fn reparse(old: &Parse, deleted: TextRange, inserted: &str, new_text: &str) 
         if SyntaxKind::from_raw(step.kind().0) != Some(SyntaxKind::STEP) {
             return None;
         }
+        // An error in or at the edge of the step may be one that a full
+        // parse would report differently once the step changes.
+        let touches_step = |r: &TextRange| r.start() <= range.end() && range.start() <= r.end();
+        if old.errors().iter().any(|error| {
+            touches_step(&error.range) || error.related.iter().any(|r| touches_step(&r.range))
+        }) {
+            return None;
+        }
         let new_len = range.len() + TextSize::of(inserted) - deleted.len();
         let new_range = TextRange::at(range.start(), new_len);
         let step_text = new_text.get(std::ops::Range::<usize>::from(new_range))?;
@@ -41,8 +46,8 @@ pub fn reparse(old: &Parse, deleted: TextRange, inserted: &str, new_text: &str) 
             return None;
         }
         // The step must be the whole text on its own, with the same end: a
-        // step's extent is decided by its own tokens when it ends with `;`, a
-        // closing `)` or a code block (what follows cannot extend it).
+        // step's extent is decided by its own tokens when it ends with `;`
+        // (what follows cannot extend it).
         let mut parts = reparsed.green().children();
         let (Some(NodeOrToken::Node(new_step)), None) = (parts.next(), parts.next()) else {
             return None;
@@ -54,7 +59,27 @@ pub fn reparse(old: &Parse, deleted: TextRange, inserted: &str, new_text: &str) 
             return None;
         }
         let green = root.replace_child(index, NodeOrToken::Node(new_step.to_owned()));
-        return Some(Parse::from_parts(green, Vec::new()));
+        // The other items parse as before: only what follows the step moves.
+        let moved = |r: TextRange| {
+            if r.start() >= range.end() {
+                TextRange::at(r.start() - range.len() + new_len, r.len())
+            } else {
+                r
+            }
+        };
+        let errors = old
+            .errors()
+            .iter()
+            .map(|error| {
+                let mut error = error.clone();
+                error.range = moved(error.range);
+                for related in &mut error.related {
+                    related.range = moved(related.range);
+                }
+                error
+            })
+            .collect();
+        return Some(Parse::from_parts(green, errors));
     }
     None
 }

@@ -277,6 +277,70 @@ fn large_flow_builds_the_same_tree_on_any_number_of_threads() {
     }
 }
 
+/// What a user might type anywhere: into a file, these make syntax errors.
+const BREAKAGES: &[&str] = &[
+    "",
+    "x",
+    "1",
+    "\"",
+    "\\",
+    ",",
+    ";",
+    "(",
+    ")",
+    "[",
+    "]",
+    "=",
+    "<-",
+    " ",
+    "\n",
+    "// c\n",
+    "/*",
+    "step",
+    "sweep [1]",
+    "after S1",
+    "Я",
+    "@high",
+    ".outs",
+    "code end\n",
+    "$",
+];
+
+/// Replaces `removed` bytes at `at` (moved to char boundaries) with `inserted`.
+fn edit(text: &str, at: usize, removed: usize, inserted: &str) -> (String, std::ops::Range<usize>) {
+    let mut start = at % (text.len() + 1);
+    while !text.is_char_boundary(start) {
+        start -= 1;
+    }
+    let mut end = (start + removed).min(text.len());
+    while !text.is_char_boundary(end) {
+        end += 1;
+    }
+    let mut new_text = text.to_string();
+    new_text.replace_range(start..end, inserted);
+    (new_text, start..end)
+}
+
+/// Checks that reparsing `old_text` after the edit, when it is possible,
+/// gives exactly the tree and errors of a full parse; tells whether it was.
+fn check_reparse(
+    old_text: &str,
+    at: usize,
+    removed: usize,
+    inserted: &str,
+) -> Result<bool, TestCaseError> {
+    let (new_text, range) = edit(old_text, at, removed, inserted);
+    let old = easyflow_syntax::parse(old_text);
+    let deleted = TextRange::new((range.start as u32).into(), (range.end as u32).into());
+    match easyflow_syntax::reparse(&old, deleted, inserted, &new_text) {
+        Some(incremental) => {
+            prop_assert_eq!(incremental, easyflow_syntax::parse(&new_text));
+            Ok(true)
+        }
+        None => Ok(false),
+    }
+}
+
 proptest! {
     #![proptest_config(ProptestConfig { cases: 400, ..ProptestConfig::default() })]
 
@@ -285,26 +349,33 @@ proptest! {
     fn incremental_reparse_equals_full_parse(
         at in 0usize..4000,
         removed in 0usize..8,
-        inserted in prop::sample::select(vec![
-            "", "x", "1", "\"", "\\\\", ",", ";", "(", ")", "[", "]", "=", "<-", " ", "\n", "// c\n", "/*",
-            "step", "sweep [1]", "after S1", "Я", "@high", ".outs", "code end\n",
-        ]),
+        inserted in prop::sample::select(BREAKAGES),
     ) {
-        let old_text = easyflow_genflow::generate(20, 3);
-        let mut start = at % (old_text.len() + 1);
-        while !old_text.is_char_boundary(start) {
-            start -= 1;
-        }
-        let mut end = (start + removed).min(old_text.len());
-        while !old_text.is_char_boundary(end) {
-            end += 1;
-        }
-        let mut new_text = old_text.clone();
-        new_text.replace_range(start..end, inserted);
-        let old = easyflow_syntax::parse(&old_text);
-        let deleted = easyflow_syntax::TextRange::new((start as u32).into(), (end as u32).into());
-        if let Some(incremental) = easyflow_syntax::reparse(&old, deleted, inserted, &new_text) {
-            prop_assert_eq!(incremental, easyflow_syntax::parse(&new_text));
-        }
+        check_reparse(&easyflow_genflow::generate(20, 3), at, removed, inserted)?;
     }
+
+    /// The same in files that already have syntax errors elsewhere (one to
+    /// three breakages typed at random places first).
+    #[test]
+    fn incremental_reparse_equals_full_parse_with_errors_elsewhere(
+        breakages in prop::collection::vec((0usize..4000, 0usize..4, prop::sample::select(BREAKAGES)), 1..4),
+        at in 0usize..4000,
+        removed in 0usize..8,
+        inserted in prop::sample::select(BREAKAGES),
+    ) {
+        let mut old_text = easyflow_genflow::generate(20, 3);
+        for (at, removed, inserted) in breakages {
+            old_text = edit(&old_text, at, removed, inserted).0;
+        }
+        check_reparse(&old_text, at, removed, inserted)?;
+    }
+}
+
+/// The incremental path is taken in a file with an error in another step.
+#[test]
+fn a_file_with_an_error_elsewhere_is_reparsed_incrementally() {
+    let text = easyflow_genflow::generate(20, 3).replacen("= S0.outs", "= = S0.outs", 1);
+    assert!(!easyflow_syntax::parse(&text).errors().is_empty());
+    let at = text.find("\"chunk 15 ").expect("step 15 has a label") + 1;
+    assert!(check_reparse(&text, at, 0, "x").unwrap());
 }

@@ -4,7 +4,7 @@
 //! test); when that cannot be guaranteed cheaply, [`reparse`] says `None`
 //! and the caller parses the whole text.
 
-use easyflow_diagnostics::{TextRange, TextSize};
+use easyflow_diagnostics::{Code, TextRange, TextSize};
 use rowan::NodeOrToken;
 
 use crate::{Parse, SyntaxKind, parse};
@@ -12,8 +12,12 @@ use crate::{Parse, SyntaxKind, parse};
 /// The parse of `new_text`, which is `old_text` (whose parse is `old`) with
 /// `deleted` replaced by `inserted`, if the edit lies strictly inside one
 /// top-level step that no syntax error touches, and whose new text parses,
-/// on its own, to one error-free step. Errors elsewhere in the file stay, the
-/// ones after the step moved by the edit's length.
+/// on its own, to one step that ends with its own `;` and begins with the
+/// same three kinds of tokens. The new step may have syntax errors (typing
+/// makes them) when the next item is a proper one, where its recovery stops
+/// in the file too; not an unterminated string, comment or code block.
+/// Errors elsewhere in the file stay, the ones after the step moved by the
+/// edit's length.
 pub fn reparse(old: &Parse, deleted: TextRange, inserted: &str, new_text: &str) -> Option<Parse> {
     let root = old.green();
     let mut offset = TextSize::from(0);
@@ -42,7 +46,32 @@ pub fn reparse(old: &Parse, deleted: TextRange, inserted: &str, new_text: &str) 
         let new_range = TextRange::at(range.start(), new_len);
         let step_text = new_text.get(std::ops::Range::<usize>::from(new_range))?;
         let reparsed = parse(step_text);
-        if !reparsed.errors().is_empty() {
+        // A step with errors recovers up to the next item; that must be one
+        // that begins a new item for sure (a proper item, not stray text).
+        let next_item = root.children().skip(index + 1).find(|next| match next {
+            NodeOrToken::Node(_) => true,
+            NodeOrToken::Token(token) => {
+                !SyntaxKind::from_raw(token.kind().0).is_some_and(SyntaxKind::is_trivia)
+            }
+        });
+        let next_is_an_item = match next_item {
+            None => true,
+            Some(NodeOrToken::Node(next)) => matches!(
+                SyntaxKind::from_raw(next.kind().0),
+                Some(SyntaxKind::STEP | SyntaxKind::REQUIRE | SyntaxKind::FLOW_ATTRIBUTE)
+            ),
+            Some(NodeOrToken::Token(_)) => false,
+        };
+        if !reparsed.errors().is_empty() && !next_is_an_item {
+            return None;
+        }
+        // An unterminated string, comment or code block swallows what
+        // follows it in the file, not just the step.
+        if reparsed
+            .errors()
+            .iter()
+            .any(|error| matches!(error.code, Code::E0102 | Code::E0104 | Code::E0105))
+        {
             return None;
         }
         // The step must be the whole text on its own, with the same end: a
@@ -54,7 +83,10 @@ pub fn reparse(old: &Parse, deleted: TextRange, inserted: &str, new_text: &str) 
         };
         if SyntaxKind::from_raw(new_step.kind().0) != Some(SyntaxKind::STEP)
             || new_step.text_len() != TextSize::of(step_text)
-            || !ends_itself(step_text)
+            || !ends_itself(new_step)
+            // Where the step begins was decided (by the item before it, or
+            // its recovery) looking at its first three tokens.
+            || leading_kinds(step) != leading_kinds(new_step)
         {
             return None;
         }
@@ -67,28 +99,51 @@ pub fn reparse(old: &Parse, deleted: TextRange, inserted: &str, new_text: &str) 
                 r
             }
         };
-        let errors = old
+        let shift = |mut error: easyflow_diagnostics::Diagnostic,
+                     by: &dyn Fn(TextRange) -> TextRange| {
+            error.range = by(error.range);
+            for related in &mut error.related {
+                related.range = by(related.range);
+            }
+            error
+        };
+        let mut errors: Vec<_> = old
             .errors()
             .iter()
-            .map(|error| {
-                let mut error = error.clone();
-                error.range = moved(error.range);
-                for related in &mut error.related {
-                    related.range = moved(related.range);
-                }
-                error
-            })
+            .map(|error| shift(error.clone(), &moved))
             .collect();
+        errors.extend(
+            reparsed
+                .errors()
+                .iter()
+                .map(|error| shift(error.clone(), &|r| r + range.start())),
+        );
+        easyflow_diagnostics::sort(&mut errors);
         return Some(Parse::from_parts(green, errors));
     }
     None
 }
 
-/// Whether a step's text ends with a token after which nothing can continue
-/// the step: `;`. (After `)` or a code block, a following `;`, `pre` or `post`
+/// The kinds of the first three non-trivia tokens of `node`.
+fn leading_kinds(node: &rowan::GreenNodeData) -> Vec<SyntaxKind> {
+    crate::SyntaxNode::new_root(node.to_owned())
+        .descendants_with_tokens()
+        .filter_map(|element| element.into_token())
+        .map(|token| token.kind())
+        .filter(|kind| !kind.is_trivia())
+        .take(3)
+        .collect()
+}
+
+/// Whether a step ends with a token after which nothing can continue it: its
+/// own `;`. (After `)` or a code block, a following `;`, `pre` or `post`
 /// would belong to the step, so those ends are left to a full parse.)
-fn ends_itself(step_text: &str) -> bool {
-    step_text.trim_end().ends_with(';')
+fn ends_itself(step: &rowan::GreenNodeData) -> bool {
+    matches!(
+        step.children().last(),
+        Some(NodeOrToken::Token(token))
+            if SyntaxKind::from_raw(token.kind().0) == Some(SyntaxKind::SEMICOLON)
+    )
 }
 
 #[cfg(test)]
@@ -118,6 +173,23 @@ mod tests {
         let text = "step A runs P (x = \"ab\");\nstep B runs Q (y = A.outs[\"o\"]);\n";
         assert!(check(text, 21..21, "zz"));
         assert!(check(text, 15..16, "w"));
+    }
+
+    #[test]
+    fn a_step_being_typed_is_reparsed_alone_with_its_errors() {
+        let text = "step A runs P (x = 1);\nstep B runs Q (y = 2);\n";
+        assert!(
+            check(text, 20..20, ", z ="),
+            "a parameter without its value"
+        );
+        assert!(
+            !check(
+                "step A runs P (x = 1);\nxtep B runs Q ();\n",
+                20..20,
+                ", z ="
+            ),
+            "recovery could run into stray text after the step"
+        );
     }
 
     #[test]

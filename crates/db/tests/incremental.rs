@@ -114,15 +114,7 @@ proptest! {
         let file = SourceFile::new(&db, "a.flow".into(), text.clone());
         file_diagnostics(&db, file);
         for (at, removed, inserted) in edits {
-            let mut start = at % (text.len() + 1);
-            while !text.is_char_boundary(start) {
-                start -= 1;
-            }
-            let mut end = (start + removed).min(text.len());
-            while !text.is_char_boundary(end) {
-                end += 1;
-            }
-            text.replace_range(start..end, &inserted);
+            easyflow_genflow::edit(&mut text, at, removed, &inserted);
             file.set_text(&mut db).to(text.clone());
             prop_assert_eq!(file_diagnostics(&db, file), &fresh_check(&text));
         }

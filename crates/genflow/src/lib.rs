@@ -2,7 +2,8 @@
 //! workload `shared/tools/genflow.py N`: data dependencies on one to three of
 //! the previous 200 steps, some `after` lists, sweeps, nested lists,
 //! attributes, comments, Cyrillic text in strings, and `post` code blocks.
-//! Deterministic for a given seed; the output has no diagnostics.
+//! Deterministic for a given seed; the output has no diagnostics. Also the
+//! random edit that property tests apply to such flows ([`edit`]).
 
 use std::fmt::Write;
 
@@ -134,4 +135,25 @@ mod tests {
         assert_eq!(a.matches("\nstep S").count(), 100);
         assert!(super::generate_with_topology(9, 1).contains("[requires = "));
     }
+}
+
+/// Replaces about `removed` bytes at about `at` (wrapped into the text and
+/// moved out to char boundaries) with `inserted`, as a random edit of a
+/// property test; returns the replaced range.
+pub fn edit(
+    text: &mut String,
+    at: usize,
+    removed: usize,
+    inserted: &str,
+) -> std::ops::Range<usize> {
+    let mut start = at % (text.len() + 1);
+    while !text.is_char_boundary(start) {
+        start -= 1;
+    }
+    let mut end = (start + removed).min(text.len());
+    while !text.is_char_boundary(end) {
+        end += 1;
+    }
+    text.replace_range(start..end, inserted);
+    start..end
 }

@@ -306,21 +306,6 @@ const BREAKAGES: &[&str] = &[
     "$",
 ];
 
-/// Replaces `removed` bytes at `at` (moved to char boundaries) with `inserted`.
-fn edit(text: &str, at: usize, removed: usize, inserted: &str) -> (String, std::ops::Range<usize>) {
-    let mut start = at % (text.len() + 1);
-    while !text.is_char_boundary(start) {
-        start -= 1;
-    }
-    let mut end = (start + removed).min(text.len());
-    while !text.is_char_boundary(end) {
-        end += 1;
-    }
-    let mut new_text = text.to_string();
-    new_text.replace_range(start..end, inserted);
-    (new_text, start..end)
-}
-
 /// Checks that reparsing `old_text` after the edit, when it is possible,
 /// gives exactly the tree and errors of a full parse; tells whether it was.
 fn check_reparse(
@@ -329,7 +314,8 @@ fn check_reparse(
     removed: usize,
     inserted: &str,
 ) -> Result<bool, TestCaseError> {
-    let (new_text, range) = edit(old_text, at, removed, inserted);
+    let mut new_text = old_text.to_string();
+    let range = easyflow_genflow::edit(&mut new_text, at, removed, inserted);
     let old = easyflow_syntax::parse(old_text);
     let deleted = TextRange::new((range.start as u32).into(), (range.end as u32).into());
     match easyflow_syntax::reparse(&old, deleted, inserted, &new_text) {
@@ -365,7 +351,7 @@ proptest! {
     ) {
         let mut old_text = easyflow_genflow::generate(20, 3);
         for (at, removed, inserted) in breakages {
-            old_text = edit(&old_text, at, removed, inserted).0;
+            easyflow_genflow::edit(&mut old_text, at, removed, inserted);
         }
         check_reparse(&old_text, at, removed, inserted)?;
     }

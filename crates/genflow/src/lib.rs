@@ -126,17 +126,6 @@ fn generate_flow(steps: usize, seed: u64, with_requires: bool) -> String {
     out
 }
 
-#[cfg(test)]
-mod tests {
-    #[test]
-    fn deterministic_and_sized() {
-        let a = super::generate(100, 7);
-        assert_eq!(a, super::generate(100, 7));
-        assert_eq!(a.matches("\nstep S").count(), 100);
-        assert!(super::generate_with_topology(9, 1).contains("[requires = "));
-    }
-}
-
 /// Replaces about `removed` bytes at about `at` (wrapped into the text and
 /// moved out to char boundaries) with `inserted`, as a random edit of a
 /// property test; returns the replaced range.
@@ -156,4 +145,15 @@ pub fn edit(
     }
     text.replace_range(start..end, inserted);
     start..end
+}
+
+#[cfg(test)]
+mod tests {
+    #[test]
+    fn deterministic_and_sized() {
+        let a = super::generate(100, 7);
+        assert_eq!(a, super::generate(100, 7));
+        assert_eq!(a.matches("\nstep S").count(), 100);
+        assert!(super::generate_with_topology(9, 1).contains("[requires = "));
+    }
 }

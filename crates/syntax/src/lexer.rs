@@ -42,6 +42,22 @@ impl Lexed {
     pub fn text<'a>(&self, source: &'a str, index: usize) -> &'a str {
         &source[self.range(index)]
     }
+
+    /// Appends the tokens of the text that follows this one, lexed on its
+    /// own (`next`, whose offsets start at 0).
+    pub(crate) fn append(&mut self, next: Lexed) {
+        let offset = self.starts.pop().expect("the end of the text");
+        self.kinds.extend(next.kinds);
+        self.starts
+            .extend(next.starts.into_iter().map(|start| start + offset));
+        self.errors.extend(next.errors.into_iter().map(|mut error| {
+            error.range += TextSize::from(offset);
+            for related in &mut error.related {
+                related.range += TextSize::from(offset);
+            }
+            error
+        }));
+    }
 }
 
 /// Errors found inside tokens by logos callbacks.

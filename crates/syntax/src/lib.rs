@@ -15,7 +15,7 @@ mod syntax_kind;
 
 use std::fmt::Write;
 
-use easyflow_diagnostics::Diagnostic;
+use easyflow_diagnostics::{Code, Diagnostic};
 pub use easyflow_diagnostics::{TextRange, TextSize};
 pub use rowan::{GreenNode, NodeOrToken, WalkEvent};
 
@@ -75,15 +75,103 @@ pub fn parse(text: &str) -> Parse {
 /// tests and for benchmarks.
 #[doc(hidden)]
 pub fn parse_on_threads(text: &str, threads: usize) -> Parse {
-    let lexed = lex(text);
-    let mut parser = parser::Parser::new(text, &lexed);
-    grammar::source_file(&mut parser);
-    let (events, syntax_errors) = parser.finish();
+    let halves = (threads > 1)
+        .then(|| split_point(text))
+        .flatten()
+        .and_then(|middle| lex_and_parse_halves(text, middle));
+    let (lexed, events, syntax_errors) = halves.unwrap_or_else(|| lex_and_parse(text));
     let green = parser::build_tree(text, &lexed, &events, threads);
     let mut errors = lexed.errors;
     errors.extend(syntax_errors);
     easyflow_diagnostics::sort(&mut errors);
     Parse { green, errors }
+}
+
+type LexedAndParsed = (Lexed, parser::Events, Vec<Diagnostic>);
+
+fn lex_and_parse(text: &str) -> LexedAndParsed {
+    let lexed = lex(text);
+    let mut parser = parser::Parser::new(text, &lexed);
+    grammar::source_file(&mut parser);
+    let (events, syntax_errors) = parser.finish();
+    (lexed, events, syntax_errors)
+}
+
+/// Where the text can probably be cut in two halves that lex and parse on
+/// their own as they do in the whole, near the middle: after a `;` that ends
+/// a line, then a blank line, at a line that begins an item (`step ` or `[`).
+fn split_point(text: &str) -> Option<usize> {
+    let middle = text.len() / 2;
+    let from = (0..=middle).rev().find(|&i| text.is_char_boundary(i))?;
+    let rest = &text[from..];
+    [";\n\nstep ", ";\n\n["]
+        .iter()
+        .filter_map(|pattern| rest.find(pattern).map(|at| from + at + 3))
+        .min()
+}
+
+/// Lexes and parses the two halves of `text` cut at `middle` at the same
+/// time, and joins them, when that is sure to give what one pass gives:
+/// nothing of the first half runs into the second (its last item ends with
+/// its own `;`; no unterminated token; no syntax error at its end, where it
+/// saw the end of the text instead of the next item), and the second begins
+/// with tokens that begin an item whatever came before. Otherwise `None`.
+fn lex_and_parse_halves(text: &str, middle: usize) -> Option<LexedAndParsed> {
+    let (first_text, second_text) = text.split_at(middle);
+    let ((mut lexed, mut events, mut errors), (second_lexed, second_events, second_errors)) =
+        rayon::join(|| lex_and_parse(first_text), || lex_and_parse(second_text));
+    let unterminated =
+        |error: &Diagnostic| matches!(error.code, Code::E0102 | Code::E0104 | Code::E0105);
+    let last_token_end = (0..lexed.len())
+        .rev()
+        .find(|&i| !lexed.kind(i).is_trivia())
+        .map_or(TextSize::from(0), |i| lexed.range(i).end());
+    // What the parser takes for the start of an item, wherever it is (also
+    // where error recovery in the first half would stop): see `grammar.rs`.
+    let mut leading = second_lexed.kinds().iter().filter(|kind| !kind.is_trivia());
+    let second_starts_an_item = matches!(
+        (leading.next(), leading.next(), leading.next()),
+        (Some(SyntaxKind::STEP_KW), Some(SyntaxKind::IDENT), _)
+            | (Some(SyntaxKind::L_BRACK), Some(SyntaxKind::FLOW_KW), _)
+            | (
+                Some(SyntaxKind::L_BRACK),
+                Some(SyntaxKind::IDENT),
+                Some(SyntaxKind::EQ)
+            )
+    );
+    // The first half's last item must have ended with its own `;` (its last
+    // token, then its Finish and the root's): an item that had not (say,
+    // attributes waiting for their `step`) would go on into the second.
+    let ends_with_semicolon = matches!(
+        events.events.as_slice(),
+        [
+            ..,
+            parser::Event::Token(SyntaxKind::SEMICOLON),
+            parser::Event::Finish,
+            parser::Event::Finish
+        ]
+    );
+    if !second_starts_an_item
+        || !ends_with_semicolon
+        || lexed.errors.iter().any(unterminated)
+        || errors
+            .iter()
+            .any(|error| error.range.end() >= last_token_end)
+    {
+        return None;
+    }
+    let tokens_before = lexed.len() as u32;
+    lexed.append(second_lexed);
+    events.append(second_events, tokens_before);
+    let offset = TextSize::of(first_text);
+    errors.extend(second_errors.into_iter().map(|mut error| {
+        error.range += offset;
+        for related in &mut error.related {
+            related.range += offset;
+        }
+        error
+    }));
+    Some((lexed, events, errors))
 }
 
 /// The tree as text: one line per node and token, indented two spaces per

@@ -272,6 +272,26 @@ pub(crate) struct Events {
     pub(crate) item_starts: Vec<(u32, u32)>,
 }
 
+impl Events {
+    /// Appends the events of the text that follows this one, parsed on its
+    /// own (`next`, whose first event opens its root and whose token indices
+    /// start at 0), as if one parser had gone on: the two roots become one.
+    pub(crate) fn append(&mut self, next: Events, tokens_before: u32) {
+        let non_trivia_before = self.non_trivia.len() as u32;
+        // This root's Finish and the next root's Start go.
+        self.events.pop();
+        let events_before = self.events.len() as u32 - 1;
+        self.events.extend(next.events.into_iter().skip(1));
+        self.non_trivia
+            .extend(next.non_trivia.into_iter().map(|i| i + tokens_before));
+        self.item_starts.extend(
+            next.item_starts
+                .into_iter()
+                .map(|(event, tokens)| (event + events_before, tokens + non_trivia_before)),
+        );
+    }
+}
+
 /// Replays `events` over every token of `lexed` into a green tree. Trivia goes
 /// to the outermost node open at its place, so nodes never start or end with
 /// whitespace or comments.

@@ -357,6 +357,24 @@ proptest! {
     }
 }
 
+proptest! {
+    #![proptest_config(ProptestConfig { cases: 400, ..ProptestConfig::default() })]
+
+    /// Lexing and parsing the two halves of a text at the same time gives
+    /// what one pass gives, in flows broken at random places (the halves are
+    /// joined only when nothing of the first runs into the second).
+    #[test]
+    fn parsing_in_halves_equals_one_pass(
+        breakages in prop::collection::vec((0usize..4000, 0usize..4, prop::sample::select(BREAKAGES)), 0..4),
+    ) {
+        let mut text = easyflow_genflow::generate(20, 3);
+        for (at, removed, inserted) in breakages {
+            easyflow_genflow::edit(&mut text, at, removed, inserted);
+        }
+        prop_assert_eq!(parse_on_threads(&text, 2), parse_on_threads(&text, 1));
+    }
+}
+
 /// The incremental path is taken in a file with an error in another step.
 #[test]
 fn a_file_with_an_error_elsewhere_is_reparsed_incrementally() {

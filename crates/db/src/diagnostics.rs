@@ -377,7 +377,7 @@ pub fn file_diagnostics(db: &dyn Db, file: SourceFile) -> Vec<Diagnostic> {
             analysis
                 .local_diagnostics
                 .iter()
-                .map(|d| shift(d, step.offset)),
+                .map(|d| d.clone().moved(|range| range + step.offset)),
         );
     }
     flow_attribute_diagnostics(outline, &mut out);
@@ -401,15 +401,6 @@ pub fn file_diagnostics(db: &dyn Db, file: SourceFile) -> Vec<Diagnostic> {
     }
     easyflow_diagnostics::sort(&mut out);
     out
-}
-
-fn shift(diagnostic: &Diagnostic, offset: easyflow_diagnostics::TextSize) -> Diagnostic {
-    let mut shifted = diagnostic.clone();
-    shifted.range += offset;
-    for related in &mut shifted.related {
-        related.range += offset;
-    }
-    shifted
 }
 
 /// Where an anchor is in the file now.

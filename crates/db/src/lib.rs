@@ -100,6 +100,9 @@ pub fn parse(db: &dyn Db, file: SourceFile) -> easyflow_syntax::Parse {
 #[derive(Clone, Default)]
 pub struct Database {
     storage: salsa::Storage<Self>,
+    /// The files [`Database::check`] has analysed on every core already
+    /// (shared by clones): later checks re-analyse only edited steps.
+    primed: Arc<Mutex<rustc_hash::FxHashSet<SourceFile>>>,
 }
 
 #[salsa::db]
@@ -111,13 +114,21 @@ impl salsa::Database for Database {}
 const PARALLEL_MIN_STEPS: usize = 2_000;
 
 impl Database {
-    /// The file's diagnostics, as [`file_diagnostics`] gives them. The
-    /// per-step analyses of a large file are run first, on every core: they
-    /// are independent, and most of a cold check's analysis.
+    /// The file's diagnostics, as [`file_diagnostics`] gives them. On the
+    /// first check of a large file, its per-step analyses are run first, on
+    /// every core: they are independent, and most of a cold check's
+    /// analysis. (After an edit, only the edited steps are analysed again:
+    /// running over all steps again would cost more than it saves.)
     pub fn check(&self, file: SourceFile) -> &[Diagnostic] {
         let steps = file_outline(self, file).steps.len();
         let threads = rayon::current_num_threads().min(steps / (PARALLEL_MIN_STEPS / 2));
-        if steps >= PARALLEL_MIN_STEPS && threads > 1 {
+        let first_check = || {
+            self.primed
+                .lock()
+                .unwrap_or_else(|e| e.into_inner())
+                .insert(file)
+        };
+        if steps >= PARALLEL_MIN_STEPS && threads > 1 && first_check() {
             // One database handle per thread; each reads the outline (already
             // computed) through its own handle, as tracked structs belong to it.
             let forks: Vec<Database> = (0..threads).map(|_| self.clone()).collect();
@@ -145,7 +156,11 @@ impl Database {
                     .push(format!("{database_key:?}"));
             }
         })));
-        (Database { storage }, log)
+        let database = Database {
+            storage,
+            primed: Arc::default(),
+        };
+        (database, log)
     }
 }
 

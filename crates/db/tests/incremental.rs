@@ -11,6 +11,16 @@ fn fresh_check(text: &str) -> Vec<Diagnostic> {
     file_diagnostics(&db, file).clone()
 }
 
+/// Fails if any of `queries` is among the `executed` query names.
+fn assert_not_executed(executed: &[String], queries: &[&str]) {
+    for query in queries {
+        assert!(
+            !executed.iter().any(|q| q == query),
+            "{query} re-ran: {executed:?}"
+        );
+    }
+}
+
 fn query_names(log: &[String]) -> Vec<String> {
     log.iter()
         .map(|entry| entry.split('(').next().unwrap_or(entry).to_string())
@@ -40,16 +50,14 @@ fn editing_a_string_literal_reruns_neither_resolution_nor_graph() {
     let diagnostics = file_diagnostics(&db, file).clone();
     let executed = query_names(&log.take());
 
-    for query in [
-        "name_resolution",
-        "dependency_graph",
-        "semantic_diagnostics",
-    ] {
-        assert!(
-            !executed.iter().any(|q| q == query),
-            "{query} re-ran: {executed:?}"
-        );
-    }
+    assert_not_executed(
+        &executed,
+        &[
+            "name_resolution",
+            "dependency_graph",
+            "semantic_diagnostics",
+        ],
+    );
     for query in ["parse", "file_outline", "item_index", "file_diagnostics"] {
         assert!(
             executed.iter().any(|q| q == query),
@@ -147,20 +155,18 @@ fn editing_the_topology_reruns_only_the_fit_check() {
         .to(easyflow_genflow::TOPOLOGY.replace("compute+GPU:2,", "compute+GPU:0,"));
     let diagnostics = file_diagnostics(&db, file).clone();
     let executed = query_names(&log.take());
-    for query in [
-        "parse",
-        "file_outline",
-        "step_analysis",
-        "item_index",
-        "name_resolution",
-        "dependency_graph",
-        "semantic_diagnostics",
-    ] {
-        assert!(
-            !executed.iter().any(|q| q == query),
-            "{query} re-ran: {executed:?}"
-        );
-    }
+    assert_not_executed(
+        &executed,
+        &[
+            "parse",
+            "file_outline",
+            "step_analysis",
+            "item_index",
+            "name_resolution",
+            "dependency_graph",
+            "semantic_diagnostics",
+        ],
+    );
     for query in ["parse_topology", "fit_diagnostics", "file_diagnostics"] {
         assert!(
             executed.iter().any(|q| q == query),

@@ -176,6 +176,16 @@ impl Diagnostic {
     pub fn severity(&self) -> Severity {
         self.code.severity()
     }
+
+    /// The diagnostic with its range and its related ranges moved by `to`
+    /// (e.g. from a step's or a half's offsets to the file's).
+    pub fn moved(mut self, to: impl Fn(TextRange) -> TextRange) -> Self {
+        self.range = to(self.range);
+        for related in &mut self.related {
+            related.range = to(related.range);
+        }
+        self
+    }
 }
 
 /// Puts diagnostics in the specification's order: by range start, then code.

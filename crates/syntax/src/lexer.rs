@@ -50,14 +50,19 @@ impl Lexed {
         self.kinds.extend(next.kinds);
         self.starts
             .extend(next.starts.into_iter().map(|start| start + offset));
-        self.errors.extend(next.errors.into_iter().map(|mut error| {
-            error.range += TextSize::from(offset);
-            for related in &mut error.related {
-                related.range += TextSize::from(offset);
-            }
-            error
-        }));
+        let offset = TextSize::from(offset);
+        self.errors.extend(
+            next.errors
+                .into_iter()
+                .map(|error| error.moved(|range| range + offset)),
+        );
     }
+}
+
+/// Whether `error` is an unterminated string, comment or code block: the
+/// token ran to the end of the text, swallowing whatever followed.
+pub(crate) fn is_unterminated(error: &Diagnostic) -> bool {
+    matches!(error.code, Code::E0102 | Code::E0104 | Code::E0105)
 }
 
 /// Errors found inside tokens by logos callbacks.

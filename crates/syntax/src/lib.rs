@@ -15,7 +15,7 @@ mod syntax_kind;
 
 use std::fmt::Write;
 
-use easyflow_diagnostics::{Code, Diagnostic};
+use easyflow_diagnostics::Diagnostic;
 pub use easyflow_diagnostics::{TextRange, TextSize};
 pub use rowan::{GreenNode, NodeOrToken, WalkEvent};
 
@@ -120,8 +120,6 @@ fn lex_and_parse_halves(text: &str, middle: usize) -> Option<LexedAndParsed> {
     let (first_text, second_text) = text.split_at(middle);
     let ((mut lexed, mut events, mut errors), (second_lexed, second_events, second_errors)) =
         rayon::join(|| lex_and_parse(first_text), || lex_and_parse(second_text));
-    let unterminated =
-        |error: &Diagnostic| matches!(error.code, Code::E0102 | Code::E0104 | Code::E0105);
     let last_token_end = (0..lexed.len())
         .rev()
         .find(|&i| !lexed.kind(i).is_trivia())
@@ -153,7 +151,7 @@ fn lex_and_parse_halves(text: &str, middle: usize) -> Option<LexedAndParsed> {
     );
     if !second_starts_an_item
         || !ends_with_semicolon
-        || lexed.errors.iter().any(unterminated)
+        || lexed.errors.iter().any(lexer::is_unterminated)
         || errors
             .iter()
             .any(|error| error.range.end() >= last_token_end)
@@ -164,13 +162,11 @@ fn lex_and_parse_halves(text: &str, middle: usize) -> Option<LexedAndParsed> {
     lexed.append(second_lexed);
     events.append(second_events, tokens_before);
     let offset = TextSize::of(first_text);
-    errors.extend(second_errors.into_iter().map(|mut error| {
-        error.range += offset;
-        for related in &mut error.related {
-            related.range += offset;
-        }
-        error
-    }));
+    errors.extend(
+        second_errors
+            .into_iter()
+            .map(|error| error.moved(|range| range + offset)),
+    );
     Some((lexed, events, errors))
 }
 

@@ -57,10 +57,7 @@ impl<'t> Parser<'t> {
             errors: Vec::new(),
             depth: 0,
             last_error_pos: None,
-            ends_unterminated: lexed
-                .errors
-                .iter()
-                .any(|e| matches!(e.code, Code::E0102 | Code::E0104 | Code::E0105)),
+            ends_unterminated: lexed.errors.iter().any(crate::lexer::is_unterminated),
         }
     }
 

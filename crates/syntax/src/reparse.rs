@@ -4,7 +4,7 @@
 //! test); when that cannot be guaranteed cheaply, [`reparse`] says `None`
 //! and the caller parses the whole text.
 
-use easyflow_diagnostics::{Code, TextRange, TextSize};
+use easyflow_diagnostics::{TextRange, TextSize};
 use rowan::NodeOrToken;
 
 use crate::{Parse, SyntaxKind, parse};
@@ -67,11 +67,7 @@ pub fn reparse(old: &Parse, deleted: TextRange, inserted: &str, new_text: &str) 
         }
         // An unterminated string, comment or code block swallows what
         // follows it in the file, not just the step.
-        if reparsed
-            .errors()
-            .iter()
-            .any(|error| matches!(error.code, Code::E0102 | Code::E0104 | Code::E0105))
-        {
+        if reparsed.errors().iter().any(crate::lexer::is_unterminated) {
             return None;
         }
         // The step must be the whole text on its own, with the same end: a
@@ -92,31 +88,23 @@ pub fn reparse(old: &Parse, deleted: TextRange, inserted: &str, new_text: &str) 
         }
         let green = root.replace_child(index, NodeOrToken::Node(new_step.to_owned()));
         // The other items parse as before: only what follows the step moves.
-        let moved = |r: TextRange| {
+        let after_edit = |r: TextRange| {
             if r.start() >= range.end() {
                 TextRange::at(r.start() - range.len() + new_len, r.len())
             } else {
                 r
             }
         };
-        let shift = |mut error: easyflow_diagnostics::Diagnostic,
-                     by: &dyn Fn(TextRange) -> TextRange| {
-            error.range = by(error.range);
-            for related in &mut error.related {
-                related.range = by(related.range);
-            }
-            error
-        };
         let mut errors: Vec<_> = old
             .errors()
             .iter()
-            .map(|error| shift(error.clone(), &moved))
+            .map(|error| error.clone().moved(after_edit))
             .collect();
         errors.extend(
             reparsed
                 .errors()
                 .iter()
-                .map(|error| shift(error.clone(), &|r| r + range.start())),
+                .map(|error| error.clone().moved(|r| r + range.start())),
         );
         easyflow_diagnostics::sort(&mut errors);
         return Some(Parse::from_parts(green, errors));

@@ -1,8 +1,9 @@
-//! tree-sitter's corpus tests (`<grammar>/test/corpus/*.txt`), run through
-//! the `tree-sitter` crate so that CI needs no CLI: each case's input must
-//! parse to its expected tree (with field names), or, with the `:error`
-//! attribute, to a tree with an error. The format is the CLI's own, so
-//! `tree-sitter test` runs the same files.
+//! tree-sitter's corpus tests (`test/corpus/*.txt`), run through the
+//! `tree-sitter` crate so that CI needs no CLI: each case's input must parse
+//! to its expected tree (with field names), or, with the `:error` attribute,
+//! to a tree with an error. The format is the CLI's own, so `tree-sitter
+//! test` runs the same files; cases of the topology grammar say
+//! `:language(easyflow_topology)`.
 //!
 //! `UPDATE_EXPECT=1 cargo test -p tree-sitter-easyflow --test corpus`
 //! rewrites the expected trees (review the diff).
@@ -14,6 +15,8 @@ use tree_sitter_language::LanguageFn;
 /// One case of a corpus file.
 struct Case {
     name: String,
+    /// The grammar's name (`:language(…)`; the flow grammar by default).
+    language: String,
     error_expected: bool,
     input: String,
     /// The expected tree as written, and the line range it occupies.
@@ -65,6 +68,11 @@ fn parse_cases(text: &str) -> Vec<Case> {
         }
         cases.push(Case {
             name: name.clone(),
+            language: attributes
+                .iter()
+                .find_map(|a| a.strip_prefix(":language(")?.strip_suffix(')'))
+                .unwrap_or("easyflow")
+                .to_string(),
             error_expected: attributes.contains(&":error"),
             input,
             expected: lines[divider + 1..body_end].concat(),
@@ -120,12 +128,18 @@ fn pretty(sexp: &str) -> String {
     out
 }
 
-fn run_corpus(grammar: &str, language: LanguageFn) {
-    let dir = PathBuf::from(env!("CARGO_MANIFEST_DIR")).join(grammar).join("test/corpus");
+fn language(name: &str) -> LanguageFn {
+    match name {
+        "easyflow" => tree_sitter_easyflow::LANGUAGE,
+        "easyflow_topology" => tree_sitter_easyflow::TOPOLOGY_LANGUAGE,
+        _ => panic!("no grammar named {name}"),
+    }
+}
+
+#[test]
+fn corpus() {
+    let dir = PathBuf::from(env!("CARGO_MANIFEST_DIR")).join("test/corpus");
     let mut parser = tree_sitter::Parser::new();
-    parser
-        .set_language(&language.into())
-        .expect("the grammar's ABI is supported");
     let update = std::env::var_os("UPDATE_EXPECT").is_some();
     let mut failures = Vec::new();
     let mut count = 0;
@@ -142,6 +156,9 @@ fn run_corpus(grammar: &str, language: LanguageFn) {
         // Replaced from the end, so that earlier line numbers stay right.
         for case in cases.iter().rev() {
             count += 1;
+            parser
+                .set_language(&language(&case.language).into())
+                .expect("the grammar's ABI is supported");
             let tree = parser.parse(&case.input, None).expect("no timeout is set");
             let root = tree.root_node();
             if case.error_expected {
@@ -186,21 +203,13 @@ fn run_corpus(grammar: &str, language: LanguageFn) {
 }
 
 #[test]
-fn flow_corpus() {
-    run_corpus("easyflow", tree_sitter_easyflow::LANGUAGE);
-}
-
-#[test]
-fn topology_corpus() {
-    run_corpus("topology", tree_sitter_easyflow::TOPOLOGY_LANGUAGE);
-}
-
-#[test]
 fn corpus_format() {
-    let text = "==========\nFirst\n:error\n==========\n\na b\n\n---\n\n(x)\n\n===\nSecond\n===\n\nc\n---\n(y\n  f: (z))\n";
+    let text = "==========\nFirst\n:error\n:language(easyflow_topology)\n==========\n\na b\n\n---\n\n(x)\n\n===\nSecond\n===\n\nc\n---\n(y\n  f: (z))\n";
     let cases = parse_cases(text);
     assert_eq!(cases.len(), 2);
     assert!(cases[0].error_expected && !cases[1].error_expected);
+    assert_eq!(cases[0].language, "easyflow_topology");
+    assert_eq!(cases[1].language, "easyflow");
     assert_eq!(cases[0].input, "\na b\n");
     assert_eq!(cases[1].input, "\nc");
     assert_eq!(normalize(&cases[1].expected), "(y f: (z))");

@@ -4,7 +4,7 @@
 ; renamed, kept equal by the Rust tests. No two patterns capture one node,
 ; so the editors' different precedence rules cannot disagree.
 
-(comment) @comment @spell
+(comment) @comment
 
 [
   "flow"

@@ -1,7 +1,7 @@
 ; EasyFlow topology highlights (Neovim's standard capture names; see
 ; ../../easyflow/queries/highlights.scm for the other editors).
 
-(comment) @comment @spell
+(comment) @comment
 
 (capability) @type
 

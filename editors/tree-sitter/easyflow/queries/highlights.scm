@@ -1,8 +1,8 @@
 ; EasyFlow highlights, with Neovim's standard capture names (the tree-sitter
-; CLI's theme reads them too). Helix and Zed have their own names: their
+; CLI reads them too). Helix and Zed name captures their own way: their
 ; copies under ../../helix and ../../zed are this file with the captures
-; renamed, kept equal by the Rust tests. No two patterns capture one node,
-; so the editors' different precedence rules cannot disagree.
+; renamed, kept in step by tests/queries.rs. No two patterns capture one
+; node, so the editors' different precedence rules cannot disagree.
 
 (comment) @comment
 

@@ -42,8 +42,7 @@ fn parse_cases(text: &str) -> Vec<Case> {
             let close = (i + 2..lines.len()).find(|&j| is_delimiter(lines[j], '='));
             if let Some(close) = close {
                 let name = lines[i + 1].trim().to_string();
-                let attributes: Vec<&str> =
-                    lines[i + 2..close].iter().map(|l| l.trim()).collect();
+                let attributes: Vec<&str> = lines[i + 2..close].iter().map(|l| l.trim()).collect();
                 headers.push((i, close + 1, name, attributes));
                 i = close + 1;
                 continue;

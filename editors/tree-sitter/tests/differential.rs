@@ -284,7 +284,10 @@ fn flows_of_the_test_data() {
     let (tally, disagreements) = compare_test_data("flow", compare_flow);
     tally.report("flows of tests/data");
     assert!(disagreements.is_empty(), "{}", disagreements.join("\n\n"));
-    assert!(tally.valid > 100 && tally.invalid > 40, "too few inputs found");
+    assert!(
+        tally.valid > 100 && tally.invalid > 40,
+        "too few inputs found"
+    );
 }
 
 #[test]
@@ -292,7 +295,10 @@ fn topologies_of_the_test_data() {
     let (tally, disagreements) = compare_test_data("topology", compare_topology);
     tally.report("topologies of tests/data");
     assert!(disagreements.is_empty(), "{}", disagreements.join("\n\n"));
-    assert!(tally.valid > 10 && tally.invalid > 5, "too few inputs found");
+    assert!(
+        tally.valid > 10 && tally.invalid > 5,
+        "too few inputs found"
+    );
 }
 
 #[test]
@@ -369,7 +375,8 @@ fn random_valid_flows() {
 fn random_flows_broken_by_edits() {
     let flow = prop_oneof![
         any::<u64>().prop_map(|seed| FlowGenerator::new(seed).flow()),
-        (1..12usize, any::<u64>()).prop_map(|(steps, seed)| easyflow_genflow::generate(steps, seed)),
+        (1..12usize, any::<u64>())
+            .prop_map(|(steps, seed)| easyflow_genflow::generate(steps, seed)),
     ];
     compare_random(
         "flows broken by random edits",
@@ -411,7 +418,10 @@ fn random_topologies_broken_by_edits() {
     compare_random(
         "topologies broken by random edits",
         3000,
-        (any::<u64>().prop_map(random_topology), edits(TOPOLOGY_FRAGMENTS))
+        (
+            any::<u64>().prop_map(random_topology),
+            edits(TOPOLOGY_FRAGMENTS),
+        )
             .prop_map(|(text, edits)| apply(text, &edits)),
         compare_topology,
         None,
@@ -469,27 +479,151 @@ fn apply(mut text: String, edits: &[Edit]) -> String {
 
 /// Pieces of flows, valid and not, to insert.
 const FLOW_FRAGMENTS: &[&str] = &[
-    "flow", "require", "step", "sweep", "runs", "after", "on", "true", "false", "pre", "post",
-    "app", "exec", "code", "end", "code end", "\ncode end", "\n  code end\n", "app:", "exec:",
-    "~step", "~ step", "~", "{", "}", "[", "]", "(", ")", "=", ";", ":", ".", ",", "<-", "<", "-",
-    "+", "@", "/", "*", "\\", "\"", "'", "$", "#", "S1", "Step_3", "_x", "Package.Method",
-    "@high", "0", "42", "-7", "+3", "3.14", ".5", "1e5", "1.5e-3", "5.", "9223372036854775807",
-    "9223372036854775808", "-9223372036854775808", "-9223372036854775809", "1e", "1.e5.3",
-    "\"text\"", "\"a\\\"b\"", "\"\\u00e9\"", "\"\\u12\"", "\"\\q\"", "\"\\101\"", "\"\\477\"",
-    "\"open", "\"two\nlines\"", "\"\\", "\"этап\"", "// comment", "// комментарий\n",
-    "/* block */", "/* open", "*/", "pre code ruby\n  x = 1\ncode end",
-    "post code python\r\n  print(1)\r\ncode end", "post code\n", "pre /* c */ code\n code endless\n",
-    "step S runs P ();", "[flow:name = \"n\"]", "[priority = @high]", "require f1, f2;",
-    "x = sweep [1, 2, 3]", "[1, [2, [3]]]", "app: a = 1, exec: nodes = 2", "in <- S.Result.outs",
-    "on S1", "шаг", "stepшаг", "codeш", "—", "é", "\u{0}", "\u{10ffff}", "\u{feff}", "\u{b}", "\u{c}", " ", "\t",
-    "\n", "\r\n", "\r",
+    "flow",
+    "require",
+    "step",
+    "sweep",
+    "runs",
+    "after",
+    "on",
+    "true",
+    "false",
+    "pre",
+    "post",
+    "app",
+    "exec",
+    "code",
+    "end",
+    "code end",
+    "\ncode end",
+    "\n  code end\n",
+    "app:",
+    "exec:",
+    "~step",
+    "~ step",
+    "~",
+    "{",
+    "}",
+    "[",
+    "]",
+    "(",
+    ")",
+    "=",
+    ";",
+    ":",
+    ".",
+    ",",
+    "<-",
+    "<",
+    "-",
+    "+",
+    "@",
+    "/",
+    "*",
+    "\\",
+    "\"",
+    "'",
+    "$",
+    "#",
+    "S1",
+    "Step_3",
+    "_x",
+    "Package.Method",
+    "@high",
+    "0",
+    "42",
+    "-7",
+    "+3",
+    "3.14",
+    ".5",
+    "1e5",
+    "1.5e-3",
+    "5.",
+    "9223372036854775807",
+    "9223372036854775808",
+    "-9223372036854775808",
+    "-9223372036854775809",
+    "1e",
+    "1.e5.3",
+    "\"text\"",
+    "\"a\\\"b\"",
+    "\"\\u00e9\"",
+    "\"\\u12\"",
+    "\"\\q\"",
+    "\"\\101\"",
+    "\"\\477\"",
+    "\"open",
+    "\"two\nlines\"",
+    "\"\\",
+    "\"этап\"",
+    "// comment",
+    "// комментарий\n",
+    "/* block */",
+    "/* open",
+    "*/",
+    "pre code ruby\n  x = 1\ncode end",
+    "post code python\r\n  print(1)\r\ncode end",
+    "post code\n",
+    "pre /* c */ code\n code endless\n",
+    "step S runs P ();",
+    "[flow:name = \"n\"]",
+    "[priority = @high]",
+    "require f1, f2;",
+    "x = sweep [1, 2, 3]",
+    "[1, [2, [3]]]",
+    "app: a = 1, exec: nodes = 2",
+    "in <- S.Result.outs",
+    "on S1",
+    "шаг",
+    "stepшаг",
+    "codeш",
+    "—",
+    "é",
+    "\u{0}",
+    "\u{10ffff}",
+    "\u{feff}",
+    "\u{b}",
+    "\u{c}",
+    " ",
+    "\t",
+    "\n",
+    "\r\n",
+    "\r",
 ];
 
 /// Pieces of topologies, valid and not, to insert.
 const TOPOLOGY_FRAGMENTS: &[&str] = &[
-    "compute", "GPU", "_x", "a1", "+", "#", ":", "x", ",", "/", "0", "7", "65535", "65536",
-    "18446744073709551616", "// comment", "//", "/", " ", "\t", "\n", "\r\n", "\u{c}", "\u{b}",
-    "\u{feff}", "é", "-", "x1", "1x", "::", "++",
+    "compute",
+    "GPU",
+    "_x",
+    "a1",
+    "+",
+    "#",
+    ":",
+    "x",
+    ",",
+    "/",
+    "0",
+    "7",
+    "65535",
+    "65536",
+    "18446744073709551616",
+    "// comment",
+    "//",
+    "/",
+    " ",
+    "\t",
+    "\n",
+    "\r\n",
+    "\u{c}",
+    "\u{b}",
+    "\u{feff}",
+    "é",
+    "-",
+    "x1",
+    "1x",
+    "::",
+    "++",
 ];
 
 /// Random valid flows exercising every construct of language.md §2, with
@@ -592,8 +726,7 @@ impl FlowGenerator {
             self.out.push(' ');
         }
         // `<` `-` and `/` `*` or `/` `/` would form other tokens.
-        if (last == Some('<') && first == Some('-')) || (last == Some('/') && first == Some('/'))
-        {
+        if (last == Some('<') && first == Some('-')) || (last == Some('/') && first == Some('/')) {
             self.out.push(' ');
         }
         self.out.push_str(token);
@@ -766,7 +899,9 @@ impl FlowGenerator {
 
     fn code_block(&mut self) {
         self.token("code");
-        let header = self.pick(&["", " ruby", " python", "\tshell", " ruby  ", " x // y", " Ruby2"]);
+        let header = self.pick(&[
+            "", " ruby", " python", "\tshell", " ruby  ", " x // y", " Ruby2",
+        ]);
         self.out.push_str(header);
         let line_break = self.pick(&["\n", "\r\n", "\r", "\n\n"]);
         self.out.push_str(line_break);
@@ -799,7 +934,16 @@ fn random_topology(seed: u64) -> String {
     let mut rng = fastrand::Rng::with_seed(seed);
     let capabilities = ["compute", "CPU", "GPU", "IO", "load", "_x", "a1"];
     let numbers = ["0", "1", "24", "0002", "65535", "18446744073709551616"];
-    let separators = [" ", "\n", "\r\n", "\t", "\u{c}", "  // comment\n", "//c\n", "\n\n"];
+    let separators = [
+        " ",
+        "\n",
+        "\r\n",
+        "\t",
+        "\u{c}",
+        "  // comment\n",
+        "//c\n",
+        "\n\n",
+    ];
     let mut out = String::new();
     if rng.u8(..20) == 0 {
         out.push('\u{feff}');

@@ -60,7 +60,9 @@ fn check_parser(grammar: &str) {
     let input = if from_js {
         grammar_dir.join("grammar.js")
     } else {
-        eprintln!("generated: node is missing: checking {grammar}/src/parser.c against the committed grammar.json only");
+        eprintln!(
+            "generated: node is missing: checking {grammar}/src/parser.c against the committed grammar.json only"
+        );
         committed.join("grammar.json")
     };
     let mut diagnostics = Vec::new();

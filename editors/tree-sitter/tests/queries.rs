@@ -13,8 +13,11 @@ use std::path::{Path, PathBuf};
 
 use tree_sitter::{Language, Query, QueryCursor, StreamingIterator};
 
-/// Neovim's capture names (the grammars' queries) → Helix's.
-const HELIX_NAMES: &[(&str, &str)] = &[
+/// Capture names: Neovim's (the grammars' queries) → an editor's.
+type CaptureNames = &'static [(&'static str, &'static str)];
+
+/// Neovim's capture names → Helix's.
+const HELIX_NAMES: CaptureNames = &[
     ("attribute", "attribute"),
     ("boolean", "constant.builtin.boolean"),
     ("comment", "comment"),
@@ -45,7 +48,7 @@ const HELIX_NAMES: &[(&str, &str)] = &[
 /// Neovim's capture names → Zed's. Zed's themes fall back from `a.b` to
 /// `a`, so most names stay; Zed has no `module` and colours members as
 /// `property`.
-const ZED_NAMES: &[(&str, &str)] = &[
+const ZED_NAMES: CaptureNames = &[
     ("attribute", "attribute"),
     ("boolean", "boolean"),
     ("comment", "comment"),
@@ -71,7 +74,7 @@ const ZED_NAMES: &[(&str, &str)] = &[
 
 /// The editor copies: (source, copy, capture names; none for injections,
 /// whose captures every editor names alike).
-const COPIES: &[(&str, &str, Option<&[(&str, &str)]>)] = &[
+const COPIES: &[(&str, &str, Option<CaptureNames>)] = &[
     (
         "easyflow/queries/highlights.scm",
         "helix/runtime/queries/easyflow/highlights.scm",
@@ -297,7 +300,8 @@ fn locals_define_steps_and_files_and_reference_them() {
 
 #[test]
 fn folds_and_indents_capture_the_brackets() {
-    let text = "[priority = @high]\nstep A runs P\n(\n  x = [1,\n    2]\n)\npost code\n  z\ncode end\n";
+    let text =
+        "[priority = @high]\nstep A runs P\n(\n  x = [1,\n    2]\n)\npost code\n  z\ncode end\n";
     let kinds = |query: &str, capture: &str| -> BTreeSet<String> {
         captures(query, text, capture)
             .into_iter()
@@ -378,6 +382,9 @@ fn zed_extension_names_the_grammars() {
     for language in ["easyflow", "easyflow-topology"] {
         let config = toml_file(&format!("zed/languages/{language}/config.toml"));
         let grammar = config["grammar"].as_str().expect("a grammar");
-        assert!(grammars.contains(grammar), "{language}: no grammar {grammar}");
+        assert!(
+            grammars.contains(grammar),
+            "{language}: no grammar {grammar}"
+        );
     }
 }

@@ -25,6 +25,9 @@ fn compile(grammar: &str, library: &str, has_scanner: bool) {
         build.file(file);
         println!("cargo:rerun-if-changed={}", file.display());
     }
-    println!("cargo:rerun-if-changed={}", src.join("tree_sitter").display());
+    println!(
+        "cargo:rerun-if-changed={}",
+        src.join("tree_sitter").display()
+    );
     build.compile(library);
 }

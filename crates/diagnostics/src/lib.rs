@@ -142,8 +142,10 @@ pub enum Tag {
 /// What the quick fixes of a diagnostic need, as data. The rule that writes
 /// the message fills it in from the same values, and the IDE layer turns it
 /// into edits: no fix reads anything back out of a message. A new code with
-/// a fix of a kind listed here (e.g. a "did you mean" [`Fix::Replace`])
-/// needs no change in the IDE layer.
+/// a fix of a kind listed here (e.g. a "did you mean" [`Fix::Replace`], as
+/// the catalog's unknown package and parameter will be) needs no change in
+/// the IDE layer; a new kind of fix is a new variant with its data (e.g. the
+/// names of the missing required parameters) and its edits in the IDE layer.
 #[derive(Debug, Clone, Default, PartialEq, Eq, Hash)]
 pub enum Fix {
     #[default]

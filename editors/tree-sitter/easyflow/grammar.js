@@ -78,6 +78,9 @@ module.exports = grammar({
     $._error_sentinel,
   ],
 
+  // After `app:` or a parameter's comma, `exec` may begin the `exec:`
+  // section or be the next parameter's name: the token after it decides,
+  // so both parses go on (GLR) until it comes.
   conflicts: $ => [
     [$.app_section],
     [$._parameter_list],

@@ -172,3 +172,79 @@ where
     let cancel = snapshot.analysis.cancellation_token();
     run_blocking(R::METHOD, cancel, move || handler(&snapshot, params)).await
 }
+
+#[cfg(test)]
+mod tests {
+    use std::path::Path;
+    use std::sync::mpsc;
+
+    use easyflow_ide::{AnalysisHost, TextSize};
+
+    use super::*;
+
+    fn token() -> CancellationToken {
+        AnalysisHost::new().analysis().cancellation_token()
+    }
+
+    #[tokio::test]
+    async fn a_panic_is_an_internal_error() {
+        let result: jsonrpc::Result<()> =
+            run_blocking("test/panic", token(), || panic!("broken handler")).await;
+        let error = result.unwrap_err();
+        assert_eq!(error.code, ErrorCode::InternalError);
+        assert_eq!(error.message, "internal error: broken handler");
+    }
+
+    #[tokio::test]
+    async fn cancelled_work_is_content_modified_and_failures_pass() {
+        let mut host = AnalysisHost::new();
+        let file = host.add_flow(Path::new("a.flow"), "step A runs P ();\n");
+        let analysis = host.analysis();
+        let cancel = analysis.cancellation_token();
+        cancel.cancel();
+        let result = run_blocking("test/cancelled", cancel, move || {
+            Ok(analysis.hover(file, TextSize::from(6))?.is_some())
+        })
+        .await;
+        assert_eq!(result.unwrap_err().code, ErrorCode::ServerError(-32801));
+
+        let refused = jsonrpc::Error::invalid_params("no");
+        let result: jsonrpc::Result<()> = run_blocking("test/failed", token(), move || {
+            Err(HandlerError::Failed(refused))
+        })
+        .await;
+        assert_eq!(result.unwrap_err().code, ErrorCode::InvalidParams);
+    }
+
+    /// `$/cancelRequest` drops the request's future: its computation is
+    /// cancelled.
+    #[tokio::test]
+    async fn dropping_the_request_cancels_its_computation() {
+        let mut host = AnalysisHost::new();
+        let file = host.add_flow(Path::new("a.flow"), "step A runs P ();\n");
+        let analysis = host.analysis();
+        let cancel = analysis.cancellation_token();
+        let probe = analysis.cancellation_token();
+        let (started, running) = mpsc::channel();
+        let (go_on, proceed) = mpsc::channel::<()>();
+        let (ended, outcome) = mpsc::channel();
+        let request = tokio::spawn(run_blocking("test/dropped", cancel, move || {
+            started.send(()).unwrap();
+            proceed.recv().unwrap();
+            ended.send(analysis.diagnostics(file).is_err()).unwrap();
+            Ok(())
+        }));
+        tokio::task::spawn_blocking(move || running.recv().unwrap())
+            .await
+            .unwrap();
+        request.abort();
+        while !probe.is_cancelled() {
+            tokio::task::yield_now().await;
+        }
+        go_on.send(()).unwrap();
+        let cancelled = tokio::task::spawn_blocking(move || outcome.recv().unwrap())
+            .await
+            .unwrap();
+        assert!(cancelled, "the computation was cancelled");
+    }
+}

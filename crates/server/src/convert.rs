@@ -99,7 +99,7 @@ pub fn severity(severity: Severity) -> lsp::DiagnosticSeverity {
     }
 }
 
-/// `docs` is the URL of `docs/diagnostics.md` (see `Settings::docs_url`);
+/// `docs` is the URL of `docs/diagnostics.md` (see `diagnostics.rs`);
 /// each code's `codeDescription` links to its entry there.
 pub fn diagnostic(
     lines: &Lines<'_>,

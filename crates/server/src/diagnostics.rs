@@ -6,8 +6,8 @@
 //! one at a time, so no stale result follows a newer one.
 
 use std::collections::HashSet;
-use std::path::PathBuf;
-use std::sync::{Arc, Mutex};
+use std::path::{Path, PathBuf};
+use std::sync::{Arc, Mutex, OnceLock};
 
 use easyflow_ide::{Analysis, SourceFile, TopologyFile};
 use line_index::LineIndex;
@@ -112,7 +112,8 @@ struct Job {
     text: Arc<str>,
     lines: Arc<LineIndex>,
     encoding: Encoding,
-    docs: Option<String>,
+    /// The setting `docsUrl`, if set.
+    docs_url: Option<String>,
 }
 
 impl Job {
@@ -132,7 +133,7 @@ impl Job {
             text: document.text.clone(),
             lines: document.lines.clone(),
             encoding: state.client.encoding,
-            docs: state.settings.docs_url(),
+            docs_url: state.settings.docs_url.clone(),
         })
     }
 
@@ -151,9 +152,33 @@ impl Job {
             text: &self.text,
             encoding: self.encoding,
         };
+        let docs = self.docs_url.or_else(installed_docs_url);
         Ok(diagnostics
             .iter()
-            .map(|d| convert::diagnostic(&lines, &self.uri, self.docs.as_deref(), d))
+            .map(|d| convert::diagnostic(&lines, &self.uri, docs.as_deref(), d))
             .collect())
     }
+}
+
+/// The URL of `docs/diagnostics.md` for `codeDescription` when the settings
+/// name none: the documentation installed beside the server binary (as
+/// packaged), or in the source tree it was built from. Looked up on the disk
+/// once, off the message loop and outside the state lock.
+fn installed_docs_url() -> Option<String> {
+    static INSTALLED: OnceLock<Option<String>> = OnceLock::new();
+    INSTALLED
+        .get_or_init(|| {
+            let exe = std::env::current_exe().ok()?;
+            let candidates = [
+                exe.parent().map(|d| d.join("docs/diagnostics.md")),
+                exe.parent()
+                    .and_then(|d| d.parent())
+                    .map(|d| d.join("docs/diagnostics.md")),
+                Some(Path::new(env!("CARGO_MANIFEST_DIR")).join("../../docs/diagnostics.md")),
+            ];
+            let docs = candidates.into_iter().flatten().find(|p| p.is_file())?;
+            let docs = docs.canonicalize().ok()?;
+            Uri::from_file_path(docs).map(|uri| uri.as_str().to_string())
+        })
+        .clone()
 }

@@ -60,9 +60,9 @@ impl Drop for CancelOnDrop {
 }
 
 /// Runs `work` on the blocking pool; `cancel` cancels the snapshot it
-/// computes on. `method` names the work in the log.
+/// computes on. `what` names the work in the log.
 pub async fn run_blocking<T, W>(
-    method: &'static str,
+    what: &str,
     cancel: CancellationToken,
     work: W,
 ) -> jsonrpc::Result<T>
@@ -78,7 +78,7 @@ where
     match outcome {
         Ok(Ok(Ok(value))) => Ok(value),
         Ok(Ok(Err(HandlerError::Cancelled(cancelled)))) => {
-            tracing::debug!("{method} cancelled: {cancelled}");
+            tracing::debug!("{what} cancelled: {cancelled}");
             Err(content_modified())
         }
         Ok(Ok(Err(HandlerError::Failed(error)))) => Err(error),
@@ -88,7 +88,7 @@ where
                 .map(String::as_str)
                 .or_else(|| panic.downcast_ref::<&str>().copied())
                 .unwrap_or("unknown panic");
-            tracing::error!("{method} panicked: {message}");
+            tracing::error!("{what} panicked: {message}");
             Err(jsonrpc::Error {
                 code: ErrorCode::InternalError,
                 message: format!("internal error: {message}").into(),
@@ -96,7 +96,7 @@ where
             })
         }
         Err(error) => {
-            tracing::error!("{method}: its task failed: {error}");
+            tracing::error!("{what}: its task failed: {error}");
             Err(jsonrpc::Error::internal_error())
         }
     }

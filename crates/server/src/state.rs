@@ -24,7 +24,7 @@ pub struct Settings {
     pub catalog: Option<PathBuf>,
     pub inlay_hints_instances: bool,
     pub code_lens: bool,
-    /// Overrides where `codeDescription` links point.
+    /// Overrides where `codeDescription` links point (`diagnostics.rs`).
     pub docs_url: Option<String>,
 }
 
@@ -75,32 +75,6 @@ impl Settings {
             self.docs_url = Some(url.to_string());
         }
     }
-
-    /// The URL of `docs/diagnostics.md` for `codeDescription`: the setting, or
-    /// the documentation installed beside the server, or the source tree's.
-    pub fn docs_url(&self) -> Option<String> {
-        if let Some(url) = &self.docs_url {
-            return Some(url.clone());
-        }
-        static INSTALLED: std::sync::OnceLock<Option<String>> = std::sync::OnceLock::new();
-        INSTALLED.get_or_init(installed_docs_url).clone()
-    }
-}
-
-/// `docs/diagnostics.md` beside the server binary (as packaged), or in the
-/// source tree it was built from. Looked up once, on the first publication.
-fn installed_docs_url() -> Option<String> {
-    let exe = std::env::current_exe().ok()?;
-    let candidates = [
-        exe.parent().map(|d| d.join("docs/diagnostics.md")),
-        exe.parent()
-            .and_then(|d| d.parent())
-            .map(|d| d.join("docs/diagnostics.md")),
-        Some(Path::new(env!("CARGO_MANIFEST_DIR")).join("../../docs/diagnostics.md")),
-    ];
-    let docs = candidates.into_iter().flatten().find(|p| p.is_file())?;
-    let docs = docs.canonicalize().ok()?;
-    lsp::Uri::from_file_path(docs).map(|uri| uri.as_str().to_string())
 }
 
 /// What a document is, by its name.

@@ -6,7 +6,8 @@
 use std::collections::HashMap;
 use std::path::PathBuf;
 
-use easyflow_ide::TextSize;
+use easyflow_ide::call_hierarchy::CallItem;
+use easyflow_ide::{Cancellable, StepId, TextRange, TextSize};
 use line_index::LineIndex;
 use tower_lsp_server::jsonrpc;
 use tower_lsp_server::ls_types::*;
@@ -289,37 +290,48 @@ pub fn incoming_calls(
     s: &DocumentSnapshot,
     params: CallHierarchyIncomingCallsParams,
 ) -> HandlerResult<Option<Vec<CallHierarchyIncomingCall>>> {
-    let Some(step) = convert::step_of(&params.item) else {
-        return Ok(None);
-    };
-    let calls = s.analysis.incoming_calls(s.file, step)?;
-    let lines = s.lines();
-    Ok(Some(
-        calls
-            .iter()
-            .map(|(item, ranges)| CallHierarchyIncomingCall {
-                from: convert::call_item(&lines, &s.uri, item),
-                from_ranges: ranges.iter().map(|r| lines.range(*r)).collect(),
-            })
-            .collect(),
-    ))
+    calls(
+        s,
+        &params.item,
+        |step| s.analysis.incoming_calls(s.file, step),
+        |from, from_ranges| CallHierarchyIncomingCall { from, from_ranges },
+    )
 }
 
 pub fn outgoing_calls(
     s: &DocumentSnapshot,
     params: CallHierarchyOutgoingCallsParams,
 ) -> HandlerResult<Option<Vec<CallHierarchyOutgoingCall>>> {
-    let Some(step) = convert::step_of(&params.item) else {
+    calls(
+        s,
+        &params.item,
+        |step| s.analysis.outgoing_calls(s.file, step),
+        |to, from_ranges| CallHierarchyOutgoingCall { to, from_ranges },
+    )
+}
+
+/// The calls of an item's step, each made by `call` from the other step's
+/// item and where the dependency is written. `null` for an item that is no
+/// step of ours.
+fn calls<T>(
+    s: &DocumentSnapshot,
+    item: &CallHierarchyItem,
+    compute: impl FnOnce(StepId) -> Cancellable<Vec<(CallItem, Vec<TextRange>)>>,
+    call: fn(CallHierarchyItem, Vec<Range>) -> T,
+) -> HandlerResult<Option<Vec<T>>> {
+    let Some(step) = convert::step_of(item) else {
         return Ok(None);
     };
-    let calls = s.analysis.outgoing_calls(s.file, step)?;
+    let calls = compute(step)?;
     let lines = s.lines();
     Ok(Some(
         calls
             .iter()
-            .map(|(item, ranges)| CallHierarchyOutgoingCall {
-                to: convert::call_item(&lines, &s.uri, item),
-                from_ranges: ranges.iter().map(|r| lines.range(*r)).collect(),
+            .map(|(item, ranges)| {
+                call(
+                    convert::call_item(&lines, &s.uri, item),
+                    ranges.iter().map(|r| lines.range(*r)).collect(),
+                )
             })
             .collect(),
     ))

@@ -24,10 +24,9 @@ use easyflow_syntax::ast::{self, AstNode};
 use easyflow_syntax::{SyntaxKind, SyntaxNode, SyntaxToken};
 
 use crate::defs;
-use crate::hover::{
-    constants_of, flow_attribute_doc, keyword_doc, member_doc, step_attribute_doc, token_left_of,
-    word_range_in_string,
-};
+use crate::docs::{constants_of, flow_attribute_doc, keyword_doc, member_doc, step_attribute_doc};
+use crate::render::providers;
+use crate::tokens::{token_at, token_left_of, word_range_in_string};
 
 #[derive(Debug, Clone, PartialEq, Eq)]
 pub struct CompletionItem {
@@ -371,7 +370,7 @@ fn next(
 ) -> Option<SyntaxToken> {
     let mut at = match word.or(left) {
         Some(token) => token.next_token(),
-        None => crate::hover::token_at(root, offset),
+        None => token_at(root, offset),
     };
     while let Some(token) = &at {
         if !token.kind().is_trivia() {
@@ -540,9 +539,10 @@ fn member(db: &dyn Db, file: SourceFile, dot: &SyntaxToken) -> Context {
     }
 }
 
-/// The most step names offered at once: a flow may have thousands, and the
-/// client asks again as the user types (the server marks lists as incomplete).
-pub const MAX_STEP_NAMES: usize = 200;
+/// The most items offered at once: a flow may have thousands of steps, and
+/// the client asks again as the user types (lists cut to this are marked
+/// incomplete).
+pub const MAX_ITEMS: usize = 200;
 
 /// The part of the word being completed that is left of the cursor.
 fn typed_prefix(text: &str, replace: TextRange, offset: TextSize) -> &str {
@@ -570,8 +570,55 @@ fn match_rank(name: &str, typed: &str) -> Option<u8> {
         .then_some(1)
 }
 
+/// The positions of the labels to offer, in order: all of them when there
+/// are at most [`MAX_ITEMS`]; otherwise the best [`MAX_ITEMS`] matches of
+/// `typed`, prefix matches first, then subsequences, each in their original
+/// order. Allocation-free per label: it runs over every step of large flows.
+fn best_matches<'a>(labels: impl ExactSizeIterator<Item = &'a str>, typed: &str) -> Vec<usize> {
+    if labels.len() <= MAX_ITEMS {
+        return (0..labels.len()).collect();
+    }
+    let mut ranked: Vec<(u8, usize)> = labels
+        .enumerate()
+        .filter_map(|(i, label)| Some((match_rank(label, typed)?, i)))
+        .collect();
+    ranked.sort_unstable();
+    ranked.truncate(MAX_ITEMS);
+    ranked.into_iter().map(|(_, i)| i).collect()
+}
+
+/// The completions at `offset` as offered to the client: at most
+/// [`MAX_ITEMS`], the best matches of the word typed so far.
+#[derive(Debug, Clone, PartialEq, Eq, Default)]
+pub struct CompletionList {
+    pub items: Vec<CompletionItem>,
+    /// Some completions were left out: the client asks again as the user
+    /// types.
+    pub is_incomplete: bool,
+}
+
+/// [`completions`], cut to the best [`MAX_ITEMS`] matches of what is typed.
+pub fn completion_list(db: &dyn Db, file: SourceFile, offset: TextSize) -> CompletionList {
+    let items = completions(db, file, offset);
+    let is_incomplete = items.len() > MAX_ITEMS;
+    if !is_incomplete {
+        return CompletionList {
+            items,
+            is_incomplete,
+        };
+    }
+    // Every item replaces the same word.
+    let typed = typed_prefix(file.text(db), items[0].replace, offset);
+    let best = best_matches(items.iter().map(|i| i.label.as_str()), typed);
+    let mut items: Vec<Option<CompletionItem>> = items.into_iter().map(Some).collect();
+    CompletionList {
+        items: best.into_iter().filter_map(|i| items[i].take()).collect(),
+        is_incomplete,
+    }
+}
+
 /// The names of the steps of the file (first definitions), in text order;
-/// beyond [`MAX_STEP_NAMES`], only the best matches of `typed` (prefix
+/// beyond [`MAX_ITEMS`], only the best matches of `typed` (prefix
 /// matches, then the rest, each in text order); without `current` and, in an `after` list
 /// (`after_list` is `Some` of the word being typed, which is not "already
 /// listed"), those listed already. Ranked before any item is built: this
@@ -608,29 +655,18 @@ fn step_names(
         .collect();
     // Few names: all of them, in text order (the client filters as the user
     // types). Many: the best matches of what is typed.
-    let mut ranked: Vec<(u8, usize)> = if candidates.len() <= MAX_STEP_NAMES {
-        candidates.iter().map(|&(i, _)| (0, i)).collect()
-    } else {
-        candidates
-            .iter()
-            .filter_map(|&(i, name)| Some((match_rank(name, typed)?, i)))
-            .collect()
-    };
-    ranked.sort_unstable();
-    ranked.truncate(MAX_STEP_NAMES);
-    ranked
+    best_matches(candidates.iter().map(|&(_, name)| name), typed)
         .into_iter()
-        .filter_map(|(_, i)| {
-            let step = &index.steps[i];
-            let name = step.name.as_deref()?;
-            Some(CompletionItem {
+        .map(|c| {
+            let (i, name) = candidates[c];
+            CompletionItem {
                 label: name.to_string(),
                 kind: CompletionKind::Step,
-                detail: step.package.as_deref().map(str::to_string),
+                detail: index.steps[i].package.as_deref().map(str::to_string),
                 documentation: None,
                 insert: Insert::Text(name.to_string()),
                 replace,
-            })
+            }
         })
         .collect()
 }
@@ -707,10 +743,7 @@ fn capabilities(
                 label: name.to_string(),
                 kind: CompletionKind::Capability,
                 detail: Some(workers.join(", ")),
-                documentation: Some(format!(
-                    "provided by {}",
-                    crate::hover::providers(topology, name)
-                )),
+                documentation: Some(format!("provided by {}", providers(topology, name))),
                 insert: Insert::Text(name.to_string()),
                 replace,
             }
@@ -1217,6 +1250,32 @@ mod large_flow_tests {
             Some(&"Target"),
             "the prefix match comes first"
         );
-        assert!(steps.len() <= MAX_STEP_NAMES);
+        assert!(steps.len() <= MAX_ITEMS);
+    }
+
+    /// More than [`MAX_ITEMS`] steps and files: the list sent is cut to the
+    /// best matches of what is typed, prefixes first, and marked incomplete.
+    #[test]
+    fn long_lists_are_cut_to_the_best_matches() {
+        // 199 step names (all offered) and two files.
+        let mut text = String::from("require tar_file, other_file;\n");
+        for i in 0..MAX_ITEMS - 3 {
+            text.push_str(&format!("step Step{i} runs P ();\n"));
+        }
+        text.push_str(
+            "step XtaYr runs P ();\nstep Target runs P ();\nstep Use runs Q (x = ta$0);\n",
+        );
+        let f = fixture(&text);
+        let list = completion_list(&f.db, f.file, f.offset);
+        assert!(list.is_incomplete);
+        let labels: Vec<&str> = list.items.iter().map(|i| i.label.as_str()).collect();
+        // Prefix matches (steps, then files, in their order), then subsequences.
+        assert_eq!(labels, ["Target", "tar_file", "XtaYr"]);
+
+        // Few items: all of them, complete, whatever is typed.
+        let f = fixture("require data;\nstep A runs P ();\nstep B runs Q (x = zz$0);\n");
+        let list = completion_list(&f.db, f.file, f.offset);
+        assert!(!list.is_incomplete);
+        assert_eq!(list.items, completions(&f.db, f.file, f.offset));
     }
 }

@@ -1,32 +1,135 @@
-//! The dependency graph as JSON (`cli.md`, `easyflow graph --format json`),
-//! shared by the CLI and the server's `easyflow/graph` (which adds each
-//! node's range).
+//! The dependency graph as the data of `easyflow graph --format json`
+//! (`cli.md`), shared by the CLI and the server's `easyflow/graph` (which
+//! adds each node's range, see [`graph`]).
 
-use easyflow_db::GraphView;
-use serde_json::json;
+use easyflow_db::diagnostics::Anchor;
+use easyflow_db::{Db, GraphView, SourceFile, graph_view};
+use easyflow_diagnostics::TextRange;
+use serde::{Deserialize, Serialize};
 
-/// `{nodes, edges, unresolved, levels}`; `level` is `null` on or after a cycle.
+use crate::defs;
+
+/// `{nodes, edges, unresolved, levels}`, in the order of `cli.md`.
+#[derive(Debug, Clone, PartialEq, Eq, Serialize, Deserialize)]
+pub struct Graph {
+    pub nodes: Vec<Node>,
+    pub edges: Vec<Edge>,
+    pub unresolved: Vec<Unresolved>,
+    /// Node ids by level; nodes on or after a cycle have no level.
+    pub levels: Vec<Vec<String>>,
+}
+
+#[derive(Debug, Clone, PartialEq, Eq, Serialize, Deserialize)]
+pub struct Node {
+    /// The step's name; a repeated definition gets `#2`, `#3`, … appended.
+    pub id: String,
+    pub package: Option<String>,
+    pub instances: u64,
+    /// `None` on or after a cycle.
+    pub level: Option<u32>,
+    pub long_running: bool,
+    pub in_cycle: bool,
+    /// The range of the step's name. Not part of the CLI's JSON: the server
+    /// sends it converted to lines and columns.
+    #[serde(skip)]
+    pub range: Option<TextRange>,
+}
+
+#[derive(Debug, Clone, PartialEq, Eq, Serialize, Deserialize)]
+pub struct Edge {
+    pub from: String,
+    pub to: String,
+    /// `control`, `data` or `stream`.
+    pub kind: String,
+    pub in_cycle: bool,
+}
+
+/// A name in an `after` list or a reference that names no step or file.
+#[derive(Debug, Clone, PartialEq, Eq, Serialize, Deserialize)]
+pub struct Unresolved {
+    pub from: String,
+    pub name: String,
+    /// `control`, `data` or `stream`.
+    pub kind: String,
+}
+
+impl Graph {
+    /// The graph of a view, without ranges.
+    pub fn of(view: &GraphView) -> Graph {
+        Graph {
+            nodes: view
+                .nodes
+                .iter()
+                .map(|n| Node {
+                    id: n.id.clone(),
+                    package: n.package.clone(),
+                    instances: n.instances,
+                    level: n.level,
+                    long_running: n.long_running,
+                    in_cycle: n.in_cycle,
+                    range: None,
+                })
+                .collect(),
+            edges: view
+                .edges
+                .iter()
+                .map(|e| Edge {
+                    from: e.from.clone(),
+                    to: e.to.clone(),
+                    kind: e.kind.as_str().to_string(),
+                    in_cycle: e.in_cycle,
+                })
+                .collect(),
+            unresolved: view
+                .unresolved
+                .iter()
+                .map(|u| Unresolved {
+                    from: u.from.clone(),
+                    name: u.name.clone(),
+                    kind: u.kind.as_str().to_string(),
+                })
+                .collect(),
+            levels: view.levels.clone(),
+        }
+    }
+}
+
+/// The graph of `file`, with the range of each node's step name.
+pub fn graph(db: &dyn Db, file: SourceFile) -> Graph {
+    let view = graph_view(db, file);
+    let mut graph = Graph::of(view);
+    for (node, of) in graph.nodes.iter_mut().zip(&view.nodes) {
+        node.range = defs::range_of(db, file, Anchor::StepName(of.step));
+    }
+    graph
+}
+
+/// The JSON of `easyflow graph --format json`; `level` is `null` on or
+/// after a cycle.
 pub fn to_json(view: &GraphView) -> serde_json::Value {
-    json!({
-        "nodes": view.nodes.iter().map(|n| json!({
-            "id": n.id,
-            "package": n.package,
-            "instances": n.instances,
-            "level": n.level,
-            "long_running": n.long_running,
-            "in_cycle": n.in_cycle,
-        })).collect::<Vec<_>>(),
-        "edges": view.edges.iter().map(|e| json!({
-            "from": e.from,
-            "to": e.to,
-            "kind": e.kind.as_str(),
-            "in_cycle": e.in_cycle,
-        })).collect::<Vec<_>>(),
-        "unresolved": view.unresolved.iter().map(|u| json!({
-            "from": u.from,
-            "name": u.name,
-            "kind": u.kind.as_str(),
-        })).collect::<Vec<_>>(),
-        "levels": view.levels,
-    })
+    serde_json::to_value(Graph::of(view)).expect("the graph serializes to JSON")
+}
+
+#[cfg(test)]
+mod tests {
+    use super::*;
+    use crate::fixture::fixture;
+
+    #[test]
+    fn nodes_carry_the_range_of_their_name_and_the_json_leaves_it_out() {
+        let f = fixture("step A runs P ();\nstep B runs Q after A ();\nstep A runs R ();");
+        let graph = graph(&f.db, f.file);
+        let names: Vec<(&str, &str)> = graph
+            .nodes
+            .iter()
+            .map(|n| (n.id.as_str(), &f.text[n.range.unwrap()]))
+            .collect();
+        assert_eq!(names, [("A", "A"), ("B", "B"), ("A#2", "A")]);
+        let json = to_json(graph_view(&f.db, f.file));
+        assert_eq!(
+            json["nodes"][1],
+            serde_json::json!({"id": "B", "package": "Q", "instances": 1, "level": 1, "long_running": false, "in_cycle": false})
+        );
+        assert_eq!(json["edges"][0]["kind"], "control");
+    }
 }

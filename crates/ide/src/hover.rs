@@ -8,7 +8,7 @@
 //! - a capability name inside a `requires` string: the worker types of the
 //!   topology that provide it.
 //!
-//! The documentation tables here are shared with completion.
+//! The documentation tables are in [`crate::docs`], shared with completion.
 
 use std::collections::HashMap;
 use std::fmt::Write;
@@ -23,10 +23,18 @@ use easyflow_db::{
 };
 use easyflow_diagnostics::{TextRange, TextSize};
 use easyflow_syntax::ast::{self, AstNode, SectionKind};
-use easyflow_syntax::{NodeOrToken, SyntaxKind, SyntaxNode, SyntaxToken};
-use easyflow_topology::{Fit, Topology, WorkerType, format_bytes};
+use easyflow_syntax::{SyntaxKind, SyntaxNode, SyntaxToken};
+use easyflow_topology::Fit;
 
 use crate::defs::{self, Definition};
+use crate::docs::{
+    CODE_BLOCK_DOC, LONG_RUNNING_DOC, constants_of, flow_attribute_doc, keyword_doc, member_doc,
+    step_attribute_doc,
+};
+use crate::render::{
+    LIST_LIMIT, describe_worker, limited, one_line, plural, providers, quoted_list,
+};
+use crate::tokens::{token_at, token_left_of, word_in_string};
 
 /// A hover: the range it applies to and its Markdown.
 #[derive(Debug, Clone, PartialEq, Eq)]
@@ -34,9 +42,6 @@ pub struct HoverResult {
     pub range: TextRange,
     pub markdown: String,
 }
-
-/// How many names a list in a hover shows before "and N more".
-const LIST_LIMIT: usize = 12;
 
 /// The hover at `offset`, if there is anything to say about what is there.
 pub fn hover(db: &dyn Db, file: SourceFile, offset: TextSize) -> Option<HoverResult> {
@@ -58,32 +63,6 @@ pub fn hover(db: &dyn Db, file: SourceFile, offset: TextSize) -> Option<HoverRes
     let root = parse(db, file).syntax();
     let token = best_token(&root, offset)?;
     token_hover(db, file, &token, offset)
-}
-
-// ---------------------------------------------------------------------------
-// Tokens around an offset (shared with completion).
-
-/// The token holding the byte at `offset`, found by binary search at each
-/// level of the tree: no walk over the siblings of a 10k-step file.
-pub(crate) fn token_at(root: &SyntaxNode, offset: TextSize) -> Option<SyntaxToken> {
-    let byte = TextRange::at(offset, TextSize::from(1));
-    if byte.end() > root.text_range().end() {
-        return None;
-    }
-    let mut node = root.clone();
-    loop {
-        match node.child_or_token_at_range(byte)? {
-            NodeOrToken::Token(token) => return Some(token),
-            NodeOrToken::Node(child) => node = child,
-        }
-    }
-}
-
-/// The token that ends at or contains `offset` from the left (the byte
-/// before it), as when the user has just typed it.
-pub(crate) fn token_left_of(root: &SyntaxNode, offset: TextSize) -> Option<SyntaxToken> {
-    let before = offset.checked_sub(TextSize::from(1))?;
-    token_at(root, before)
 }
 
 /// The token under the cursor that says the most: a name, keyword or
@@ -298,18 +277,6 @@ fn worker_types(
             format!("none: {message}")
         }
     })
-}
-
-/// `` `compute+GPU` (2 per node × 4 nodes, 1 GiB) ``
-fn describe_worker(worker: &WorkerType) -> String {
-    let mut details = vec![format!("{} per node", worker.per_node)];
-    if worker.max_nodes > 0 {
-        details[0].push_str(&format!(" × {}", plural(worker.max_nodes, "node", "nodes")));
-    }
-    if worker.shm > 0 {
-        details.push(format_bytes(worker.shm));
-    }
-    format!("`{}` ({})", worker.name(), details.join(", "))
 }
 
 fn file_hover(db: &dyn Db, file: SourceFile, first: u32) -> Option<String> {
@@ -578,243 +545,8 @@ fn capability_hover(
     })
 }
 
-/// The worker types that have capability `name`, described, or "" when none.
-pub(crate) fn providers(topology: &Topology, name: &str) -> String {
-    limited(
-        topology
-            .workers
-            .iter()
-            .filter(|w| w.has_capability(name))
-            .map(describe_worker),
-        LIST_LIMIT,
-    )
-}
-
-/// The identifier characters around `offset` inside a string token (its
-/// quotes excluded), as an absolute range; `None` when there are none.
-pub(crate) fn word_in_string(token: &SyntaxToken, offset: TextSize) -> Option<TextRange> {
-    let range = word_range_in_string(token, offset);
-    (!range.is_empty()).then_some(range)
-}
-
-/// Like [`word_in_string`], but an empty range at `offset` when no
-/// identifier characters touch it.
-pub(crate) fn word_range_in_string(token: &SyntaxToken, offset: TextSize) -> TextRange {
-    let start = token.text_range().start();
-    let bytes = token.text().as_bytes();
-    let at = usize::from(offset - start).clamp(1.min(bytes.len()), bytes.len());
-    let word = |b: &u8| b.is_ascii_alphanumeric() || *b == b'_';
-    let mut left = at;
-    while left > 1 && word(&bytes[left - 1]) {
-        left -= 1;
-    }
-    let mut right = at;
-    while right < bytes.len() && word(&bytes[right]) {
-        right += 1;
-    }
-    TextRange::new(
-        start + TextSize::from(left as u32),
-        start + TextSize::from(right as u32),
-    )
-}
-
-// ---------------------------------------------------------------------------
-// Documentation tables.
-
-/// The syntax and documentation of a keyword (or `~`, `<-`).
-pub(crate) fn keyword_doc(kind: SyntaxKind) -> Option<(&'static str, &'static str)> {
-    Some(match kind {
-        SyntaxKind::STEP_KW => (
-            "step Name runs Package.Method after A, B ( parameters ) pre … post …;",
-            "Declares a step: one run of a package with its parameters. The step depends on the steps of its `after` list and on every step its parameters refer to; steps of one level run in parallel.",
-        ),
-        SyntaxKind::TILDE => LONG_RUNNING_DOC,
-        SyntaxKind::REQUIRE_KW => (
-            "require a, b;",
-            "Declares required files: inputs that the platform binds to real files when the flow is launched. Parameters use them by name; a required file that is never used is W0206.",
-        ),
-        SyntaxKind::AFTER_KW => (
-            "step B runs P after A, C (…)",
-            "Control dependencies: the step runs after the listed steps, even when no data passes between them. Each name must be a step of this file.",
-        ),
-        SyntaxKind::ON_KW => (
-            "step B runs P on A (…)",
-            "Reserved by the platform for event-driven transitions and not supported (E0408); use `after`.",
-        ),
-        SyntaxKind::RUNS_KW => (
-            "step Name runs Package.Method (…)",
-            "Names the package, and optionally its method, that the step runs.",
-        ),
-        SyntaxKind::SWEEP_KW => (
-            "name = sweep [v1, v2, …]",
-            "Varies a parameter over a list: the step runs one instance per element. Several swept parameters multiply: the instance count is the product of their lists' lengths.",
-        ),
-        SyntaxKind::PRE_KW => (
-            "pre code python … code end",
-            "Pre-processing: code that the platform runs before the step, given as a code block. At most one `pre` per step.",
-        ),
-        SyntaxKind::POST_KW => (
-            "post code ruby … code end",
-            "Post-processing: code that the platform runs after the step, given as a code block (it may read `Step.Result.outs`). At most one `post` per step.",
-        ),
-        SyntaxKind::APP_KW => (
-            "( app: x = 1, exec: … )",
-            "Opens the application's parameters, the inputs of the package itself. Parameters written before any label are application parameters too.",
-        ),
-        SyntaxKind::EXEC_KW => (
-            "( x = 1, exec: cores = 4 )",
-            "Opens the execution parameters: settings for how the platform runs the package, rather than inputs of the package.",
-        ),
-        SyntaxKind::FLOW_KW => (
-            "[flow:key = value]",
-            "A flow attribute: describes the whole workflow. Keys: `name`, `author`, `description`, `priority`, `mode`, `maxDuration`.",
-        ),
-        SyntaxKind::TRUE_KW | SyntaxKind::FALSE_KW => {
-            ("true | false", "The literals of type Bool.")
-        }
-        SyntaxKind::ARROW => (
-            "name <- Source.outs[\"stream\"]",
-            "Redirects a stream from another step into this parameter. Allowed only in a long-running `~step`; the source must be a step's output, and both steps run concurrently.",
-        ),
-        _ => return None,
-    })
-}
-
-const LONG_RUNNING_DOC: (&str, &str) = (
-    "~step Name runs Package ( input <- Source.outs[\"stream\"] );",
-    "Declares a long-running step: it runs concurrently with the steps it streams from. Only a long-running step may use the stream arrow `<-`. The `~` is written directly before `step`.",
-);
-
-pub(crate) const CODE_BLOCK_DOC: &str = "A code block: embedded pre- or post-processing code in the language named after `code`, kept verbatim up to the first line that starts with `code end`. The platform runs it; the language server does not read it, so references inside it create no dependencies.";
-
-/// The form and documentation of a flow attribute key.
-pub(crate) fn flow_attribute_doc(key: &str) -> Option<(&'static str, &'static str)> {
-    Some(match key {
-        "name" => ("name = \"…\"", "the workflow's name (a string)."),
-        "author" => ("author = \"…\"", "the workflow's author (a string)."),
-        "description" => ("description = \"…\"", "what the workflow does (a string)."),
-        "priority" => (
-            "priority = @low | @normal | @high",
-            "the workflow's scheduling priority; a step's own `priority` overrides it.",
-        ),
-        "mode" => (
-            "mode = @urgent | @normal",
-            "the workflow's execution mode; a step's own `mode` overrides it.",
-        ),
-        "maxDuration" => (
-            "maxDuration = 9000 | \"2h30m\"",
-            "the longest the workflow may run: seconds (an integer or a double), or a duration string of `<digits><unit>` parts with the units `d h m s`.",
-        ),
-        _ => return None,
-    })
-}
-
-/// The form and documentation of a step attribute key.
-pub(crate) fn step_attribute_doc(key: &str) -> Option<(&'static str, &'static str)> {
-    Some(match key {
-        "priority" => (
-            "priority = @low | @normal | @high",
-            "the step's scheduling priority; overrides the flow's `priority`.",
-        ),
-        "mode" => (
-            "mode = @urgent | @normal",
-            "the step's execution mode; overrides the flow's `mode`.",
-        ),
-        "requires" => (
-            "requires = \"compute+GPU\"",
-            "the capabilities a worker must have to run the step: a capability set in the topology's syntax, or a list of names `[\"compute\", \"GPU\"]`. Checked against the project's topology.",
-        ),
-        "memory" => (
-            "memory = \"1GiB\"",
-            "the working memory each instance needs: bytes (`1073741824`) or a size with a unit (`\"512MiB\"`, `\"2GB\"`; KiB/MiB/GiB/TiB are powers of 1024, KB/MB/GB/TB of 1000). A worker type fits when its Shm is at least this.",
-        ),
-        _ => return None,
-    })
-}
-
-/// The constants of `priority` and `mode` (the vocabulary of
-/// `easyflow_db::attributes`, checked against it by a test).
-pub(crate) fn constants_of(key: &str) -> &'static [(&'static str, &'static str)] {
-    match key {
-        "priority" => &[
-            ("low", "runs after work of normal and high priority."),
-            ("normal", "the default priority."),
-            ("high", "runs before work of normal and low priority."),
-        ],
-        "mode" => &[
-            (
-                "urgent",
-                "urgent execution: the platform starts the work as soon as it can.",
-            ),
-            ("normal", "the default execution mode."),
-        ],
-        _ => &[],
-    }
-}
-
-/// The form and documentation of a member of a step reference.
-pub(crate) fn member_doc(member: &str) -> Option<(&'static str, &'static str)> {
-    Some(match member {
-        "outs" => (
-            "Step.outs[\"file\"]",
-            "The step's output files, indexed by file name: a File.",
-        ),
-        "Result" => (
-            "Step.Result.outs",
-            "The step's result object; its `outs` are the step's output files.",
-        ),
-        _ => return None,
-    })
-}
-
-// ---------------------------------------------------------------------------
-// Formatting.
-
-/// `1 instance`, `6 instances`.
-fn plural(count: u64, one: &str, many: &str) -> String {
-    format!("{count} {}", if count == 1 { one } else { many })
-}
-
-/// The items joined by ", ", at most `limit` of them and "and N more".
-fn limited(items: impl Iterator<Item = String>, limit: usize) -> String {
-    let mut shown = Vec::new();
-    let mut more = 0usize;
-    for item in items {
-        if shown.len() < limit {
-            shown.push(item);
-        } else {
-            more += 1;
-        }
-    }
-    let mut out = shown.join(", ");
-    if more > 0 {
-        let _ = write!(out, " and {more} more");
-    }
-    out
-}
-
-fn quoted_list(names: &[&str]) -> String {
-    let quoted: Vec<String> = names.iter().map(|n| format!("`{n}`")).collect();
-    quoted.join(", ")
-}
-
-/// Text on one line, whitespace runs collapsed, at most 60 characters.
-fn one_line(text: &str) -> String {
-    const MAX: usize = 60;
-    let collapsed = text.split_whitespace().collect::<Vec<_>>().join(" ");
-    if collapsed.chars().count() <= MAX {
-        return collapsed;
-    }
-    let mut cut: String = collapsed.chars().take(MAX - 1).collect();
-    cut.push('…');
-    cut
-}
-
 #[cfg(test)]
 mod tests {
-    use easyflow_db::attributes::{
-        FLOW_ATTRIBUTES, STEP_ATTRIBUTES, Value, check_flow_attribute, check_step_attribute,
-    };
     use expect_test::{Expect, expect};
 
     use super::*;
@@ -1264,25 +996,6 @@ step Reduce runs Reducer.Sum after Compute (parts = Compute.outs["part"], all = 
         let f = fixture(&text);
         let markdown = hover(&f.db, f.file, f.offset).unwrap().markdown;
         assert!(markdown.ends_with("`S11` (data) and 8 more"), "{markdown}");
-    }
-
-    #[test]
-    fn documentation_covers_the_vocabularies() {
-        for key in FLOW_ATTRIBUTES {
-            assert!(flow_attribute_doc(key).is_some(), "{key}");
-        }
-        for key in STEP_ATTRIBUTES {
-            assert!(step_attribute_doc(key).is_some(), "{key}");
-        }
-        for key in ["priority", "mode"] {
-            for (name, _) in constants_of(key) {
-                let value = Value::Constant(name.to_string());
-                assert!(check_flow_attribute(key, &value).is_none(), "{key} {name}");
-                assert!(check_step_attribute(key, &value).is_none(), "{key} {name}");
-            }
-        }
-        // The vocabularies are complete: a constant not listed is a warning.
-        assert!(check_flow_attribute("mode", &Value::Constant("high".into())).is_some());
     }
 
     #[test]

@@ -2,15 +2,22 @@
 //! types, no positions in lines and columns (the server converts at its edge).
 //! One module per feature, its tests at the bottom.
 //!
-//! Every feature takes the database, the [`SourceFile`] and, where it applies,
-//! a byte offset; [`defs`] is the shared core: what the name under the cursor
-//! defines or refers to, and where else it appears.
+//! The front door is the pair [`AnalysisHost`] (the one writable database:
+//! the host applies changes to it) and [`Analysis`] (a snapshot of it, with
+//! one method per feature). Every method of [`Analysis`] returns
+//! [`Cancellable`]: a change applied to the host while a snapshot computes
+//! cancels the computation, which ends as `Err(Cancelled)` rather than
+//! unwinding into the caller. The feature modules are public for tests and
+//! for the CLI; they take the database, the [`SourceFile`] and, where it
+//! applies, a byte offset. [`defs`] is their shared core: what the name
+//! under the cursor defines or refers to, and where else it appears.
 
 pub mod call_hierarchy;
 pub mod code_actions;
 pub mod code_lens;
 pub mod completion;
 pub mod defs;
+mod docs;
 #[cfg(test)]
 mod fixture;
 pub mod folding;
@@ -19,16 +26,397 @@ pub mod hover;
 pub mod inlay_hints;
 pub mod navigation;
 pub mod rename;
+mod render;
 pub mod selection_range;
 pub mod semantic_tokens;
 pub mod symbols;
+mod tokens;
 
-pub use easyflow_db::{Database, Db, SourceFile};
-pub use easyflow_diagnostics::{TextRange, TextSize};
+use std::panic::AssertUnwindSafe;
+use std::path::{Path, PathBuf};
+
+pub use easyflow_db::discovery;
+use easyflow_db::salsa::{self, Database as _, Setter};
+pub use easyflow_db::{Database, Db, SourceFile, StepId, TopologyFile};
+pub use easyflow_diagnostics::{Diagnostic, TextRange, TextSize};
+pub use salsa::{CancellationToken, Cancelled};
 
 /// A replacement of `range` by `insert`.
 #[derive(Debug, Clone, PartialEq, Eq, Hash)]
 pub struct TextEdit {
     pub range: TextRange,
     pub insert: String,
+}
+
+/// The result of a computation that a change to the host may cancel.
+pub type Cancellable<T> = Result<T, Cancelled>;
+
+/// The state of every file the analysis knows: the one database that
+/// changes. Applying a change cancels the computations of outstanding
+/// [`Analysis`] snapshots, and waits until they have let go of the database.
+#[derive(Default)]
+pub struct AnalysisHost {
+    db: Database,
+}
+
+impl AnalysisHost {
+    pub fn new() -> AnalysisHost {
+        AnalysisHost::default()
+    }
+
+    /// A snapshot of the current state, to compute features on (on any
+    /// thread).
+    pub fn analysis(&self) -> Analysis {
+        Analysis {
+            db: self.db.clone(),
+        }
+    }
+
+    /// A new flow file with its text.
+    pub fn add_flow(&mut self, path: &Path, text: &str) -> SourceFile {
+        SourceFile::new(&self.db, path.to_path_buf(), text.to_string())
+    }
+
+    /// The path a flow was added with.
+    pub fn flow_path(&self, file: SourceFile) -> &PathBuf {
+        file.path(&self.db)
+    }
+
+    /// Sets a flow's whole text (unchanged text costs nothing).
+    pub fn set_flow_text(&mut self, file: SourceFile, text: &str) {
+        self.set_flow(file, text, None);
+    }
+
+    /// Sets a flow's text after an edit that replaced `deleted` (a range of
+    /// the previous text) by `inserted`: an edit inside one step reparses
+    /// only that step (`easyflow_syntax::reparse`).
+    pub fn edit_flow(&mut self, file: SourceFile, text: &str, deleted: TextRange, inserted: &str) {
+        let old = easyflow_db::parse(&self.db, file);
+        let reparsed = easyflow_syntax::reparse(old, deleted, inserted, text);
+        self.set_flow(file, text, reparsed);
+    }
+
+    fn set_flow(&mut self, file: SourceFile, text: &str, reparsed: Option<easyflow_syntax::Parse>) {
+        // `reparsed` must stay in step with `text`: cleared when the text is
+        // set without one.
+        if file.reparsed(&self.db).is_some() || reparsed.is_some() {
+            file.set_reparsed(&mut self.db).to(reparsed);
+        }
+        if file.text(&self.db) != text {
+            file.set_text(&mut self.db).to(text.to_string());
+        }
+    }
+
+    /// The topology a flow's fit check uses (decided by discovery).
+    pub fn set_flow_topology(&mut self, file: SourceFile, topology: Option<TopologyFile>) {
+        if file.topology(&self.db) != topology {
+            file.set_topology(&mut self.db).to(topology);
+        }
+    }
+
+    /// A new topology file with its text.
+    pub fn add_topology(&mut self, path: &Path, text: String) -> TopologyFile {
+        TopologyFile::new(&self.db, path.to_path_buf(), text)
+    }
+
+    /// Sets a topology file's text (unchanged text costs nothing).
+    pub fn set_topology_text(&mut self, topology: TopologyFile, text: String) {
+        if *topology.text(&self.db) != text {
+            topology.set_text(&mut self.db).to(text);
+        }
+    }
+}
+
+/// A snapshot of the analysis at one moment, for one computation (it is
+/// moved to the thread that computes). A change applied to the host
+/// afterwards cancels it: its methods then return `Err(Cancelled)`.
+pub struct Analysis {
+    db: Database,
+}
+
+impl Analysis {
+    /// Cancels what this snapshot is computing (its methods return
+    /// `Err(Cancelled)`), as when the client cancels the request.
+    pub fn cancellation_token(&self) -> CancellationToken {
+        self.db.cancellation_token()
+    }
+
+    /// Runs `f` on the database, catching salsa's cancellation (any other
+    /// panic goes on unwinding, for the caller to report).
+    fn with_db<'a, T>(&'a self, f: impl FnOnce(&'a Database) -> T) -> Cancellable<T> {
+        // Unwind safety: a cancelled computation leaves nothing half-done
+        // that anyone reads; its snapshot is dropped with it.
+        Cancelled::catch(AssertUnwindSafe(|| f(&self.db)))
+    }
+
+    /// A flow's text, as the analysis has it.
+    pub fn file_text(&self, file: SourceFile) -> Cancellable<&str> {
+        self.with_db(|db| file.text(db).as_str())
+    }
+
+    /// The path a flow was added with.
+    pub fn file_path(&self, file: SourceFile) -> Cancellable<&Path> {
+        self.with_db(|db| file.path(db).as_path())
+    }
+
+    /// Every diagnostic of a flow, sorted by position (see [`Database::check`]).
+    pub fn diagnostics(&self, file: SourceFile) -> Cancellable<&[Diagnostic]> {
+        self.with_db(|db| db.check(file))
+    }
+
+    /// A topology file's own diagnostics (E06xx).
+    pub fn topology_diagnostics(&self, topology: TopologyFile) -> Cancellable<&[Diagnostic]> {
+        self.with_db(|db| {
+            easyflow_db::parse_topology(db, topology)
+                .diagnostics
+                .as_slice()
+        })
+    }
+
+    /// The diagnostics of an `easyflow.toml` with this text (E0901–E0903).
+    /// Not a query: it reads the disk, to check the topology it names.
+    pub fn config_diagnostics(&self, path: &Path, text: &str) -> Cancellable<Vec<Diagnostic>> {
+        self.with_db(|_| discovery::config_diagnostics(path, text, &discovery::Disk))
+    }
+
+    pub fn hover(
+        &self,
+        file: SourceFile,
+        offset: TextSize,
+    ) -> Cancellable<Option<hover::HoverResult>> {
+        self.with_db(|db| hover::hover(db, file, offset))
+    }
+
+    /// The completions at `offset`, cut to the best matches of what is
+    /// typed ([`completion::completion_list`]).
+    pub fn completions(
+        &self,
+        file: SourceFile,
+        offset: TextSize,
+    ) -> Cancellable<completion::CompletionList> {
+        self.with_db(|db| completion::completion_list(db, file, offset))
+    }
+
+    pub fn goto_definition(
+        &self,
+        file: SourceFile,
+        offset: TextSize,
+    ) -> Cancellable<Option<navigation::NavigationTarget>> {
+        self.with_db(|db| navigation::goto_definition(db, file, offset))
+    }
+
+    pub fn references(
+        &self,
+        file: SourceFile,
+        offset: TextSize,
+        include_declaration: bool,
+    ) -> Cancellable<Vec<defs::Usage>> {
+        self.with_db(|db| navigation::references(db, file, offset, include_declaration))
+    }
+
+    pub fn highlights(&self, file: SourceFile, offset: TextSize) -> Cancellable<Vec<defs::Usage>> {
+        self.with_db(|db| navigation::highlights(db, file, offset))
+    }
+
+    /// The name under the cursor and its text, or why it cannot be renamed.
+    pub fn prepare_rename(
+        &self,
+        file: SourceFile,
+        offset: TextSize,
+    ) -> Cancellable<Result<(TextRange, String), String>> {
+        self.with_db(|db| rename::prepare_rename(db, file, offset))
+    }
+
+    /// The edits of a rename, or why it cannot be done.
+    pub fn rename(
+        &self,
+        file: SourceFile,
+        offset: TextSize,
+        new_name: &str,
+    ) -> Cancellable<Result<Vec<TextEdit>, String>> {
+        self.with_db(|db| rename::rename(db, file, offset, new_name))
+    }
+
+    pub fn document_symbols(&self, file: SourceFile) -> Cancellable<Vec<symbols::DocumentSymbol>> {
+        self.with_db(|db| symbols::document_symbols(db, file))
+    }
+
+    /// The steps of `files` that match `query`, best first, at most `limit`.
+    pub fn workspace_symbols(
+        &self,
+        files: &[SourceFile],
+        query: &str,
+        limit: usize,
+    ) -> Cancellable<Vec<symbols::WorkspaceSymbol>> {
+        self.with_db(|db| symbols::workspace_symbols(db, files, query, limit))
+    }
+
+    /// The tokens of the file, or of those that intersect `range`.
+    pub fn semantic_tokens(
+        &self,
+        file: SourceFile,
+        range: Option<TextRange>,
+    ) -> Cancellable<Vec<semantic_tokens::SemanticToken>> {
+        self.with_db(|db| semantic_tokens::semantic_tokens(db, file, range))
+    }
+
+    pub fn folding_ranges(&self, file: SourceFile) -> Cancellable<Vec<folding::Fold>> {
+        self.with_db(|db| folding::folding_ranges(db, file))
+    }
+
+    /// For each offset, the ranges around it from the innermost out.
+    pub fn selection_ranges(
+        &self,
+        file: SourceFile,
+        offsets: &[TextSize],
+    ) -> Cancellable<Vec<Vec<TextRange>>> {
+        self.with_db(|db| selection_range::selection_ranges(db, file, offsets))
+    }
+
+    pub fn code_actions(
+        &self,
+        file: SourceFile,
+        range: TextRange,
+    ) -> Cancellable<Vec<code_actions::CodeAction>> {
+        self.with_db(|db| code_actions::code_actions(db, file, range))
+    }
+
+    pub fn inlay_hints(
+        &self,
+        file: SourceFile,
+        range: Option<TextRange>,
+    ) -> Cancellable<Vec<inlay_hints::InlayHint>> {
+        self.with_db(|db| inlay_hints::inlay_hints(db, file, range))
+    }
+
+    pub fn code_lenses(&self, file: SourceFile) -> Cancellable<Vec<code_lens::CodeLens>> {
+        self.with_db(|db| code_lens::code_lenses(db, file))
+    }
+
+    pub fn call_hierarchy_item(
+        &self,
+        file: SourceFile,
+        offset: TextSize,
+    ) -> Cancellable<Option<call_hierarchy::CallItem>> {
+        self.with_db(|db| call_hierarchy::prepare(db, file, offset))
+    }
+
+    /// The steps `step` depends on, with where each dependency is written.
+    pub fn incoming_calls(
+        &self,
+        file: SourceFile,
+        step: StepId,
+    ) -> Cancellable<Vec<(call_hierarchy::CallItem, Vec<TextRange>)>> {
+        self.with_db(|db| call_hierarchy::incoming(db, file, step))
+    }
+
+    /// The steps that depend on `step`, with where each dependency is written.
+    pub fn outgoing_calls(
+        &self,
+        file: SourceFile,
+        step: StepId,
+    ) -> Cancellable<Vec<(call_hierarchy::CallItem, Vec<TextRange>)>> {
+        self.with_db(|db| call_hierarchy::outgoing(db, file, step))
+    }
+
+    /// The dependency graph, with the range of each node's name.
+    pub fn graph(&self, file: SourceFile) -> Cancellable<graph::Graph> {
+        self.with_db(|db| graph::graph(db, file))
+    }
+}
+
+#[cfg(test)]
+mod tests {
+    use std::sync::mpsc;
+
+    use super::*;
+
+    #[test]
+    fn analysis_is_send() {
+        fn is_send<T: Send>() {}
+        is_send::<Analysis>();
+    }
+
+    #[test]
+    fn a_snapshot_sees_the_state_it_was_taken_from() {
+        let mut host = AnalysisHost::new();
+        let file = host.add_flow(Path::new("a.flow"), "step A runs P ();\n");
+        let analysis = host.analysis();
+        assert!(analysis.diagnostics(file).unwrap().is_empty());
+        drop(analysis);
+        host.set_flow_text(file, "step A runs P ();\nstep A runs Q ();\n");
+        let codes: Vec<&str> = host
+            .analysis()
+            .diagnostics(file)
+            .unwrap()
+            .iter()
+            .map(|d| d.code.as_str())
+            .collect();
+        assert_eq!(codes, ["E0203"]);
+    }
+
+    #[test]
+    fn an_edit_inside_a_step_equals_setting_the_text() {
+        let mut host = AnalysisHost::new();
+        let text = "step A runs P (x = 1);\nstep B runs Q (y = A);\n";
+        let edited = host.add_flow(Path::new("a.flow"), text);
+        let fresh = host.add_flow(Path::new("b.flow"), text);
+        let new_text = text.replace("x = 1", "x = 12");
+        let at = TextSize::from(20);
+        host.edit_flow(edited, &new_text, TextRange::empty(at), "2");
+        host.set_flow_text(fresh, &new_text);
+        let analysis = host.analysis();
+        assert_eq!(analysis.file_text(edited).unwrap(), new_text);
+        assert_eq!(
+            analysis.document_symbols(edited).unwrap(),
+            analysis.document_symbols(fresh).unwrap()
+        );
+    }
+
+    #[test]
+    fn a_cancelled_snapshot_returns_cancelled() {
+        let mut host = AnalysisHost::new();
+        let file = host.add_flow(Path::new("a.flow"), "step A runs P ();\n");
+        let analysis = host.analysis();
+        analysis.cancellation_token().cancel();
+        assert!(matches!(analysis.diagnostics(file), Err(Cancelled::Local)));
+        // Other snapshots are not affected.
+        assert!(host.analysis().diagnostics(file).is_ok());
+    }
+
+    /// A change applied while a snapshot computes cancels it; the change
+    /// waits for the snapshot to let go.
+    #[test]
+    fn a_change_cancels_a_running_computation() {
+        let mut host = AnalysisHost::new();
+        let text = chain_of_steps(3000);
+        let file = host.add_flow(Path::new("a.flow"), &text);
+        let analysis = host.analysis();
+        let (started, running) = mpsc::channel();
+        let worker = std::thread::spawn(move || {
+            started.send(()).unwrap();
+            // Keep asking until the change cancels it.
+            loop {
+                if analysis.diagnostics(file).is_err() {
+                    return true;
+                }
+                if analysis.semantic_tokens(file, None).is_err() {
+                    return true;
+                }
+            }
+        });
+        running.recv().unwrap();
+        host.set_flow_text(file, "step B runs Q ();\n");
+        assert!(worker.join().unwrap());
+        assert_eq!(
+            host.analysis().file_text(file).unwrap(),
+            "step B runs Q ();\n"
+        );
+    }
+
+    fn chain_of_steps(steps: usize) -> String {
+        (0..steps)
+            .map(|i| format!("step S{i} runs P (x = S{});\n", i.saturating_sub(1)))
+            .collect()
+    }
 }

@@ -1,11 +1,19 @@
-//! The edge between byte offsets (everything inside) and LSP positions in
-//! the negotiated encoding (UTF-8 or UTF-16), plus the mapping of ide data
-//! to LSP types. Positions past the end of a line or of the document are
-//! clamped, never an error.
+//! The edge between the inside (byte offsets, ide data) and the protocol:
+//! LSP positions in the negotiated encoding (UTF-8 or UTF-16), and every
+//! mapping of ide data to LSP types (and of the little LSP data that comes
+//! back, such as a call hierarchy item's step). Positions past the end of a
+//! line or of the document are clamped, never an error.
 
-use easyflow_diagnostics::{Severity, Tag, TextRange, TextSize};
+use easyflow_diagnostics::{Severity, Tag};
+use easyflow_ide::{
+    self as ide, StepId, TextEdit, TextRange, TextSize, call_hierarchy, code_actions, code_lens,
+    completion, defs, folding, graph, hover, inlay_hints, navigation, semantic_tokens, symbols,
+};
 use line_index::{LineIndex, WideEncoding, WideLineCol};
+use serde_json::json;
 use tower_lsp_server::ls_types as lsp;
+
+use crate::lsp_ext;
 
 /// How the client counts characters in a line.
 #[derive(Debug, Clone, Copy, PartialEq, Eq)]
@@ -80,6 +88,9 @@ impl Lines<'_> {
     }
 }
 
+// ---------------------------------------------------------------------------
+// Diagnostics.
+
 pub fn severity(severity: Severity) -> lsp::DiagnosticSeverity {
     match severity {
         Severity::Error => lsp::DiagnosticSeverity::ERROR,
@@ -88,13 +99,13 @@ pub fn severity(severity: Severity) -> lsp::DiagnosticSeverity {
     }
 }
 
-/// `docs` is the URL of `docs/diagnostics.md` (see `State::docs_url`); each
-/// code's `codeDescription` links to its entry there.
+/// `docs` is the URL of `docs/diagnostics.md` (see `diagnostics.rs`);
+/// each code's `codeDescription` links to its entry there.
 pub fn diagnostic(
     lines: &Lines<'_>,
     uri: &lsp::Uri,
     docs: Option<&str>,
-    d: &easyflow_diagnostics::Diagnostic,
+    d: &ide::Diagnostic,
 ) -> lsp::Diagnostic {
     let href = docs.and_then(|docs| format!("{docs}#{}", d.code.doc_anchor()).parse().ok());
     lsp::Diagnostic {
@@ -122,5 +133,330 @@ pub fn diagnostic(
                 .collect()
         }),
         data: None,
+    }
+}
+
+// ---------------------------------------------------------------------------
+// Features.
+
+fn markdown(value: String) -> lsp::MarkupContent {
+    lsp::MarkupContent {
+        kind: lsp::MarkupKind::Markdown,
+        value,
+    }
+}
+
+pub fn hover(lines: &Lines<'_>, hover: hover::HoverResult) -> lsp::Hover {
+    lsp::Hover {
+        contents: lsp::HoverContents::Markup(markdown(hover.markdown)),
+        range: Some(lines.range(hover.range)),
+    }
+}
+
+pub fn completion_list(
+    lines: &Lines<'_>,
+    list: completion::CompletionList,
+) -> lsp::CompletionResponse {
+    lsp::CompletionResponse::List(lsp::CompletionList {
+        is_incomplete: list.is_incomplete,
+        items: list
+            .items
+            .into_iter()
+            .map(|item| completion_item(lines, item))
+            .collect(),
+    })
+}
+
+fn completion_item(lines: &Lines<'_>, item: completion::CompletionItem) -> lsp::CompletionItem {
+    use completion::{CompletionKind as K, Insert};
+    let (new_text, format) = match item.insert {
+        Insert::Text(text) => (text, lsp::InsertTextFormat::PLAIN_TEXT),
+        Insert::Snippet(text) => (text, lsp::InsertTextFormat::SNIPPET),
+    };
+    lsp::CompletionItem {
+        label: item.label,
+        kind: Some(match item.kind {
+            K::Keyword => lsp::CompletionItemKind::KEYWORD,
+            K::Snippet => lsp::CompletionItemKind::SNIPPET,
+            K::Step => lsp::CompletionItemKind::FUNCTION,
+            K::File => lsp::CompletionItemKind::FILE,
+            K::Member => lsp::CompletionItemKind::FIELD,
+            K::AttributeKey => lsp::CompletionItemKind::PROPERTY,
+            K::Constant => lsp::CompletionItemKind::ENUM_MEMBER,
+            K::Capability => lsp::CompletionItemKind::VALUE,
+        }),
+        detail: item.detail,
+        documentation: item
+            .documentation
+            .map(|d| lsp::Documentation::MarkupContent(markdown(d))),
+        insert_text_format: Some(format),
+        text_edit: Some(lsp::CompletionTextEdit::Edit(lsp::TextEdit {
+            range: lines.range(item.replace),
+            new_text,
+        })),
+        ..Default::default()
+    }
+}
+
+pub fn definition(
+    lines: &Lines<'_>,
+    uri: &lsp::Uri,
+    target: navigation::NavigationTarget,
+) -> lsp::GotoDefinitionResponse {
+    lsp::GotoDefinitionResponse::Link(vec![lsp::LocationLink {
+        origin_selection_range: None,
+        target_uri: uri.clone(),
+        target_range: lines.range(target.full_range),
+        target_selection_range: lines.range(target.focus_range),
+    }])
+}
+
+pub fn location(lines: &Lines<'_>, uri: &lsp::Uri, usage: &defs::Usage) -> lsp::Location {
+    lsp::Location::new(uri.clone(), lines.range(usage.range))
+}
+
+pub fn highlight(lines: &Lines<'_>, usage: &defs::Usage) -> lsp::DocumentHighlight {
+    lsp::DocumentHighlight {
+        range: lines.range(usage.range),
+        kind: Some(match usage.kind {
+            defs::UsageKind::Declaration => lsp::DocumentHighlightKind::WRITE,
+            _ => lsp::DocumentHighlightKind::READ,
+        }),
+    }
+}
+
+pub fn prepare_rename(
+    lines: &Lines<'_>,
+    (range, placeholder): (TextRange, String),
+) -> lsp::PrepareRenameResponse {
+    lsp::PrepareRenameResponse::RangeWithPlaceholder {
+        range: lines.range(range),
+        placeholder,
+    }
+}
+
+fn text_edit(lines: &Lines<'_>, edit: &TextEdit) -> lsp::TextEdit {
+    lsp::TextEdit {
+        range: lines.range(edit.range),
+        new_text: edit.insert.clone(),
+    }
+}
+
+/// Edits of one document as a workspace edit.
+pub fn workspace_edit(lines: &Lines<'_>, uri: &lsp::Uri, edits: &[TextEdit]) -> lsp::WorkspaceEdit {
+    let edits = edits.iter().map(|e| text_edit(lines, e)).collect();
+    lsp::WorkspaceEdit {
+        changes: Some([(uri.clone(), edits)].into_iter().collect()),
+        ..Default::default()
+    }
+}
+
+fn symbol_kind(kind: symbols::SymbolKind) -> lsp::SymbolKind {
+    use symbols::SymbolKind as K;
+    match kind {
+        K::Step => lsp::SymbolKind::FUNCTION,
+        K::LongRunningStep => lsp::SymbolKind::EVENT,
+        K::File => lsp::SymbolKind::FILE,
+        K::FlowAttribute => lsp::SymbolKind::PROPERTY,
+        K::Parameter => lsp::SymbolKind::VARIABLE,
+    }
+}
+
+#[allow(deprecated)] // `DocumentSymbol::deprecated` must still be written.
+pub fn document_symbol(lines: &Lines<'_>, symbol: &symbols::DocumentSymbol) -> lsp::DocumentSymbol {
+    lsp::DocumentSymbol {
+        name: symbol.name.clone(),
+        detail: symbol.detail.clone(),
+        kind: symbol_kind(symbol.kind),
+        tags: None,
+        deprecated: None,
+        range: lines.range(symbol.range),
+        selection_range: lines.range(symbol.selection_range),
+        children: (!symbol.children.is_empty()).then(|| {
+            symbol
+                .children
+                .iter()
+                .map(|c| document_symbol(lines, c))
+                .collect()
+        }),
+    }
+}
+
+/// `lines` are those of the symbol's file, at `uri`.
+pub fn workspace_symbol(
+    lines: &Lines<'_>,
+    uri: lsp::Uri,
+    symbol: &symbols::WorkspaceSymbol,
+) -> lsp::WorkspaceSymbol {
+    lsp::WorkspaceSymbol {
+        name: symbol.name.clone(),
+        kind: symbol_kind(symbol.kind),
+        tags: None,
+        container_name: symbol.container.clone(),
+        location: lsp::OneOf::Left(lsp::Location::new(uri, lines.range(symbol.range))),
+        data: None,
+    }
+}
+
+/// Splits tokens that span lines (the protocol's tokens are single-line)
+/// and encodes them relative to each other.
+pub fn semantic_tokens(
+    lines: &Lines<'_>,
+    tokens: &[semantic_tokens::SemanticToken],
+) -> lsp::SemanticTokens {
+    let mut out = Vec::with_capacity(tokens.len());
+    let (mut previous_line, mut previous_start) = (0, 0);
+    for token in tokens {
+        let text = &lines.text[token.range];
+        let mut start = token.range.start();
+        for piece in text.split_inclusive('\n') {
+            let content = piece.trim_end_matches(['\n', '\r']);
+            let range = TextRange::at(start, TextSize::of(content));
+            start += TextSize::of(piece);
+            if range.is_empty() {
+                continue;
+            }
+            let begin = lines.position(range.start());
+            let end = lines.position(range.end());
+            let delta_line = begin.line - previous_line;
+            let delta_start = if delta_line == 0 {
+                begin.character - previous_start
+            } else {
+                begin.character
+            };
+            out.push(lsp::SemanticToken {
+                delta_line,
+                delta_start,
+                length: end.character.saturating_sub(begin.character),
+                token_type: token.token_type,
+                token_modifiers_bitset: token.modifiers,
+            });
+            (previous_line, previous_start) = (begin.line, begin.character);
+        }
+    }
+    lsp::SemanticTokens {
+        result_id: None,
+        data: out,
+    }
+}
+
+pub fn folding_range(lines: &Lines<'_>, fold: &folding::Fold) -> lsp::FoldingRange {
+    use folding::FoldKind;
+    let range = lines.range(fold.range);
+    lsp::FoldingRange {
+        start_line: range.start.line,
+        start_character: None,
+        end_line: range.end.line,
+        end_character: None,
+        kind: Some(match fold.kind {
+            FoldKind::Region => lsp::FoldingRangeKind::Region,
+            FoldKind::Comment => lsp::FoldingRangeKind::Comment,
+            FoldKind::Imports => lsp::FoldingRangeKind::Imports,
+        }),
+        collapsed_text: None,
+    }
+}
+
+/// `chain` goes from the innermost range out.
+pub fn selection_range(lines: &Lines<'_>, chain: &[TextRange]) -> lsp::SelectionRange {
+    let mut parent: Option<Box<lsp::SelectionRange>> = None;
+    for range in chain.iter().rev() {
+        parent = Some(Box::new(lsp::SelectionRange {
+            range: lines.range(*range),
+            parent,
+        }));
+    }
+    parent.map_or(
+        lsp::SelectionRange {
+            range: lsp::Range::default(),
+            parent: None,
+        },
+        |b| *b,
+    )
+}
+
+pub fn code_action(
+    lines: &Lines<'_>,
+    uri: &lsp::Uri,
+    action: &code_actions::CodeAction,
+) -> lsp::CodeActionOrCommand {
+    lsp::CodeActionOrCommand::CodeAction(lsp::CodeAction {
+        title: action.title.clone(),
+        kind: Some(match action.kind {
+            code_actions::CodeActionKind::QuickFix => lsp::CodeActionKind::QUICKFIX,
+        }),
+        diagnostics: action
+            .diagnostic
+            .as_ref()
+            .map(|d| vec![diagnostic(lines, uri, None, d)]),
+        edit: Some(workspace_edit(lines, uri, &action.edits)),
+        is_preferred: Some(action.is_preferred),
+        ..Default::default()
+    })
+}
+
+pub fn inlay_hint(lines: &Lines<'_>, hint: &inlay_hints::InlayHint) -> lsp::InlayHint {
+    lsp::InlayHint {
+        position: lines.position(hint.offset),
+        label: lsp::InlayHintLabel::String(hint.label.clone()),
+        kind: None,
+        text_edits: None,
+        tooltip: None,
+        padding_left: Some(true),
+        padding_right: None,
+        data: None,
+    }
+}
+
+pub fn code_lens(lines: &Lines<'_>, lens: &code_lens::CodeLens) -> lsp::CodeLens {
+    lsp::CodeLens {
+        range: lines.range(lens.range),
+        command: Some(lsp::Command {
+            title: lens.title.clone(),
+            command: String::new(),
+            arguments: None,
+        }),
+        data: None,
+    }
+}
+
+/// A step as a call hierarchy item; its `data` carries the step's id, read
+/// back by [`step_of`].
+pub fn call_item(
+    lines: &Lines<'_>,
+    uri: &lsp::Uri,
+    item: &call_hierarchy::CallItem,
+) -> lsp::CallHierarchyItem {
+    lsp::CallHierarchyItem {
+        name: item.name.clone(),
+        kind: lsp::SymbolKind::FUNCTION,
+        tags: None,
+        detail: item.detail.clone(),
+        uri: uri.clone(),
+        range: lines.range(item.range),
+        selection_range: lines.range(item.selection_range),
+        data: Some(json!({ "step": item.step.0 })),
+    }
+}
+
+/// The step of a call hierarchy item made by [`call_item`].
+pub fn step_of(item: &lsp::CallHierarchyItem) -> Option<StepId> {
+    let step = item.data.as_ref()?.get("step")?.as_u64()?;
+    Some(StepId(u32::try_from(step).ok()?))
+}
+
+pub fn graph(lines: &Lines<'_>, graph: graph::Graph) -> lsp_ext::GraphResult {
+    lsp_ext::GraphResult {
+        nodes: graph
+            .nodes
+            .into_iter()
+            .map(|node| lsp_ext::GraphNode {
+                range: node.range.map(|r| lines.range(r)),
+                node,
+            })
+            .collect(),
+        edges: graph.edges,
+        unresolved: graph.unresolved,
+        levels: graph.levels,
     }
 }

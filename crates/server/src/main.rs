@@ -1,14 +1,20 @@
 //! `easyflow-ls`: the EasyFlow language server. `easyflow-ls --stdio` speaks
 //! LSP 3.17 over stdin/stdout; logs go to stderr (level from `EASYFLOW_LOG`).
 
+mod capabilities;
 mod convert;
+mod diagnostics;
+mod dispatch;
+mod handlers;
+mod lsp_ext;
 mod server;
 mod state;
 mod transport;
+mod workspace;
 
 use std::process::ExitCode;
 
-use tower_lsp_server::{LspService, Server};
+use tower_lsp_server::Server;
 
 // Analysis allocates many small tree nodes; mimalloc handles that pattern
 // markedly faster than the system allocator.
@@ -57,9 +63,7 @@ fn main() -> ExitCode {
         }
     };
     let clean_exit = runtime.block_on(async {
-        let (service, socket) = LspService::build(server::Backend::new)
-            .custom_method("easyflow/graph", server::Backend::graph)
-            .finish();
+        let (service, socket) = handlers::service();
         let shutdown = std::sync::Arc::new(std::sync::atomic::AtomicBool::new(false));
         Server::new(
             transport::sanitize(tokio::io::stdin(), shutdown.clone()),

@@ -1,17 +1,20 @@
-//! The server's state: the analysis database (the one writer), the open
-//! documents and the files read from disk, and the settings.
+//! The server's state: the analysis host (the one writer), the open
+//! documents, which flow and topology each path is, the client's
+//! capabilities and the settings; and the snapshots that requests compute
+//! on. Nothing here reads the disk: what a change needs from files is read
+//! before the lock is taken (`workspace.rs`) and handed to these methods.
 
 use std::collections::HashMap;
 use std::path::{Path, PathBuf};
-use std::sync::Arc;
+use std::sync::{Arc, Mutex, MutexGuard};
 
-use easyflow_db::discovery::{self, FileSystem};
-use easyflow_db::{Database, SourceFile, TopologyFile};
+use easyflow_ide::discovery;
+use easyflow_ide::{Analysis, AnalysisHost, SourceFile, TextRange, TextSize, TopologyFile};
 use line_index::LineIndex;
-use salsa::Setter;
 use tower_lsp_server::ls_types as lsp;
 
-use crate::convert::Encoding;
+use crate::capabilities::ClientCapabilities;
+use crate::convert::{Encoding, Lines};
 
 /// Settings of the section `easyflow` (initialization options or
 /// `workspace/didChangeConfiguration`).
@@ -21,7 +24,7 @@ pub struct Settings {
     pub catalog: Option<PathBuf>,
     pub inlay_hints_instances: bool,
     pub code_lens: bool,
-    /// Overrides where `codeDescription` links point.
+    /// Overrides where `codeDescription` links point (`diagnostics.rs`).
     pub docs_url: Option<String>,
 }
 
@@ -107,176 +110,171 @@ pub struct Document {
 }
 
 pub struct State {
-    pub db: Database,
-    pub encoding: Encoding,
-    /// The client shows `window/workDoneProgress`.
-    pub work_done_progress: bool,
-    /// The client accepts `workspace/didChangeWatchedFiles` registrations.
-    pub dynamic_watching: bool,
+    pub host: AnalysisHost,
+    pub client: ClientCapabilities,
     pub settings: Settings,
     pub workspace_folders: Vec<PathBuf>,
     pub documents: HashMap<lsp::Uri, Document>,
-    /// Every flow the analysis knows (open or indexed from disk), by path.
+    /// Every flow the analysis knows (open or read from disk), by path.
     pub flows: HashMap<PathBuf, SourceFile>,
     /// Every topology file loaded, by path.
     pub topologies: HashMap<PathBuf, TopologyFile>,
-    /// Line indexes of flows read from disk (open documents have their own).
-    pub disk_lines: HashMap<PathBuf, Arc<LineIndex>>,
 }
 
-impl State {
+/// The state shared by every handler and task, behind one lock that is never
+/// held across an `.await` or a read of the disk.
+#[derive(Clone)]
+pub struct SharedState(Arc<Mutex<State>>);
+
+impl SharedState {
     pub fn new() -> Self {
-        State {
-            db: Database::default(),
-            encoding: Encoding::Utf16,
-            work_done_progress: false,
-            dynamic_watching: false,
+        SharedState(Arc::new(Mutex::new(State {
+            host: AnalysisHost::new(),
+            client: ClientCapabilities::default(),
             settings: Settings::default(),
             workspace_folders: Vec::new(),
             documents: HashMap::new(),
             flows: HashMap::new(),
             topologies: HashMap::new(),
-            disk_lines: HashMap::new(),
-        }
+        })))
     }
 
-    /// The URL of `docs/diagnostics.md` for `codeDescription`: the setting, or
-    /// the documentation installed beside the server, or the source tree's.
-    pub fn docs_url(&self) -> Option<String> {
-        if let Some(url) = &self.settings.docs_url {
-            return Some(url.clone());
-        }
-        static INSTALLED: std::sync::OnceLock<Option<String>> = std::sync::OnceLock::new();
-        INSTALLED.get_or_init(installed_docs_url).clone()
+    pub fn lock(&self) -> MutexGuard<'_, State> {
+        // A panic while holding the lock leaves consistent data (every write is
+        // a single salsa setter), so a poisoned lock is still usable.
+        self.0.lock().unwrap_or_else(|e| e.into_inner())
     }
-}
-
-/// `docs/diagnostics.md` beside the server binary (as packaged), or in the
-/// source tree it was built from.
-fn installed_docs_url() -> Option<String> {
-    let exe = std::env::current_exe().ok()?;
-    let candidates = [
-        exe.parent().map(|d| d.join("docs/diagnostics.md")),
-        exe.parent()
-            .and_then(|d| d.parent())
-            .map(|d| d.join("docs/diagnostics.md")),
-        Some(Path::new(env!("CARGO_MANIFEST_DIR")).join("../../docs/diagnostics.md")),
-    ];
-    let docs = candidates.into_iter().flatten().find(|p| p.is_file())?;
-    let docs = docs.canonicalize().ok()?;
-    lsp::Uri::from_file_path(docs).map(|uri| uri.as_str().to_string())
 }
 
 impl State {
-    /// The flow at `path`, created from `text` or updated to it.
+    /// The flow at `path`, created with `text` or set to it.
     pub fn set_flow(&mut self, path: &Path, text: &str) -> SourceFile {
-        self.set_flow_reparsed(path, text, None)
+        match self.flows.get(path) {
+            Some(&file) => {
+                self.host.set_flow_text(file, text);
+                file
+            }
+            None => self.add_flow(path, text),
+        }
     }
 
-    /// Like [`State::set_flow`], with the parse of `text` when an incremental
-    /// reparse produced it.
-    pub fn set_flow_reparsed(
+    /// Like [`State::set_flow`], after an edit of the flow that replaced
+    /// `deleted` (a range of its previous text) by `inserted`.
+    pub fn edit_flow(
         &mut self,
         path: &Path,
         text: &str,
-        reparsed: Option<easyflow_syntax::Parse>,
+        deleted: TextRange,
+        inserted: &str,
     ) -> SourceFile {
         match self.flows.get(path) {
             Some(&file) => {
-                if file.reparsed(&self.db).is_some() || reparsed.is_some() {
-                    file.set_reparsed(&mut self.db).to(reparsed);
-                }
-                if file.text(&self.db) != text {
-                    tracing::trace!("setting the text of {}", path.display());
-                    file.set_text(&mut self.db).to(text.to_string());
-                    tracing::trace!("set the text of {}", path.display());
-                }
+                self.host.edit_flow(file, text, deleted, inserted);
                 file
+            }
+            None => self.add_flow(path, text),
+        }
+    }
+
+    fn add_flow(&mut self, path: &Path, text: &str) -> SourceFile {
+        let file = self.host.add_flow(path, text);
+        self.flows.insert(path.to_path_buf(), file);
+        file
+    }
+
+    /// The topology at `path`, loaded with `text` or set to it.
+    pub fn set_topology(&mut self, path: &Path, text: String) -> TopologyFile {
+        match self.topologies.get(path) {
+            Some(&topology) => {
+                self.host.set_topology_text(topology, text);
+                topology
             }
             None => {
-                let file = SourceFile::new(&self.db, path.to_path_buf(), text.to_string());
-                self.flows.insert(path.to_path_buf(), file);
-                file
+                let topology = self.host.add_topology(path, text);
+                self.topologies.insert(path.to_path_buf(), topology);
+                topology
             }
         }
     }
 
-    /// The topology file at `path` (read through open documents first).
-    pub fn topology_file(&mut self, path: &Path) -> Option<TopologyFile> {
-        if let Some(&file) = self.topologies.get(path) {
-            return Some(file);
-        }
-        let text = self.read(path)?;
-        let file = TopologyFile::new(&self.db, path.to_path_buf(), text);
-        self.topologies.insert(path.to_path_buf(), file);
-        Some(file)
-    }
-
-    /// Re-reads a topology file's text (after an edit or a change on disk).
-    pub fn refresh_topology(&mut self, path: &Path) {
-        let text = self.read(path);
-        if let Some(&file) = self.topologies.get(path) {
-            let text = text.unwrap_or_default();
-            if *file.text(&self.db) != text {
-                file.set_text(&mut self.db).to(text);
-            }
-        }
-    }
-
-    /// Runs discovery for a flow and sets its topology input when it changed.
-    pub fn discover_topology(&mut self, file: SourceFile) {
-        let path = file.path(&self.db).clone();
-        let setting = self
-            .settings
-            .topology
-            .as_ref()
-            .map(|t| self.resolve_setting(t));
-        let found = discovery::discover(&path, setting.as_deref(), &Overlay(self));
-        let topology = found
-            .topology
-            .and_then(|(topology, _)| self.topology_file(&topology));
-        if file.topology(&self.db) != topology {
-            file.set_topology(&mut self.db).to(topology);
-        }
-    }
-
-    /// A relative `easyflow.topology` setting is relative to the first workspace folder.
-    fn resolve_setting(&self, setting: &Path) -> PathBuf {
-        match self.workspace_folders.first() {
+    /// The topology setting, a relative path taken from the first workspace
+    /// folder.
+    pub fn topology_setting(&self) -> Option<PathBuf> {
+        let setting = self.settings.topology.as_deref()?;
+        Some(match self.workspace_folders.first() {
             Some(root) if setting.is_relative() => root.join(setting),
             _ => setting.to_path_buf(),
+        })
+    }
+
+    /// The open document at `path`, if any.
+    pub fn open_document(&self, path: &Path) -> Option<&Document> {
+        self.documents
+            .iter()
+            .find(|(uri, _)| path_of(uri).is_some_and(|p| p == path))
+            .map(|(_, document)| document)
+    }
+
+    /// A snapshot for a request on the flow `file`, whose text the editor
+    /// has (or the disk had) as `text`.
+    pub fn document_snapshot(
+        &self,
+        uri: &lsp::Uri,
+        file: SourceFile,
+        text: Arc<str>,
+        lines: Arc<LineIndex>,
+    ) -> DocumentSnapshot {
+        DocumentSnapshot {
+            analysis: self.host.analysis(),
+            file,
+            uri: uri.clone(),
+            text,
+            lines,
+            encoding: self.client.encoding,
+            settings: self.settings.clone(),
         }
     }
 
-    /// A file's text: the open document's, else the disk's.
-    pub fn read(&self, path: &Path) -> Option<String> {
-        Overlay(self).read(path)
+    /// A snapshot of every flow the analysis knows, for workspace requests.
+    pub fn workspace_snapshot(&self) -> WorkspaceSnapshot {
+        WorkspaceSnapshot {
+            analysis: self.host.analysis(),
+            files: self.flows.values().copied().collect(),
+            encoding: self.client.encoding,
+        }
     }
 }
 
-/// The file system as the editor sees it: open documents over the disk.
-struct Overlay<'a>(&'a State);
+/// What a request on one flow computes on, detached from the state.
+pub struct DocumentSnapshot {
+    pub analysis: Analysis,
+    pub file: SourceFile,
+    pub uri: lsp::Uri,
+    pub text: Arc<str>,
+    pub lines: Arc<LineIndex>,
+    pub encoding: Encoding,
+    pub settings: Settings,
+}
 
-impl FileSystem for Overlay<'_> {
-    fn read(&self, path: &Path) -> Option<String> {
-        let open = self
-            .0
-            .documents
-            .iter()
-            .find(|(uri, _)| path_of(uri).is_some_and(|p| p == path));
-        match open {
-            Some((_, document)) => Some(document.text.to_string()),
-            None => std::fs::read_to_string(path).ok(),
+impl DocumentSnapshot {
+    pub fn lines(&self) -> Lines<'_> {
+        Lines {
+            index: &self.lines,
+            text: &self.text,
+            encoding: self.encoding,
         }
     }
 
-    fn exists(&self, path: &Path) -> bool {
-        self.0
-            .documents
-            .keys()
-            .any(|uri| path_of(uri).is_some_and(|p| p == path))
-            || path.is_file()
+    pub fn offset(&self, position: lsp::Position) -> TextSize {
+        self.lines().offset(position)
     }
+}
+
+/// What a request on the whole workspace computes on.
+pub struct WorkspaceSnapshot {
+    pub analysis: Analysis,
+    pub files: Vec<SourceFile>,
+    pub encoding: Encoding,
 }
 
 /// The file path of a `file:` URI.

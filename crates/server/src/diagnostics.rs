@@ -1,0 +1,184 @@
+//! Publishing diagnostics. Each open document has at most one computation
+//! scheduled: a burst of changes schedules one, for the latest version. It
+//! runs like a request (`dispatch::run_blocking`, on a snapshot, cancelled
+//! by the next change), and its result is published with its version only
+//! if that version is still current, in order: a lock keeps publications
+//! one at a time, so no stale result follows a newer one.
+
+use std::collections::HashSet;
+use std::path::{Path, PathBuf};
+use std::sync::{Arc, Mutex, OnceLock};
+
+use easyflow_ide::{Analysis, SourceFile, TopologyFile};
+use line_index::LineIndex;
+use tower_lsp_server::Client;
+use tower_lsp_server::ls_types::{self as lsp, Uri};
+
+use crate::convert::{self, Encoding, Lines};
+use crate::dispatch::{self, HandlerResult};
+use crate::state::{DocumentKind, SharedState, State, path_of};
+
+pub struct Diagnostics {
+    client: Client,
+    state: SharedState,
+    /// Documents whose computation has not started yet.
+    pending: Mutex<HashSet<Uri>>,
+    /// Serialises publishing, so a result checked as current is published
+    /// before any newer one (never a stale one after it).
+    publishing: tokio::sync::Mutex<()>,
+}
+
+impl Diagnostics {
+    pub fn new(client: Client, state: SharedState) -> Arc<Diagnostics> {
+        Arc::new(Diagnostics {
+            client,
+            state,
+            pending: Mutex::new(HashSet::new()),
+            publishing: tokio::sync::Mutex::new(()),
+        })
+    }
+
+    /// Computes and publishes the diagnostics of an open document, unless a
+    /// newer version arrives first.
+    pub fn schedule(self: &Arc<Self>, uri: Uri) {
+        if !self
+            .pending
+            .lock()
+            .unwrap_or_else(|e| e.into_inner())
+            .insert(uri.clone())
+        {
+            return; // the task already scheduled will see this change
+        }
+        let this = self.clone();
+        tokio::spawn(async move { this.publish(uri).await });
+    }
+
+    /// Schedules every open document: after a change that can affect them
+    /// all (a topology, a configuration, the settings).
+    pub fn schedule_all_open(self: &Arc<Self>) {
+        let uris: Vec<Uri> = self.state.lock().documents.keys().cloned().collect();
+        for uri in uris {
+            self.schedule(uri);
+        }
+    }
+
+    async fn publish(&self, uri: Uri) {
+        self.pending
+            .lock()
+            .unwrap_or_else(|e| e.into_inner())
+            .remove(&uri);
+        let Some(job) = Job::of(&self.state.lock(), &uri) else {
+            return;
+        };
+        let version = job.version;
+        let started = std::time::Instant::now();
+        let cancel = job.analysis.cancellation_token();
+        let Ok(diagnostics) =
+            dispatch::run_blocking("textDocument/publishDiagnostics", cancel, move || {
+                job.compute()
+            })
+            .await
+        else {
+            return; // cancelled: a newer edit publishes; a failure is logged
+        };
+        let _turn = self.publishing.lock().await;
+        let current = self.state.lock().documents.get(&uri).map(|d| d.version);
+        if current == Some(version) {
+            tracing::debug!(
+                "diagnostics of version {version} in {:?}",
+                started.elapsed()
+            );
+            self.client
+                .publish_diagnostics(uri, diagnostics, Some(version))
+                .await;
+        }
+    }
+}
+
+/// What the diagnostics of a document are computed from.
+enum Source {
+    Flow(SourceFile),
+    Topology(TopologyFile),
+    Config(PathBuf),
+}
+
+/// One computation of an open document's diagnostics, detached from the
+/// state: its version, a snapshot, and how to convert the result.
+struct Job {
+    version: i32,
+    source: Source,
+    analysis: Analysis,
+    uri: Uri,
+    text: Arc<str>,
+    lines: Arc<LineIndex>,
+    encoding: Encoding,
+    /// The setting `docsUrl`, if set.
+    docs_url: Option<String>,
+}
+
+impl Job {
+    fn of(state: &State, uri: &Uri) -> Option<Job> {
+        let document = state.documents.get(uri)?;
+        let path = path_of(uri)?;
+        let source = match document.kind {
+            DocumentKind::Flow => Source::Flow(*state.flows.get(&path)?),
+            DocumentKind::Topology => Source::Topology(*state.topologies.get(&path)?),
+            DocumentKind::Config => Source::Config(path),
+        };
+        Some(Job {
+            version: document.version,
+            source,
+            analysis: state.host.analysis(),
+            uri: uri.clone(),
+            text: document.text.clone(),
+            lines: document.lines.clone(),
+            encoding: state.client.encoding,
+            docs_url: state.settings.docs_url.clone(),
+        })
+    }
+
+    fn compute(self) -> HandlerResult<Vec<lsp::Diagnostic>> {
+        let config;
+        let diagnostics = match &self.source {
+            Source::Flow(file) => self.analysis.diagnostics(*file)?,
+            Source::Topology(topology) => self.analysis.topology_diagnostics(*topology)?,
+            Source::Config(path) => {
+                config = self.analysis.config_diagnostics(path, &self.text)?;
+                config.as_slice()
+            }
+        };
+        let lines = Lines {
+            index: &self.lines,
+            text: &self.text,
+            encoding: self.encoding,
+        };
+        let docs = self.docs_url.or_else(installed_docs_url);
+        Ok(diagnostics
+            .iter()
+            .map(|d| convert::diagnostic(&lines, &self.uri, docs.as_deref(), d))
+            .collect())
+    }
+}
+
+/// The URL of `docs/diagnostics.md` for `codeDescription` when the settings
+/// name none: the documentation installed beside the server binary (as
+/// packaged), or in the source tree it was built from. Looked up on the disk
+/// once, off the message loop and outside the state lock.
+fn installed_docs_url() -> Option<String> {
+    static INSTALLED: OnceLock<Option<String>> = OnceLock::new();
+    INSTALLED
+        .get_or_init(|| {
+            let exe = std::env::current_exe().ok()?;
+            let candidates = [
+                exe.parent().map(|d| d.join("docs/diagnostics.md")),
+                exe.parent()
+                    .and_then(|d| d.parent())
+                    .map(|d| d.join("docs/diagnostics.md")),
+                Some(Path::new(env!("CARGO_MANIFEST_DIR")).join("../../docs/diagnostics.md")),
+            ];
+            let docs = candidates.into_iter().flatten().find(|p| p.is_file())?;
+            let docs = docs.canonicalize().ok()?;
+            Uri::from_file_path(docs).map(|uri| uri.as_str().to_string())
+        })
+        .clone()
+}

@@ -1,0 +1,240 @@
+//! The route table: every method the server answers, and its handler.
+//! tower-lsp calls one trait method per standard method; each is one line
+//! here. Requests about a document go through `dispatch::on_document` with a
+//! handler of `requests.rs`; custom requests (`lsp_ext.rs`) are routed in
+//! [`service`].
+
+mod notifications;
+mod requests;
+
+use tower_lsp_server::jsonrpc;
+use tower_lsp_server::ls_types::request::{self as request, Request};
+use tower_lsp_server::ls_types::*;
+use tower_lsp_server::{ClientSocket, LanguageServer, LspService};
+
+use crate::dispatch::{on_document, on_workspace};
+use crate::lsp_ext::{self, GraphParams, GraphResult};
+use crate::server::Server;
+
+/// How long `workspace/symbol` waits for the workspace's flows to be read.
+const INDEX_WAIT: std::time::Duration = std::time::Duration::from_secs(30);
+
+/// The service: the standard methods of [`LanguageServer`] and the custom
+/// requests.
+pub fn service() -> (LspService<Server>, ClientSocket) {
+    LspService::build(Server::new)
+        .custom_method(lsp_ext::GraphRequest::METHOD, Server::graph)
+        .finish()
+}
+
+impl Server {
+    async fn graph(&self, params: GraphParams) -> jsonrpc::Result<Option<GraphResult>> {
+        on_document::<lsp_ext::GraphRequest>(&self.state, params, requests::graph).await
+    }
+}
+
+impl LanguageServer for Server {
+    async fn initialize(&self, params: InitializeParams) -> jsonrpc::Result<InitializeResult> {
+        Ok(requests::initialize(&self.state, params))
+    }
+
+    async fn initialized(&self, _: InitializedParams) {
+        notifications::initialized(self);
+    }
+
+    async fn shutdown(&self) -> jsonrpc::Result<()> {
+        // The exit status is decided by the order of `shutdown` and `exit`
+        // in the input (`transport.rs`).
+        Ok(())
+    }
+
+    async fn did_open(&self, params: DidOpenTextDocumentParams) {
+        notifications::did_open(self, params);
+    }
+
+    async fn did_change(&self, params: DidChangeTextDocumentParams) {
+        notifications::did_change(self, params);
+    }
+
+    async fn did_save(&self, _: DidSaveTextDocumentParams) {}
+
+    async fn did_close(&self, params: DidCloseTextDocumentParams) {
+        notifications::did_close(self, params).await;
+    }
+
+    async fn did_change_configuration(&self, params: DidChangeConfigurationParams) {
+        notifications::did_change_configuration(self, params);
+    }
+
+    async fn did_change_watched_files(&self, params: DidChangeWatchedFilesParams) {
+        notifications::did_change_watched_files(self, params);
+    }
+
+    async fn hover(&self, params: HoverParams) -> jsonrpc::Result<Option<Hover>> {
+        on_document::<request::HoverRequest>(&self.state, params, requests::hover).await
+    }
+
+    async fn completion(
+        &self,
+        params: CompletionParams,
+    ) -> jsonrpc::Result<Option<CompletionResponse>> {
+        on_document::<request::Completion>(&self.state, params, requests::completion).await
+    }
+
+    async fn goto_definition(
+        &self,
+        params: GotoDefinitionParams,
+    ) -> jsonrpc::Result<Option<GotoDefinitionResponse>> {
+        on_document::<request::GotoDefinition>(&self.state, params, requests::definition).await
+    }
+
+    async fn references(&self, params: ReferenceParams) -> jsonrpc::Result<Option<Vec<Location>>> {
+        on_document::<request::References>(&self.state, params, requests::references).await
+    }
+
+    async fn document_highlight(
+        &self,
+        params: DocumentHighlightParams,
+    ) -> jsonrpc::Result<Option<Vec<DocumentHighlight>>> {
+        on_document::<request::DocumentHighlightRequest>(
+            &self.state,
+            params,
+            requests::document_highlight,
+        )
+        .await
+    }
+
+    async fn prepare_rename(
+        &self,
+        params: TextDocumentPositionParams,
+    ) -> jsonrpc::Result<Option<PrepareRenameResponse>> {
+        on_document::<request::PrepareRenameRequest>(&self.state, params, requests::prepare_rename)
+            .await
+    }
+
+    async fn rename(&self, params: RenameParams) -> jsonrpc::Result<Option<WorkspaceEdit>> {
+        on_document::<request::Rename>(&self.state, params, requests::rename).await
+    }
+
+    async fn document_symbol(
+        &self,
+        params: DocumentSymbolParams,
+    ) -> jsonrpc::Result<Option<DocumentSymbolResponse>> {
+        on_document::<request::DocumentSymbolRequest>(
+            &self.state,
+            params,
+            requests::document_symbol,
+        )
+        .await
+    }
+
+    async fn symbol(
+        &self,
+        params: WorkspaceSymbolParams,
+    ) -> jsonrpc::Result<Option<WorkspaceSymbolResponse>> {
+        // Workspace symbols need the index: wait for it, within reason.
+        let mut indexed = self.indexed.subscribe();
+        let _ = tokio::time::timeout(INDEX_WAIT, indexed.wait_for(|done| *done)).await;
+        on_workspace::<request::WorkspaceSymbolRequest>(
+            &self.state,
+            params,
+            requests::workspace_symbol,
+        )
+        .await
+    }
+
+    async fn semantic_tokens_full(
+        &self,
+        params: SemanticTokensParams,
+    ) -> jsonrpc::Result<Option<SemanticTokensResult>> {
+        on_document::<request::SemanticTokensFullRequest>(
+            &self.state,
+            params,
+            requests::semantic_tokens_full,
+        )
+        .await
+    }
+
+    async fn semantic_tokens_range(
+        &self,
+        params: SemanticTokensRangeParams,
+    ) -> jsonrpc::Result<Option<SemanticTokensRangeResult>> {
+        on_document::<request::SemanticTokensRangeRequest>(
+            &self.state,
+            params,
+            requests::semantic_tokens_range,
+        )
+        .await
+    }
+
+    async fn folding_range(
+        &self,
+        params: FoldingRangeParams,
+    ) -> jsonrpc::Result<Option<Vec<FoldingRange>>> {
+        on_document::<request::FoldingRangeRequest>(&self.state, params, requests::folding_range)
+            .await
+    }
+
+    async fn selection_range(
+        &self,
+        params: SelectionRangeParams,
+    ) -> jsonrpc::Result<Option<Vec<SelectionRange>>> {
+        on_document::<request::SelectionRangeRequest>(
+            &self.state,
+            params,
+            requests::selection_range,
+        )
+        .await
+    }
+
+    async fn code_action(
+        &self,
+        params: CodeActionParams,
+    ) -> jsonrpc::Result<Option<CodeActionResponse>> {
+        on_document::<request::CodeActionRequest>(&self.state, params, requests::code_action).await
+    }
+
+    async fn inlay_hint(&self, params: InlayHintParams) -> jsonrpc::Result<Option<Vec<InlayHint>>> {
+        on_document::<request::InlayHintRequest>(&self.state, params, requests::inlay_hint).await
+    }
+
+    async fn code_lens(&self, params: CodeLensParams) -> jsonrpc::Result<Option<Vec<CodeLens>>> {
+        on_document::<request::CodeLensRequest>(&self.state, params, requests::code_lens).await
+    }
+
+    async fn prepare_call_hierarchy(
+        &self,
+        params: CallHierarchyPrepareParams,
+    ) -> jsonrpc::Result<Option<Vec<CallHierarchyItem>>> {
+        on_document::<request::CallHierarchyPrepare>(
+            &self.state,
+            params,
+            requests::prepare_call_hierarchy,
+        )
+        .await
+    }
+
+    async fn incoming_calls(
+        &self,
+        params: CallHierarchyIncomingCallsParams,
+    ) -> jsonrpc::Result<Option<Vec<CallHierarchyIncomingCall>>> {
+        on_document::<request::CallHierarchyIncomingCalls>(
+            &self.state,
+            params,
+            requests::incoming_calls,
+        )
+        .await
+    }
+
+    async fn outgoing_calls(
+        &self,
+        params: CallHierarchyOutgoingCallsParams,
+    ) -> jsonrpc::Result<Option<Vec<CallHierarchyOutgoingCall>>> {
+        on_document::<request::CallHierarchyOutgoingCalls>(
+            &self.state,
+            params,
+            requests::outgoing_calls,
+        )
+        .await
+    }
+}

@@ -1,0 +1,194 @@
+//! The notification handlers. Changes apply to the state synchronously,
+//! before any `.await`: handlers are polled one at a time on the message
+//! loop, so changes land in the order the client sent them, and a request
+//! that follows a change sees it. Disk reads happen outside the state lock
+//! (`workspace.rs`). A request to the client (a refresh, a registration)
+//! is spawned, never awaited here: its answer would come through the
+//! message loop that is running this handler.
+
+use std::sync::Arc;
+
+use line_index::LineIndex;
+use tower_lsp_server::ls_types::*;
+
+use crate::convert::Lines;
+use crate::server::Server;
+use crate::state::{Document, DocumentKind, path_of};
+use crate::workspace::{self, Flows};
+
+pub fn initialized(server: &Server) {
+    tracing::info!("initialized");
+    let server = server.clone();
+    tokio::spawn(async move {
+        workspace::register_watchers(&server.state, &server.client).await;
+        workspace::index(&server.state, &server.client).await;
+        server.indexed.send_replace(true);
+    });
+}
+
+pub fn did_open(server: &Server, params: DidOpenTextDocumentParams) {
+    let document = params.text_document;
+    let Some(path) = path_of(&document.uri) else {
+        return;
+    };
+    let Some(kind) = DocumentKind::of(&path) else {
+        return;
+    };
+    let flow = {
+        let mut state = server.state.lock();
+        state.documents.insert(
+            document.uri.clone(),
+            Document {
+                kind,
+                version: document.version,
+                text: document.text.as_str().into(),
+                lines: Arc::new(LineIndex::new(&document.text)),
+            },
+        );
+        match kind {
+            DocumentKind::Flow => Some(state.set_flow(&path, &document.text)),
+            DocumentKind::Topology => {
+                state.set_topology(&path, document.text);
+                None
+            }
+            DocumentKind::Config => None,
+        }
+    };
+    match flow {
+        Some(file) => {
+            workspace::rediscover(&server.state, Flows::One(file));
+            server.diagnostics.schedule(document.uri);
+        }
+        None => {
+            if kind == DocumentKind::Config {
+                workspace::rediscover(&server.state, Flows::All);
+            }
+            server.diagnostics.schedule_all_open();
+        }
+    }
+}
+
+pub fn did_change(server: &Server, params: DidChangeTextDocumentParams) {
+    let uri = params.text_document.uri;
+    let version = params.text_document.version;
+    let kind = {
+        let mut state = server.state.lock();
+        let encoding = state.client.encoding;
+        let Some(document) = state.documents.get_mut(&uri) else {
+            tracing::warn!(
+                "didChange for a document that is not open: {}",
+                uri.as_str()
+            );
+            return;
+        };
+        tracing::debug!("received version {version}");
+        let mut text = document.text.to_string();
+        let mut lines = document.lines.clone();
+        // One edit inside one step: the analysis reparses only that step.
+        let mut edit = None;
+        let single_change = params.content_changes.len() == 1;
+        for change in params.content_changes {
+            match change.range {
+                Some(range) => {
+                    let range = Lines {
+                        index: &lines,
+                        text: &text,
+                        encoding,
+                    }
+                    .text_range(range);
+                    text.replace_range(std::ops::Range::<usize>::from(range), &change.text);
+                    if single_change {
+                        edit = Some((range, change.text));
+                    }
+                }
+                None => text = change.text,
+            }
+            lines = Arc::new(LineIndex::new(&text));
+        }
+        document.version = version;
+        document.text = text.as_str().into();
+        document.lines = lines;
+        let kind = document.kind;
+        let Some(path) = path_of(&uri) else { return };
+        match kind {
+            DocumentKind::Flow => {
+                match edit {
+                    Some((deleted, inserted)) => state.edit_flow(&path, &text, deleted, &inserted),
+                    None => state.set_flow(&path, &text),
+                };
+                tracing::debug!("set the text of version {version}");
+            }
+            DocumentKind::Topology => {
+                if state.topologies.contains_key(&path) {
+                    state.set_topology(&path, text);
+                }
+            }
+            DocumentKind::Config => {}
+        }
+        kind
+    };
+    match kind {
+        DocumentKind::Flow => server.diagnostics.schedule(uri),
+        DocumentKind::Topology => server.diagnostics.schedule_all_open(),
+        DocumentKind::Config => {
+            workspace::rediscover(&server.state, Flows::All);
+            server.diagnostics.schedule_all_open();
+        }
+    }
+}
+
+pub async fn did_close(server: &Server, params: DidCloseTextDocumentParams) {
+    let uri = params.text_document.uri;
+    let Some(document) = server.state.lock().documents.remove(&uri) else {
+        return;
+    };
+    // The disk's text replaces the editor's (or the file goes, if deleted).
+    if let Some(path) = path_of(&uri) {
+        match document.kind {
+            DocumentKind::Flow => workspace::reload_flow(&server.state, &path),
+            DocumentKind::Topology => workspace::reload_topology(&server.state, &path),
+            DocumentKind::Config => workspace::rediscover(&server.state, Flows::All),
+        }
+    }
+    server
+        .client
+        .publish_diagnostics(uri, Vec::new(), None)
+        .await;
+    server.diagnostics.schedule_all_open();
+}
+
+pub fn did_change_configuration(server: &Server, params: DidChangeConfigurationParams) {
+    let topology_changed = {
+        let mut state = server.state.lock();
+        let before = state.settings.topology.clone();
+        state.settings.update(&params.settings);
+        state.settings.topology != before
+    };
+    if topology_changed {
+        workspace::rediscover(&server.state, Flows::All);
+    }
+    server.diagnostics.schedule_all_open();
+    let client = server.client.clone();
+    tokio::spawn(async move {
+        let _ = client.inlay_hint_refresh().await;
+        let _ = client.code_lens_refresh().await;
+    });
+}
+
+pub fn did_change_watched_files(server: &Server, params: DidChangeWatchedFilesParams) {
+    for change in params.changes {
+        let Some(path) = path_of(&change.uri) else {
+            continue;
+        };
+        let open = server.state.lock().documents.contains_key(&change.uri);
+        match DocumentKind::of(&path) {
+            Some(DocumentKind::Topology) => workspace::reload_topology(&server.state, &path),
+            Some(DocumentKind::Flow) if !open => workspace::reload_flow(&server.state, &path),
+            _ => {}
+        }
+    }
+    // A topology created or deleted, or a configuration changed, can change
+    // which topology any flow uses.
+    workspace::rediscover(&server.state, Flows::All);
+    server.diagnostics.schedule_all_open();
+}

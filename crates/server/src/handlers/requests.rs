@@ -1,0 +1,344 @@
+//! The request handlers. Each runs on a snapshot, off the message loop
+//! (`dispatch.rs`): it turns the params into byte offsets, asks the
+//! analysis, and converts the answer (`convert.rs`). `?` on the analysis's
+//! `Cancellable` answers `ContentModified`.
+
+use std::collections::HashMap;
+use std::path::PathBuf;
+
+use easyflow_ide::call_hierarchy::CallItem;
+use easyflow_ide::{Cancellable, StepId, TextRange, TextSize};
+use line_index::LineIndex;
+use tower_lsp_server::jsonrpc;
+use tower_lsp_server::ls_types::*;
+
+use crate::capabilities::{ClientCapabilities, server_capabilities};
+use crate::convert::{self, Lines};
+use crate::dispatch::{HandlerError, HandlerResult};
+use crate::lsp_ext::{GraphParams, GraphResult};
+use crate::state::{DocumentSnapshot, SharedState, WorkspaceSnapshot, path_of};
+
+/// The most symbols a workspace search returns.
+const WORKSPACE_SYMBOLS_LIMIT: usize = 256;
+
+/// Negotiates the position encoding, takes the client's capabilities, the
+/// initial settings and the workspace folders. Answered on the message
+/// loop: it touches only the state.
+pub fn initialize(state: &SharedState, params: InitializeParams) -> InitializeResult {
+    let client = ClientCapabilities::of(&params.capabilities);
+    {
+        let mut state = state.lock();
+        state.client = client;
+        if let Some(options) = &params.initialization_options {
+            state.settings.update(options);
+        }
+        let mut folders: Vec<PathBuf> = params
+            .workspace_folders
+            .iter()
+            .flatten()
+            .filter_map(|f| path_of(&f.uri))
+            .collect();
+        #[allow(deprecated)] // Older clients send only `rootUri`.
+        if folders.is_empty()
+            && let Some(root) = params.root_uri.as_ref().and_then(path_of)
+        {
+            folders.push(root);
+        }
+        state.workspace_folders = folders;
+    }
+    InitializeResult {
+        offset_encoding: None,
+        server_info: Some(ServerInfo {
+            name: "easyflow-ls".to_string(),
+            version: Some(env!("CARGO_PKG_VERSION").to_string()),
+        }),
+        capabilities: server_capabilities(client.encoding),
+    }
+}
+
+pub fn hover(s: &DocumentSnapshot, params: HoverParams) -> HandlerResult<Option<Hover>> {
+    let offset = s.offset(params.text_document_position_params.position);
+    let hover = s.analysis.hover(s.file, offset)?;
+    Ok(hover.map(|hover| convert::hover(&s.lines(), hover)))
+}
+
+pub fn completion(
+    s: &DocumentSnapshot,
+    params: CompletionParams,
+) -> HandlerResult<Option<CompletionResponse>> {
+    let offset = s.offset(params.text_document_position.position);
+    let list = s.analysis.completions(s.file, offset)?;
+    Ok(Some(convert::completion_list(&s.lines(), list)))
+}
+
+pub fn definition(
+    s: &DocumentSnapshot,
+    params: GotoDefinitionParams,
+) -> HandlerResult<Option<GotoDefinitionResponse>> {
+    let offset = s.offset(params.text_document_position_params.position);
+    let target = s.analysis.goto_definition(s.file, offset)?;
+    Ok(target.map(|target| convert::definition(&s.lines(), &s.uri, target)))
+}
+
+pub fn references(
+    s: &DocumentSnapshot,
+    params: ReferenceParams,
+) -> HandlerResult<Option<Vec<Location>>> {
+    let offset = s.offset(params.text_document_position.position);
+    let include_declaration = params.context.include_declaration;
+    let usages = s.analysis.references(s.file, offset, include_declaration)?;
+    let lines = s.lines();
+    Ok(Some(
+        usages
+            .iter()
+            .map(|u| convert::location(&lines, &s.uri, u))
+            .collect(),
+    ))
+}
+
+pub fn document_highlight(
+    s: &DocumentSnapshot,
+    params: DocumentHighlightParams,
+) -> HandlerResult<Option<Vec<DocumentHighlight>>> {
+    let offset = s.offset(params.text_document_position_params.position);
+    let usages = s.analysis.highlights(s.file, offset)?;
+    let lines = s.lines();
+    Ok(Some(
+        usages
+            .iter()
+            .map(|u| convert::highlight(&lines, u))
+            .collect(),
+    ))
+}
+
+/// Why a rename cannot be done: the request's error, for the editor to show.
+fn refused(message: String) -> HandlerError {
+    HandlerError::Failed(jsonrpc::Error::invalid_params(message))
+}
+
+pub fn prepare_rename(
+    s: &DocumentSnapshot,
+    params: TextDocumentPositionParams,
+) -> HandlerResult<Option<PrepareRenameResponse>> {
+    let offset = s.offset(params.position);
+    let name = s
+        .analysis
+        .prepare_rename(s.file, offset)?
+        .map_err(refused)?;
+    Ok(Some(convert::prepare_rename(&s.lines(), name)))
+}
+
+pub fn rename(s: &DocumentSnapshot, params: RenameParams) -> HandlerResult<Option<WorkspaceEdit>> {
+    let offset = s.offset(params.text_document_position.position);
+    let edits = s
+        .analysis
+        .rename(s.file, offset, &params.new_name)?
+        .map_err(refused)?;
+    Ok(Some(convert::workspace_edit(&s.lines(), &s.uri, &edits)))
+}
+
+pub fn document_symbol(
+    s: &DocumentSnapshot,
+    _: DocumentSymbolParams,
+) -> HandlerResult<Option<DocumentSymbolResponse>> {
+    let symbols = s.analysis.document_symbols(s.file)?;
+    let lines = s.lines();
+    Ok(Some(DocumentSymbolResponse::Nested(
+        symbols
+            .iter()
+            .map(|symbol| convert::document_symbol(&lines, symbol))
+            .collect(),
+    )))
+}
+
+/// Steps of every flow the analysis knows, by a fuzzy match of the query.
+pub fn workspace_symbol(
+    s: &WorkspaceSnapshot,
+    params: WorkspaceSymbolParams,
+) -> HandlerResult<Option<WorkspaceSymbolResponse>> {
+    let found = s
+        .analysis
+        .workspace_symbols(&s.files, &params.query, WORKSPACE_SYMBOLS_LIMIT)?;
+    // One line index per file that has results.
+    let mut indexes: HashMap<easyflow_ide::SourceFile, LineIndex> = HashMap::new();
+    let mut symbols = Vec::with_capacity(found.len());
+    for symbol in &found {
+        let Some(uri) = Uri::from_file_path(s.analysis.file_path(symbol.file)?) else {
+            continue;
+        };
+        let text = s.analysis.file_text(symbol.file)?;
+        let index = indexes
+            .entry(symbol.file)
+            .or_insert_with(|| LineIndex::new(text));
+        let lines = Lines {
+            index,
+            text,
+            encoding: s.encoding,
+        };
+        symbols.push(convert::workspace_symbol(&lines, uri, symbol));
+    }
+    Ok(Some(WorkspaceSymbolResponse::Nested(symbols)))
+}
+
+pub fn semantic_tokens_full(
+    s: &DocumentSnapshot,
+    _: SemanticTokensParams,
+) -> HandlerResult<Option<SemanticTokensResult>> {
+    let tokens = s.analysis.semantic_tokens(s.file, None)?;
+    Ok(Some(SemanticTokensResult::Tokens(
+        convert::semantic_tokens(&s.lines(), &tokens),
+    )))
+}
+
+pub fn semantic_tokens_range(
+    s: &DocumentSnapshot,
+    params: SemanticTokensRangeParams,
+) -> HandlerResult<Option<SemanticTokensRangeResult>> {
+    let range = s.lines().text_range(params.range);
+    let tokens = s.analysis.semantic_tokens(s.file, Some(range))?;
+    Ok(Some(SemanticTokensRangeResult::Tokens(
+        convert::semantic_tokens(&s.lines(), &tokens),
+    )))
+}
+
+pub fn folding_range(
+    s: &DocumentSnapshot,
+    _: FoldingRangeParams,
+) -> HandlerResult<Option<Vec<FoldingRange>>> {
+    let folds = s.analysis.folding_ranges(s.file)?;
+    let lines = s.lines();
+    Ok(Some(
+        folds
+            .iter()
+            .map(|fold| convert::folding_range(&lines, fold))
+            .collect(),
+    ))
+}
+
+pub fn selection_range(
+    s: &DocumentSnapshot,
+    params: SelectionRangeParams,
+) -> HandlerResult<Option<Vec<SelectionRange>>> {
+    let offsets: Vec<TextSize> = params.positions.iter().map(|p| s.offset(*p)).collect();
+    let chains = s.analysis.selection_ranges(s.file, &offsets)?;
+    let lines = s.lines();
+    Ok(Some(
+        chains
+            .iter()
+            .map(|chain| convert::selection_range(&lines, chain))
+            .collect(),
+    ))
+}
+
+pub fn code_action(
+    s: &DocumentSnapshot,
+    params: CodeActionParams,
+) -> HandlerResult<Option<CodeActionResponse>> {
+    let range = s.lines().text_range(params.range);
+    let actions = s.analysis.code_actions(s.file, range)?;
+    let lines = s.lines();
+    Ok(Some(
+        actions
+            .iter()
+            .map(|action| convert::code_action(&lines, &s.uri, action))
+            .collect(),
+    ))
+}
+
+pub fn inlay_hint(
+    s: &DocumentSnapshot,
+    params: InlayHintParams,
+) -> HandlerResult<Option<Vec<InlayHint>>> {
+    if !s.settings.inlay_hints_instances {
+        return Ok(Some(Vec::new()));
+    }
+    let range = s.lines().text_range(params.range);
+    let hints = s.analysis.inlay_hints(s.file, Some(range))?;
+    let lines = s.lines();
+    Ok(Some(
+        hints
+            .iter()
+            .map(|hint| convert::inlay_hint(&lines, hint))
+            .collect(),
+    ))
+}
+
+pub fn code_lens(s: &DocumentSnapshot, _: CodeLensParams) -> HandlerResult<Option<Vec<CodeLens>>> {
+    if !s.settings.code_lens {
+        return Ok(Some(Vec::new()));
+    }
+    let lenses = s.analysis.code_lenses(s.file)?;
+    let lines = s.lines();
+    Ok(Some(
+        lenses
+            .iter()
+            .map(|lens| convert::code_lens(&lines, lens))
+            .collect(),
+    ))
+}
+
+pub fn prepare_call_hierarchy(
+    s: &DocumentSnapshot,
+    params: CallHierarchyPrepareParams,
+) -> HandlerResult<Option<Vec<CallHierarchyItem>>> {
+    let offset = s.offset(params.text_document_position_params.position);
+    let item = s.analysis.call_hierarchy_item(s.file, offset)?;
+    Ok(item.map(|item| vec![convert::call_item(&s.lines(), &s.uri, &item)]))
+}
+
+pub fn incoming_calls(
+    s: &DocumentSnapshot,
+    params: CallHierarchyIncomingCallsParams,
+) -> HandlerResult<Option<Vec<CallHierarchyIncomingCall>>> {
+    calls(
+        s,
+        &params.item,
+        |step| s.analysis.incoming_calls(s.file, step),
+        |from, from_ranges| CallHierarchyIncomingCall { from, from_ranges },
+    )
+}
+
+pub fn outgoing_calls(
+    s: &DocumentSnapshot,
+    params: CallHierarchyOutgoingCallsParams,
+) -> HandlerResult<Option<Vec<CallHierarchyOutgoingCall>>> {
+    calls(
+        s,
+        &params.item,
+        |step| s.analysis.outgoing_calls(s.file, step),
+        |to, from_ranges| CallHierarchyOutgoingCall { to, from_ranges },
+    )
+}
+
+/// The calls of an item's step, each made by `call` from the other step's
+/// item and where the dependency is written. `null` for an item that is no
+/// step of ours.
+fn calls<T>(
+    s: &DocumentSnapshot,
+    item: &CallHierarchyItem,
+    compute: impl FnOnce(StepId) -> Cancellable<Vec<(CallItem, Vec<TextRange>)>>,
+    call: fn(CallHierarchyItem, Vec<Range>) -> T,
+) -> HandlerResult<Option<Vec<T>>> {
+    let Some(step) = convert::step_of(item) else {
+        return Ok(None);
+    };
+    let calls = compute(step)?;
+    let lines = s.lines();
+    Ok(Some(
+        calls
+            .iter()
+            .map(|(item, ranges)| {
+                call(
+                    convert::call_item(&lines, &s.uri, item),
+                    ranges.iter().map(|r| lines.range(*r)).collect(),
+                )
+            })
+            .collect(),
+    ))
+}
+
+/// `easyflow/graph` (`docs/lsp-extensions.md`).
+pub fn graph(s: &DocumentSnapshot, _: GraphParams) -> HandlerResult<Option<GraphResult>> {
+    let graph = s.analysis.graph(s.file)?;
+    Ok(Some(convert::graph(&s.lines(), graph)))
+}

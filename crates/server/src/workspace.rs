@@ -1,0 +1,271 @@
+//! The files of the workspace around the state: everything that reads the
+//! disk does it outside the state lock (take what is needed under the
+//! lock, read, then lock again and apply), so a slow disk never holds up
+//! the handlers and tasks that wait for the lock. Here: which topology each
+//! flow uses (discovery), re-reading flows and topologies, flows requested
+//! without being open, and indexing the workspace's flows at start.
+
+use std::collections::HashMap;
+use std::path::{Path, PathBuf};
+use std::sync::Arc;
+
+use easyflow_ide::SourceFile;
+use easyflow_ide::discovery::{self, FileSystem};
+use line_index::LineIndex;
+use tower_lsp_server::Client;
+use tower_lsp_server::ls_types as lsp;
+
+use crate::state::{DocumentKind, DocumentSnapshot, SharedState, State, path_of};
+
+/// The file system as the editor sees it: the open documents' texts (taken
+/// under the lock) over the disk (read after it is released).
+struct OpenTexts(HashMap<PathBuf, Arc<str>>);
+
+impl OpenTexts {
+    fn of(state: &State) -> OpenTexts {
+        OpenTexts(
+            state
+                .documents
+                .iter()
+                .filter_map(|(uri, document)| Some((path_of(uri)?, document.text.clone())))
+                .collect(),
+        )
+    }
+}
+
+impl FileSystem for OpenTexts {
+    fn read(&self, path: &Path) -> Option<String> {
+        match self.0.get(path) {
+            Some(text) => Some(text.to_string()),
+            None => std::fs::read_to_string(path).ok(),
+        }
+    }
+
+    fn exists(&self, path: &Path) -> bool {
+        self.0.contains_key(path) || path.is_file()
+    }
+}
+
+/// Which flows to run discovery for.
+pub enum Flows {
+    All,
+    One(SourceFile),
+}
+
+/// Decides again which topology each of `flows` uses (`discovery.rs`: the
+/// setting, the nearest `easyflow.toml`, the nearest `easyflow.topology`),
+/// loading the topologies found, and sets the flows' topology inputs where
+/// they changed. The one way the server runs discovery: after a flow is
+/// read or opened, and after anything that can change the answer (a
+/// configuration file, a topology created or deleted, the setting).
+pub fn rediscover(state: &SharedState, flows: Flows) {
+    let (flows, setting, files, loaded) = {
+        let state = state.lock();
+        let flows: Vec<(SourceFile, PathBuf)> = match flows {
+            Flows::All => state
+                .flows
+                .iter()
+                .map(|(path, &file)| (file, path.clone()))
+                .collect(),
+            Flows::One(file) => vec![(file, state.host.flow_path(file).clone())],
+        };
+        let loaded: Vec<PathBuf> = state.topologies.keys().cloned().collect();
+        (
+            flows,
+            state.topology_setting(),
+            OpenTexts::of(&state),
+            loaded,
+        )
+    };
+    let mut found = Vec::with_capacity(flows.len());
+    let mut texts: HashMap<PathBuf, Option<String>> = HashMap::new();
+    for (file, path) in flows {
+        let topology = discovery::discover(&path, setting.as_deref(), &files)
+            .topology
+            .map(|(topology, _)| topology);
+        if let Some(topology) = &topology
+            && !loaded.contains(topology)
+            && !texts.contains_key(topology)
+        {
+            texts.insert(topology.clone(), files.read(topology));
+        }
+        found.push((file, topology));
+    }
+    let mut state = state.lock();
+    for (path, text) in texts {
+        if let Some(text) = text
+            && !state.topologies.contains_key(&path)
+        {
+            state.set_topology(&path, text);
+        }
+    }
+    for (file, topology) in found {
+        let topology = topology.and_then(|path| state.topologies.get(&path).copied());
+        state.host.set_flow_topology(file, topology);
+    }
+}
+
+/// Reads a flow that is not open again from the disk; a flow that is gone
+/// from the disk leaves the analysis.
+pub fn reload_flow(state: &SharedState, path: &Path) {
+    let text = std::fs::read_to_string(path);
+    let mut state = state.lock();
+    match text {
+        Ok(text) => {
+            state.set_flow(path, &text);
+        }
+        Err(_) => {
+            state.flows.remove(path);
+        }
+    }
+}
+
+/// Reads a loaded topology again (the open document's text, else the
+/// disk's; empty when it is gone).
+pub fn reload_topology(state: &SharedState, path: &Path) {
+    let open = {
+        let state = state.lock();
+        if !state.topologies.contains_key(path) {
+            return;
+        }
+        state.open_document(path).map(|d| d.text.clone())
+    };
+    let text = match open {
+        Some(text) => text.to_string(),
+        None => std::fs::read_to_string(path).unwrap_or_default(),
+    };
+    state.lock().set_topology(path, text);
+}
+
+/// A snapshot for a request on the flow at `uri`: the open document, or
+/// the file read from disk when the editor has not opened it (read again
+/// on each request, so it is current). `None` for anything else.
+pub fn flow_snapshot(state: &SharedState, uri: &lsp::Uri) -> Option<DocumentSnapshot> {
+    let path = path_of(uri)?;
+    {
+        let state = state.lock();
+        if let Some(document) = state.documents.get(uri) {
+            if document.kind != DocumentKind::Flow {
+                return None;
+            }
+            let file = *state.flows.get(&path)?;
+            return Some(state.document_snapshot(
+                uri,
+                file,
+                document.text.clone(),
+                document.lines.clone(),
+            ));
+        }
+    }
+    if DocumentKind::of(&path) != Some(DocumentKind::Flow) {
+        return None;
+    }
+    let text: Arc<str> = std::fs::read_to_string(&path).ok()?.into();
+    let lines = Arc::new(LineIndex::new(&text));
+    let file = state.lock().set_flow(&path, &text);
+    rediscover(state, Flows::One(file));
+    tracing::trace!("read {} for a request", path.display());
+    Some(state.lock().document_snapshot(uri, file, text, lines))
+}
+
+/// Asks the client to report changes of the files the analysis reads,
+/// when it can register for them. A request to the client: never awaited
+/// in a notification handler (the message loop that would deliver its
+/// answer is running that handler).
+pub async fn register_watchers(state: &SharedState, client: &Client) {
+    if !state.lock().client.dynamic_watching {
+        return;
+    }
+    let watchers: Vec<lsp::FileSystemWatcher> = ["**/*.topology", "**/easyflow.toml", "**/*.flow"]
+        .into_iter()
+        .map(|glob| lsp::FileSystemWatcher {
+            glob_pattern: lsp::GlobPattern::String(glob.to_string()),
+            kind: None,
+        })
+        .collect();
+    let options = lsp::DidChangeWatchedFilesRegistrationOptions { watchers };
+    let registration = lsp::Registration {
+        id: "easyflow-watched-files".to_string(),
+        method: "workspace/didChangeWatchedFiles".to_string(),
+        register_options: serde_json::to_value(options).ok(),
+    };
+    if let Err(error) = client.register_capability(vec![registration]).await {
+        tracing::warn!("the client refused file watching: {error}");
+    }
+}
+
+/// How many flows a workspace needs before its indexing shows progress.
+const PROGRESS_THRESHOLD: usize = 20;
+/// Flows read per batch (one lock and one progress report per batch).
+const BATCH: usize = 50;
+
+/// Reads every `.flow` file of the workspace folders (for workspace
+/// symbols), reporting progress on large workspaces; open documents keep
+/// their editor's text.
+pub async fn index(state: &SharedState, client: &Client) {
+    let (progress_supported, folders) = {
+        let state = state.lock();
+        (
+            state.client.work_done_progress,
+            state.workspace_folders.clone(),
+        )
+    };
+    let paths: Vec<PathBuf> = tokio::task::spawn_blocking(move || {
+        folders
+            .iter()
+            .flat_map(|folder| ignore::WalkBuilder::new(folder).build().flatten())
+            .map(|entry| entry.into_path())
+            .filter(|p| p.is_file() && p.extension().is_some_and(|e| e == "flow"))
+            .collect()
+    })
+    .await
+    .unwrap_or_default();
+    tracing::info!("indexing {} flows of the workspace", paths.len());
+    let progress = if progress_supported && paths.len() >= PROGRESS_THRESHOLD {
+        let token = lsp::ProgressToken::String("easyflow-indexing".to_string());
+        match client.create_work_done_progress(token.clone()).await {
+            Ok(()) => Some(
+                client
+                    .progress(token, "Indexing EasyFlow files")
+                    .with_percentage(0)
+                    .begin()
+                    .await,
+            ),
+            Err(_) => None,
+        }
+    } else {
+        None
+    };
+    let total = paths.len().max(1);
+    for (batch, chunk) in paths.chunks(BATCH).enumerate() {
+        let chunk = chunk.to_vec();
+        let read: Vec<(PathBuf, String)> = tokio::task::spawn_blocking(move || {
+            chunk
+                .into_iter()
+                .filter_map(|p| Some((p.clone(), std::fs::read_to_string(&p).ok()?)))
+                .collect()
+        })
+        .await
+        .unwrap_or_default();
+        {
+            let mut state = state.lock();
+            for (path, text) in read {
+                if state.open_document(&path).is_none() {
+                    state.set_flow(&path, &text);
+                }
+            }
+        }
+        if let Some(progress) = &progress {
+            let done = ((batch + 1) * BATCH).min(total);
+            progress
+                .report_with_message(format!("{done}/{total}"), (done * 100 / total) as u32)
+                .await;
+        }
+    }
+    if let Some(progress) = progress {
+        progress
+            .finish_with_message(format!("{} files", paths.len()))
+            .await;
+    }
+    tracing::info!("indexed {} flows", paths.len());
+}

@@ -1,10 +1,11 @@
 //! Reading a green tree without building red nodes: [`GreenRef`] is a node
 //! with its absolute offset. rowan's `SyntaxNode` allocates for every node and
 //! token it visits; walks over whole large files (the analysis summaries) use
-//! this view instead.
+//! this view instead, directly or through the typed AST ([`TreeNode`]).
 
-use rowan::{GreenNode, GreenNodeData};
+use rowan::{GreenNode, GreenNodeData, NodeOrToken};
 
+use crate::tree::{TreeNode, TreeToken};
 use crate::{SyntaxKind, SyntaxNode, TextRange, TextSize};
 
 /// A green node and where it starts.
@@ -22,11 +23,7 @@ pub struct GreenTokenRef<'a> {
     pub range: TextRange,
 }
 
-#[derive(Debug, Clone, Copy)]
-pub enum GreenElementRef<'a> {
-    Node(GreenRef<'a>),
-    Token(GreenTokenRef<'a>),
-}
+pub type GreenElementRef<'a> = NodeOrToken<GreenRef<'a>, GreenTokenRef<'a>>;
 
 fn kind_of(raw: rowan::SyntaxKind) -> SyntaxKind {
     SyntaxKind::from_raw(raw.0).unwrap_or(SyntaxKind::ERROR_NODE)
@@ -54,37 +51,19 @@ impl<'a> GreenRef<'a> {
     }
 
     /// Child nodes and tokens, in order, with their ranges.
-    pub fn children(self) -> impl Iterator<Item = GreenElementRef<'a>> {
-        let mut offset = self.offset;
-        self.node.children().map(move |child| {
-            let start = offset;
-            offset += child.text_len();
-            match child {
-                rowan::NodeOrToken::Node(node) => GreenElementRef::Node(GreenRef {
-                    node,
-                    offset: start,
-                }),
-                rowan::NodeOrToken::Token(token) => GreenElementRef::Token(GreenTokenRef {
-                    kind: kind_of(token.kind()),
-                    text: token.text(),
-                    range: TextRange::at(start, token.text_len()),
-                }),
-            }
-        })
+    pub fn children(self) -> GreenChildren<'a> {
+        GreenChildren {
+            children: self.node.children(),
+            offset: self.offset,
+        }
     }
 
-    pub fn child_nodes(self) -> impl Iterator<Item = GreenRef<'a>> {
-        self.children().filter_map(|child| match child {
-            GreenElementRef::Node(node) => Some(node),
-            GreenElementRef::Token(_) => None,
-        })
+    pub fn child_nodes(self) -> GreenChildNodes<'a> {
+        GreenChildNodes(self.children())
     }
 
     pub fn child_tokens(self) -> impl Iterator<Item = GreenTokenRef<'a>> {
-        self.children().filter_map(|child| match child {
-            GreenElementRef::Token(token) => Some(token),
-            GreenElementRef::Node(_) => None,
-        })
+        self.children().filter_map(NodeOrToken::into_token)
     }
 
     /// The first direct child token (e.g. a name node's identifier).
@@ -96,5 +75,95 @@ impl<'a> GreenRef<'a> {
     /// this node's start.
     pub fn to_syntax(self) -> SyntaxNode {
         SyntaxNode::new_root(self.node.to_owned())
+    }
+}
+
+/// The children of a [`GreenRef`], nodes and tokens.
+#[derive(Debug, Clone)]
+pub struct GreenChildren<'a> {
+    children: rowan::Children<'a>,
+    /// Where the next child starts.
+    offset: TextSize,
+}
+
+impl<'a> Iterator for GreenChildren<'a> {
+    type Item = GreenElementRef<'a>;
+
+    #[inline]
+    fn next(&mut self) -> Option<Self::Item> {
+        let child = self.children.next()?;
+        let start = self.offset;
+        self.offset += child.text_len();
+        Some(match child {
+            NodeOrToken::Node(node) => NodeOrToken::Node(GreenRef {
+                node,
+                offset: start,
+            }),
+            NodeOrToken::Token(token) => NodeOrToken::Token(GreenTokenRef {
+                kind: kind_of(token.kind()),
+                text: token.text(),
+                range: TextRange::at(start, token.text_len()),
+            }),
+        })
+    }
+
+    fn size_hint(&self) -> (usize, Option<usize>) {
+        self.children.size_hint()
+    }
+}
+
+/// The child nodes of a [`GreenRef`].
+#[derive(Debug, Clone)]
+pub struct GreenChildNodes<'a>(GreenChildren<'a>);
+
+impl<'a> Iterator for GreenChildNodes<'a> {
+    type Item = GreenRef<'a>;
+
+    #[inline]
+    fn next(&mut self) -> Option<Self::Item> {
+        self.0.find_map(NodeOrToken::into_node)
+    }
+}
+
+impl<'a> TreeNode for GreenRef<'a> {
+    type Token = GreenTokenRef<'a>;
+    type ChildNodes = GreenChildNodes<'a>;
+    type ChildElements = GreenChildren<'a>;
+
+    #[inline]
+    fn kind(&self) -> SyntaxKind {
+        GreenRef::kind(*self)
+    }
+
+    #[inline]
+    fn text_range(&self) -> TextRange {
+        self.range()
+    }
+
+    #[inline]
+    fn child_nodes(&self) -> Self::ChildNodes {
+        GreenRef::child_nodes(*self)
+    }
+
+    #[inline]
+    fn child_elements(&self) -> Self::ChildElements {
+        self.children()
+    }
+}
+
+impl TreeToken for GreenTokenRef<'_> {
+    #[inline]
+    fn kind(&self) -> SyntaxKind {
+        self.kind
+    }
+
+    #[inline]
+    fn text(&self) -> &str {
+        self.text
+    }
+
+    #[inline]
+    fn text_range(&self) -> TextRange {
+        self.range
     }
 }

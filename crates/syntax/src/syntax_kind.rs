@@ -1,10 +1,21 @@
 //! One enum for every kind of token and node. The lexer (logos) produces the
 //! token kinds directly; the parser adds the node kinds.
+//!
+//! The token kinds are written here with their logos patterns: they are the
+//! lexer's, and `easyflow.ungram` only names them. The node kinds come from
+//! `easyflow.ungram` through `generated.rs` (`cargo xtask codegen`), which
+//! calls `syntax_kind_enum!` with them.
 
 use logos::Logos;
 
 use crate::lexer::{LexExtras, lex_block_comment, lex_string};
 
+mod generated;
+
+/// Declares [`SyntaxKind`]: the token kinds, the node kinds given, and
+/// `ERROR_NODE` last.
+macro_rules! syntax_kind_enum {
+    ($($node:ident,)*) => {
 #[derive(Logos, Debug, Clone, Copy, PartialEq, Eq, PartialOrd, Ord, Hash)]
 #[logos(extras = LexExtras)]
 #[repr(u16)]
@@ -100,29 +111,15 @@ pub enum SyntaxKind {
     /// The end of the input: the parser's lookahead past the last token, never in a tree.
     EOF,
 
-    // Nodes.
-    SOURCE_FILE,
-    FLOW_ATTRIBUTE,
-    REQUIRE,
-    STEP,
-    ATTRIBUTE,
-    NAME,
-    NAME_REF,
-    PACKAGE_PATH,
-    AFTER_CLAUSE,
-    ON_CLAUSE,
-    PARAM_BLOCK,
-    PARAM_SECTION,
-    PARAM,
-    CODE_SECTION,
-    LITERAL,
-    LIST_EXPR,
-    REF_EXPR,
-    SEGMENT,
-    INDEXER,
+    // Nodes, in the order of `easyflow.ungram`.
+    $($node,)*
     /// Wraps what the parser could not make sense of.
     ERROR_NODE,
 }
+    };
+}
+
+generated::node_kinds!(syntax_kind_enum);
 
 use SyntaxKind::*;
 
@@ -157,7 +154,7 @@ impl SyntaxKind {
     }
 
     pub fn is_node(self) -> bool {
-        self >= SOURCE_FILE
+        self > EOF
     }
 
     /// How the kind reads in "expected X, found Y" messages.

@@ -6,7 +6,7 @@
 use rowan::{GreenNode, GreenNodeData, NodeOrToken};
 
 use crate::tree::{TreeNode, TreeToken};
-use crate::{SyntaxKind, SyntaxNode, TextRange, TextSize};
+use crate::{SyntaxKind, TextRange, TextSize};
 
 /// A green node and where it starts.
 #[derive(Debug, Clone, Copy)]
@@ -69,12 +69,6 @@ impl<'a> GreenRef<'a> {
     /// The first direct child token (e.g. a name node's identifier).
     pub fn first_child_token(self) -> Option<GreenTokenRef<'a>> {
         self.child_tokens().next()
-    }
-
-    /// A red tree of this node for typed access; its ranges are relative to
-    /// this node's start.
-    pub fn to_syntax(self) -> SyntaxNode {
-        SyntaxNode::new_root(self.node.to_owned())
     }
 }
 

@@ -16,106 +16,106 @@ mod generated;
 /// `ERROR_NODE` last.
 macro_rules! syntax_kind_enum {
     ($($node:ident,)*) => {
-#[derive(Logos, Debug, Clone, Copy, PartialEq, Eq, PartialOrd, Ord, Hash)]
-#[logos(extras = LexExtras)]
-#[repr(u16)]
-#[allow(non_camel_case_types, clippy::upper_case_acronyms)]
-pub enum SyntaxKind {
-    // Trivia.
-    #[regex(r"[ \t]+")]
-    WHITESPACE = 0,
-    #[regex(r"[\r\n]+")]
-    NEWLINE,
-    #[regex(r"//[^\r\n]*", allow_greedy = true)]
-    LINE_COMMENT,
-    #[token("/*", lex_block_comment)]
-    BLOCK_COMMENT,
+        #[derive(Logos, Debug, Clone, Copy, PartialEq, Eq, PartialOrd, Ord, Hash)]
+        #[logos(extras = LexExtras)]
+        #[repr(u16)]
+        #[allow(non_camel_case_types, clippy::upper_case_acronyms)]
+        pub enum SyntaxKind {
+            // Trivia.
+            #[regex(r"[ \t]+")]
+            WHITESPACE = 0,
+            #[regex(r"[\r\n]+")]
+            NEWLINE,
+            #[regex(r"//[^\r\n]*", allow_greedy = true)]
+            LINE_COMMENT,
+            #[token("/*", lex_block_comment)]
+            BLOCK_COMMENT,
 
-    // Punctuation.
-    #[token("{")]
-    L_BRACE,
-    #[token("}")]
-    R_BRACE,
-    #[token("[")]
-    L_BRACK,
-    #[token("]")]
-    R_BRACK,
-    #[token("(")]
-    L_PAREN,
-    #[token(")")]
-    R_PAREN,
-    #[token("=")]
-    EQ,
-    #[token(";")]
-    SEMICOLON,
-    #[token(":")]
-    COLON,
-    #[token(".")]
-    DOT,
-    #[token(",")]
-    COMMA,
-    #[token("~")]
-    TILDE,
-    #[token("<-")]
-    ARROW,
+            // Punctuation.
+            #[token("{")]
+            L_BRACE,
+            #[token("}")]
+            R_BRACE,
+            #[token("[")]
+            L_BRACK,
+            #[token("]")]
+            R_BRACK,
+            #[token("(")]
+            L_PAREN,
+            #[token(")")]
+            R_PAREN,
+            #[token("=")]
+            EQ,
+            #[token(";")]
+            SEMICOLON,
+            #[token(":")]
+            COLON,
+            #[token(".")]
+            DOT,
+            #[token(",")]
+            COMMA,
+            #[token("~")]
+            TILDE,
+            #[token("<-")]
+            ARROW,
 
-    // Literals and names.
-    #[regex(r"[A-Za-z_][A-Za-z0-9_]*", priority = 3)]
-    IDENT,
-    #[regex(r"@[A-Za-z_][A-Za-z0-9_]*")]
-    CONSTANT,
-    #[token("\"", lex_string)]
-    STRING,
-    #[regex(r"[+-]?[0-9]+")]
-    INT,
-    #[regex(
-        r"[+-]?([0-9]+\.[0-9]*([eE][+-]?[0-9]+)?|\.[0-9]+([eE][+-]?[0-9]+)?|[0-9]+[eE][+-]?[0-9]+)"
-    )]
-    DOUBLE,
-    /// `pre`/`post` processing code, from `code` to the closing `code end`
-    /// (produced by the lexer's driver, not by a logos pattern).
-    CODE_BLOCK,
+            // Literals and names.
+            #[regex(r"[A-Za-z_][A-Za-z0-9_]*", priority = 3)]
+            IDENT,
+            #[regex(r"@[A-Za-z_][A-Za-z0-9_]*")]
+            CONSTANT,
+            #[token("\"", lex_string)]
+            STRING,
+            #[regex(r"[+-]?[0-9]+")]
+            INT,
+            #[regex(
+                r"[+-]?([0-9]+\.[0-9]*([eE][+-]?[0-9]+)?|\.[0-9]+([eE][+-]?[0-9]+)?|[0-9]+[eE][+-]?[0-9]+)"
+            )]
+            DOUBLE,
+            /// `pre`/`post` processing code, from `code` to the closing `code end`
+            /// (produced by the lexer's driver, not by a logos pattern).
+            CODE_BLOCK,
 
-    // Keywords.
-    #[token("flow")]
-    FLOW_KW,
-    #[token("require")]
-    REQUIRE_KW,
-    #[token("step")]
-    STEP_KW,
-    #[token("sweep")]
-    SWEEP_KW,
-    #[token("runs")]
-    RUNS_KW,
-    #[token("after")]
-    AFTER_KW,
-    #[token("on")]
-    ON_KW,
-    #[token("true")]
-    TRUE_KW,
-    #[token("false")]
-    FALSE_KW,
-    #[token("pre")]
-    PRE_KW,
-    #[token("post")]
-    POST_KW,
-    /// Contextual: lexed as `IDENT`, remapped by the parser before `:`.
-    APP_KW,
-    /// Contextual: lexed as `IDENT`, remapped by the parser before `:`.
-    EXEC_KW,
+            // Keywords.
+            #[token("flow")]
+            FLOW_KW,
+            #[token("require")]
+            REQUIRE_KW,
+            #[token("step")]
+            STEP_KW,
+            #[token("sweep")]
+            SWEEP_KW,
+            #[token("runs")]
+            RUNS_KW,
+            #[token("after")]
+            AFTER_KW,
+            #[token("on")]
+            ON_KW,
+            #[token("true")]
+            TRUE_KW,
+            #[token("false")]
+            FALSE_KW,
+            #[token("pre")]
+            PRE_KW,
+            #[token("post")]
+            POST_KW,
+            /// Contextual: lexed as `IDENT`, remapped by the parser before `:`.
+            APP_KW,
+            /// Contextual: lexed as `IDENT`, remapped by the parser before `:`.
+            EXEC_KW,
 
-    /// Text that begins no token. A word with non-ASCII letters matches this
-    /// pattern (E0106); other bad characters are logos errors (E0101).
-    #[regex(r"[\p{L}_][\p{L}\p{N}_]*", priority = 1)]
-    ERROR,
-    /// The end of the input: the parser's lookahead past the last token, never in a tree.
-    EOF,
+            /// Text that begins no token. A word with non-ASCII letters matches this
+            /// pattern (E0106); other bad characters are logos errors (E0101).
+            #[regex(r"[\p{L}_][\p{L}\p{N}_]*", priority = 1)]
+            ERROR,
+            /// The end of the input: the parser's lookahead past the last token, never in a tree.
+            EOF,
 
-    // Nodes, in the order of `easyflow.ungram`.
-    $($node,)*
-    /// Wraps what the parser could not make sense of.
-    ERROR_NODE,
-}
+            // Nodes, in the order of `easyflow.ungram`.
+            $($node,)*
+            /// Wraps what the parser could not make sense of.
+            ERROR_NODE,
+        }
     };
 }
 

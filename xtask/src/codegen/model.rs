@@ -174,10 +174,7 @@ fn enum_variants(grammar: &Grammar, rule: &Rule) -> Option<Vec<String>> {
 /// `After`: a variant drops the last word of its enum's name.
 fn variant_name(enum_name: &str, ty: &str) -> String {
     let last_word_at = enum_name
-        .char_indices()
-        .filter(|(_, c)| c.is_ascii_uppercase())
-        .map(|(i, _)| i)
-        .last()
+        .rfind(|c: char| c.is_ascii_uppercase())
         .unwrap_or(0);
     match ty.strip_suffix(&enum_name[last_word_at..]) {
         Some(stem) if !stem.is_empty() => stem.to_string(),

@@ -26,19 +26,22 @@ impl<N: TreeNode> SourceFile<N> {
     }
 }
 
+/// The text of a name's identifier, empty when there is none.
+fn ident_text<T: TreeToken>(ident: Option<T>) -> String {
+    ident
+        .map(|token| token.text().to_string())
+        .unwrap_or_default()
+}
+
 impl<N: TreeNode> Name<N> {
     pub fn text(&self) -> String {
-        self.ident_token()
-            .map(|token| token.text().to_string())
-            .unwrap_or_default()
+        ident_text(self.ident_token())
     }
 }
 
 impl<N: TreeNode> NameRef<N> {
     pub fn text(&self) -> String {
-        self.ident_token()
-            .map(|token| token.text().to_string())
-            .unwrap_or_default()
+        ident_text(self.ident_token())
     }
 }
 

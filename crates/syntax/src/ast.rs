@@ -60,7 +60,7 @@ impl<C: AstNode> Iterator for AstChildren<C> {
 
 /// What the generated accessors are made of.
 mod support {
-    use super::{AstChildren, AstNode, TreeNode, TreeToken};
+    use super::{AstChildren, AstNode, TreeNode};
     use crate::SyntaxKind;
 
     #[inline]
@@ -75,8 +75,6 @@ mod support {
 
     #[inline]
     pub(super) fn token<N: TreeNode>(parent: &N, kind: SyntaxKind) -> Option<N::Token> {
-        parent
-            .child_elements()
-            .find_map(|element| element.into_token().filter(|token| token.kind() == kind))
+        parent.child_token(kind)
     }
 }

@@ -25,12 +25,25 @@ pub struct GreenTokenRef<'a> {
 
 pub type GreenElementRef<'a> = NodeOrToken<GreenRef<'a>, GreenTokenRef<'a>>;
 
+/// A child's length. A token's comes from its text without rowan's check
+/// that it fits in a `TextSize`: every part of a tree is shorter than the
+/// tree, whose length is one.
+#[inline]
+fn child_len(child: NodeOrToken<&GreenNodeData, &rowan::GreenTokenData>) -> TextSize {
+    match child {
+        NodeOrToken::Node(node) => node.text_len(),
+        NodeOrToken::Token(token) => TextSize::new(token.text().len() as u32),
+    }
+}
+
+#[inline]
 fn kind_of(raw: rowan::SyntaxKind) -> SyntaxKind {
     SyntaxKind::from_raw(raw.0).unwrap_or(SyntaxKind::ERROR_NODE)
 }
 
 impl<'a> GreenRef<'a> {
     /// The tree rooted at `node`, starting at offset 0.
+    #[inline]
     pub fn root(node: &'a GreenNode) -> Self {
         GreenRef {
             node,
@@ -38,19 +51,23 @@ impl<'a> GreenRef<'a> {
         }
     }
 
+    #[inline]
     pub fn kind(self) -> SyntaxKind {
         kind_of(self.node.kind())
     }
 
+    #[inline]
     pub fn range(self) -> TextRange {
         TextRange::at(self.offset, self.node.text_len())
     }
 
+    #[inline]
     pub fn green(self) -> &'a GreenNodeData {
         self.node
     }
 
     /// Child nodes and tokens, in order, with their ranges.
+    #[inline]
     pub fn children(self) -> GreenChildren<'a> {
         GreenChildren {
             children: self.node.children(),
@@ -58,8 +75,31 @@ impl<'a> GreenRef<'a> {
         }
     }
 
+    #[inline]
     pub fn child_nodes(self) -> GreenChildNodes<'a> {
         GreenChildNodes(self.children())
+    }
+
+    /// The first child token of `kind`.
+    #[inline]
+    pub fn child_token(self, kind: SyntaxKind) -> Option<GreenTokenRef<'a>> {
+        // Compared raw, and a token built only once found: the typed AST's
+        // token accessors run this for every step of a cold check.
+        let raw = rowan::SyntaxKind::from(kind);
+        let mut offset = self.offset;
+        for child in self.node.children() {
+            match child {
+                NodeOrToken::Token(token) if token.kind() == raw => {
+                    return Some(GreenTokenRef {
+                        kind,
+                        text: token.text(),
+                        range: TextRange::at(offset, child_len(child)),
+                    });
+                }
+                _ => offset += child_len(child),
+            }
+        }
+        None
     }
 
     pub fn child_tokens(self) -> impl Iterator<Item = GreenTokenRef<'a>> {
@@ -87,7 +127,8 @@ impl<'a> Iterator for GreenChildren<'a> {
     fn next(&mut self) -> Option<Self::Item> {
         let child = self.children.next()?;
         let start = self.offset;
-        self.offset += child.text_len();
+        let len = child_len(child);
+        self.offset += len;
         Some(match child {
             NodeOrToken::Node(node) => NodeOrToken::Node(GreenRef {
                 node,
@@ -96,7 +137,7 @@ impl<'a> Iterator for GreenChildren<'a> {
             NodeOrToken::Token(token) => NodeOrToken::Token(GreenTokenRef {
                 kind: kind_of(token.kind()),
                 text: token.text(),
-                range: TextRange::at(start, token.text_len()),
+                range: TextRange::at(start, len),
             }),
         })
     }
@@ -115,7 +156,19 @@ impl<'a> Iterator for GreenChildNodes<'a> {
 
     #[inline]
     fn next(&mut self) -> Option<Self::Item> {
-        self.0.find_map(NodeOrToken::into_node)
+        // Tokens only move the offset: no token is built.
+        let children = &mut self.0;
+        for child in children.children.by_ref() {
+            let start = children.offset;
+            children.offset += child_len(child);
+            if let NodeOrToken::Node(node) = child {
+                return Some(GreenRef {
+                    node,
+                    offset: start,
+                });
+            }
+        }
+        None
     }
 }
 
@@ -142,6 +195,11 @@ impl<'a> TreeNode for GreenRef<'a> {
     #[inline]
     fn child_elements(&self) -> Self::ChildElements {
         self.children()
+    }
+
+    #[inline]
+    fn child_token(&self, kind: SyntaxKind) -> Option<Self::Token> {
+        GreenRef::child_token(*self, kind)
     }
 }
 

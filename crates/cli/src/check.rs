@@ -1,21 +1,14 @@
 //! `easyflow check`: finds the files, analyses them, reports.
 
-use std::path::{Path, PathBuf};
-
 use std::collections::{BTreeSet, HashMap};
+use std::path::{Path, PathBuf};
 
 use easyflow_db::discovery::{self, Disk};
 use easyflow_db::{Database, SourceFile, TopologyFile, parse_topology};
-use easyflow_diagnostics::{Diagnostic, Severity};
 
-use crate::{Format, exit, report};
-
-/// One checked file: its path as the user should see it, its text and what was found.
-pub struct CheckedFile {
-    pub path: PathBuf,
-    pub text: String,
-    pub diagnostics: Vec<Diagnostic>,
-}
+use crate::checked::{CheckedFile, Counts};
+use crate::input::read_source;
+use crate::{exit, report};
 
 /// The analysis of one run: the database and the topology files loaded so
 /// far (each is read and parsed once, however many flows use it).
@@ -87,12 +80,27 @@ fn for_display(path: &Path) -> PathBuf {
     relative.unwrap_or_else(|| path.to_path_buf())
 }
 
-pub fn run(paths: &[PathBuf], topology: Option<&Path>, format: Format, deny_warnings: bool) -> u8 {
-    let mut failed = false;
+/// What one `easyflow check` found.
+pub struct Check {
+    /// Every checked file in report order: the flows and topologies under the
+    /// paths, then the `easyflow.toml` files they use.
+    pub files: Vec<CheckedFile>,
+    /// Some path did not exist or some file could not be read (each named
+    /// on stderr); the others are still in `files`.
+    pub unreadable: bool,
+    /// The analysis behind `files`, for `run` to end the process without
+    /// freeing it.
+    session: Session,
+}
+
+/// Checks the `.flow` and `.topology` files named or found under `paths`,
+/// with `topology` (if given) as every flow's topology. Paths are reported as
+/// given, and looked up from the current directory.
+pub fn check(paths: &[PathBuf], topology: Option<&Path>) -> Result<Check, String> {
     if let Some(flag) = topology.filter(|path| !path.is_file()) {
-        eprintln!("error: --topology {}: no such file", flag.display());
-        return exit::FAILURE;
+        return Err(format!("--topology {}: no such file", flag.display()));
     }
+    let mut unreadable = false;
     let mut session = Session {
         db: Database::default(),
         topologies: HashMap::new(),
@@ -100,7 +108,7 @@ pub fn run(paths: &[PathBuf], topology: Option<&Path>, format: Format, deny_warn
         topology_flag: topology.map(absolute),
     };
     let mut files = Vec::new();
-    for path in discover(paths, &mut failed) {
+    for path in discover(paths, &mut unreadable) {
         match read_source(&path) {
             Ok(text) if path.extension().is_some_and(|e| e == "topology") => {
                 files.push(session.check_topology(path, text));
@@ -108,7 +116,7 @@ pub fn run(paths: &[PathBuf], topology: Option<&Path>, format: Format, deny_warn
             Ok(text) => files.push(session.check_flow(path, text)),
             Err(message) => {
                 eprintln!("error: {message}");
-                failed = true;
+                unreadable = true;
             }
         }
     }
@@ -124,27 +132,47 @@ pub fn run(paths: &[PathBuf], topology: Option<&Path>, format: Format, deny_warn
             }
             Err(message) => {
                 eprintln!("error: {message}");
-                failed = true;
+                unreadable = true;
             }
         }
     }
+    Ok(Check {
+        files,
+        unreadable,
+        session,
+    })
+}
+
+/// `easyflow check`: the report on stdout, the exit status of cli.md.
+pub fn run(
+    paths: &[PathBuf],
+    topology: Option<&Path>,
+    format: report::Format,
+    deny_warnings: bool,
+) -> u8 {
+    let Check {
+        files,
+        unreadable,
+        session,
+    } = match check(paths, topology) {
+        Ok(check) => check,
+        Err(message) => {
+            eprintln!("error: {message}");
+            return exit::FAILURE;
+        }
+    };
     // The process ends after the report: freeing every file's tree and
     // analysis would only delay the exit (by a sixth of a large file's check).
     std::mem::forget(session);
-    let written = match format {
-        Format::Human => report::human(&files),
-        Format::Json => report::json(&files),
-        Format::Sarif => report::sarif(&files),
-    };
-    if let Err(error) = written {
+    if let Err(error) = report::to_stdout(format, &files) {
         // A closed pipe (e.g. `| head`) is not worth a message.
         if error.kind() != std::io::ErrorKind::BrokenPipe {
             eprintln!("error: cannot write the report: {error}");
         }
         return exit::FAILURE;
     }
-    let counts = report::Counts::of(&files);
-    if failed {
+    let counts = Counts::of(&files);
+    if unreadable {
         exit::FAILURE
     } else if counts.errors > 0 || (deny_warnings && counts.warnings > 0) {
         exit::PROBLEMS
@@ -154,8 +182,8 @@ pub fn run(paths: &[PathBuf], topology: Option<&Path>, format: Format, deny_warn
 }
 
 /// The `.flow` and `.topology` files named or found under `paths`, each directory's files in
-/// sorted order. Reports paths that do not exist and sets `failed`.
-fn discover(paths: &[PathBuf], failed: &mut bool) -> Vec<PathBuf> {
+/// sorted order. Reports paths that do not exist and sets `unreadable`.
+fn discover(paths: &[PathBuf], unreadable: &mut bool) -> Vec<PathBuf> {
     let mut found = Vec::new();
     for path in paths {
         if path.is_dir() {
@@ -166,7 +194,7 @@ fn discover(paths: &[PathBuf], failed: &mut bool) -> Vec<PathBuf> {
                     Ok(entry) => Some(entry.into_path()),
                     Err(error) => {
                         eprintln!("error: {error}");
-                        *failed = true;
+                        *unreadable = true;
                         None
                     }
                 })
@@ -183,42 +211,8 @@ fn discover(paths: &[PathBuf], failed: &mut bool) -> Vec<PathBuf> {
             found.push(path.clone());
         } else {
             eprintln!("error: {}: no such file or directory", path.display());
-            *failed = true;
+            *unreadable = true;
         }
     }
     found
-}
-
-/// Reads a flow, from standard input for `-`. Errors name the file.
-pub fn read_source(path: &Path) -> Result<String, String> {
-    let bytes = if path == Path::new("-") {
-        let mut bytes = Vec::new();
-        std::io::Read::read_to_end(&mut std::io::stdin(), &mut bytes)
-            .map(|_| bytes)
-            .map_err(|e| format!("<stdin>: cannot read: {e}"))?
-    } else {
-        std::fs::read(path).map_err(|e| format!("{}: cannot read: {e}", path.display()))?
-    };
-    if u32::try_from(bytes.len()).is_err() {
-        return Err(format!(
-            "{}: files over 4 GiB are not supported",
-            path.display()
-        ));
-    }
-    String::from_utf8(bytes).map_err(|e| {
-        format!(
-            "{}: not valid UTF-8 (invalid byte at offset {}); EasyFlow files are UTF-8 text",
-            path.display(),
-            e.utf8_error().valid_up_to()
-        )
-    })
-}
-
-impl CheckedFile {
-    pub fn count(&self, severity: Severity) -> usize {
-        self.diagnostics
-            .iter()
-            .filter(|d| d.severity() == severity)
-            .count()
-    }
 }

@@ -7,7 +7,7 @@ use std::path::Path;
 use clap::ValueEnum;
 use easyflow_db::{Database, EdgeKind, GraphView, SourceFile, graph_view};
 
-use crate::{check, exit};
+use crate::{exit, input};
 
 #[derive(Clone, Copy, PartialEq, Eq, ValueEnum)]
 pub enum GraphFormat {
@@ -20,7 +20,7 @@ pub enum GraphFormat {
 }
 
 pub fn run(path: &Path, format: GraphFormat) -> u8 {
-    let text = match check::read_source(path) {
+    let text = match input::read_source(path) {
         Ok(text) => text,
         Err(message) => {
             eprintln!("error: {message}");

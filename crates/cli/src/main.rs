@@ -1,16 +1,11 @@
 //! `easyflow`: the analysis of easyflow-ls for terminals and CI
-//! (`../shared/spec/cli.md`).
+//! (`../shared/spec/cli.md`). The commands live in the library (`lib.rs`).
 
-mod check;
-mod graph;
-mod report;
-mod topology;
-
-use std::io::Write;
 use std::path::PathBuf;
 use std::process::ExitCode;
 
-use clap::{Parser, Subcommand, ValueEnum};
+use clap::{Parser, Subcommand};
+use easyflow_cli::{check, graph, parse, report, topology};
 
 // Analysis allocates many small tree nodes; mimalloc handles that pattern
 // markedly faster than the system allocator.
@@ -36,8 +31,8 @@ enum Command {
         #[arg(default_value = ".")]
         paths: Vec<PathBuf>,
         /// Output format.
-        #[arg(long, value_enum, default_value_t = Format::Human)]
-        format: Format,
+        #[arg(long, value_enum, default_value_t = report::Format::Human)]
+        format: report::Format,
         /// Make warnings fail the check too (exit status 1).
         #[arg(long)]
         deny_warnings: bool,
@@ -64,23 +59,6 @@ enum Command {
     },
 }
 
-#[derive(Clone, Copy, PartialEq, Eq, ValueEnum)]
-pub enum Format {
-    /// rustc-style report with source excerpts, colored on a terminal.
-    Human,
-    /// One JSON document on stdout.
-    Json,
-    /// SARIF 2.1.0, for code-scanning services.
-    Sarif,
-}
-
-/// The exit statuses of cli.md.
-pub mod exit {
-    pub const OK: u8 = 0;
-    pub const PROBLEMS: u8 = 1;
-    pub const FAILURE: u8 = 2;
-}
-
 fn main() -> ExitCode {
     let cli = Cli::parse();
     let status = match cli.command {
@@ -91,45 +69,8 @@ fn main() -> ExitCode {
             topology,
         } => check::run(&paths, topology.as_deref(), format, deny_warnings),
         Command::Graph { file, format } => graph::run(&file, format),
-        Command::Parse { file } => parse(&file),
+        Command::Parse { file } => parse::run(&file),
         Command::Topology { file, gpispace } => topology::run(&file, gpispace),
     };
     ExitCode::from(status)
-}
-
-fn parse(path: &std::path::Path) -> u8 {
-    let text = match check::read_source(path) {
-        Ok(text) => text,
-        Err(message) => {
-            eprintln!("error: {message}");
-            return exit::FAILURE;
-        }
-    };
-    let parse = easyflow_syntax::parse(&text);
-    let tree = easyflow_syntax::debug_tree(&parse.syntax());
-    let mut stdout = std::io::stdout().lock();
-    if stdout
-        .write_all(tree.as_bytes())
-        .and_then(|()| stdout.flush())
-        .is_err()
-    {
-        return exit::FAILURE;
-    }
-    let index = line_index::LineIndex::new(&text);
-    for error in parse.errors() {
-        let start = report::position(&index, error.range.start());
-        eprintln!(
-            "{}:{}:{}: {} {}",
-            path.display(),
-            start.line + 1,
-            start.character + 1,
-            error.code,
-            error.message
-        );
-    }
-    if parse.errors().is_empty() {
-        exit::OK
-    } else {
-        exit::PROBLEMS
-    }
 }

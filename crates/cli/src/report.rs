@@ -1,15 +1,49 @@
-//! The report formats of `easyflow check`: human (codespan-reporting) and JSON.
+//! The report formats of `easyflow check`: human (codespan-reporting), JSON
+//! and SARIF, each written to any writer (stdout for the binary, a buffer
+//! for the analysis tests).
 
 use std::io::{self, IsTerminal, Write};
 
+use clap::ValueEnum;
 use codespan_reporting::diagnostic::{Diagnostic as Report, Label, Severity as ReportSeverity};
 use codespan_reporting::files::SimpleFiles;
 use codespan_reporting::term::{self, termcolor};
-use easyflow_diagnostics::{Severity, TextSize};
+use easyflow_diagnostics::{Diagnostic, Severity, TextSize};
 use line_index::{LineIndex, WideEncoding};
 use serde_json::json;
 
-use crate::check::CheckedFile;
+use crate::checked::{CheckedFile, Counts};
+
+#[derive(Clone, Copy, PartialEq, Eq, ValueEnum)]
+pub enum Format {
+    /// rustc-style report with source excerpts, colored on a terminal.
+    Human,
+    /// One JSON document on stdout.
+    Json,
+    /// SARIF 2.1.0, for code-scanning services.
+    Sarif,
+}
+
+/// Writes the report of `files` in `format` to stdout.
+pub fn to_stdout(format: Format, files: &[CheckedFile]) -> io::Result<()> {
+    match format {
+        Format::Human => human(
+            files,
+            &mut termcolor::StandardStream::stdout(color_choice(io::stdout().is_terminal())),
+        ),
+        Format::Json => json(files, &mut io::stdout().lock()),
+        Format::Sarif => sarif(files, &mut io::stdout().lock()),
+    }
+}
+
+/// Colors on a terminal unless `NO_COLOR` is set.
+pub fn color_choice(is_terminal: bool) -> termcolor::ColorChoice {
+    if is_terminal && std::env::var_os("NO_COLOR").is_none() {
+        termcolor::ColorChoice::Auto
+    } else {
+        termcolor::ColorChoice::Never
+    }
+}
 
 /// A 0-based line and UTF-16 column, as in LSP.
 pub struct Position {
@@ -28,26 +62,26 @@ pub fn position(index: &LineIndex, offset: TextSize) -> Position {
     }
 }
 
-#[derive(Default)]
-pub struct Counts {
-    pub errors: usize,
-    pub warnings: usize,
-    pub information: usize,
+/// `d` in codespan-reporting's terms, its related locations in the same file.
+pub fn to_codespan<FileId: Copy>(d: &Diagnostic, file: FileId) -> Report<FileId> {
+    let severity = match d.severity() {
+        Severity::Error => ReportSeverity::Error,
+        Severity::Warning => ReportSeverity::Warning,
+        Severity::Information => ReportSeverity::Note,
+    };
+    let mut labels = vec![Label::primary(file, d.range)];
+    labels.extend(
+        d.related
+            .iter()
+            .map(|r| Label::secondary(file, r.range).with_message(&r.message)),
+    );
+    Report::new(severity)
+        .with_code(d.code.as_str())
+        .with_message(&d.message)
+        .with_labels(labels)
 }
 
-impl Counts {
-    pub fn of(files: &[CheckedFile]) -> Counts {
-        let mut counts = Counts::default();
-        for file in files {
-            counts.errors += file.count(Severity::Error);
-            counts.warnings += file.count(Severity::Warning);
-            counts.information += file.count(Severity::Information);
-        }
-        counts
-    }
-}
-
-pub fn json(files: &[CheckedFile]) -> io::Result<()> {
+pub fn json(files: &[CheckedFile], out: &mut impl Write) -> io::Result<()> {
     let range_json = |index: &LineIndex, range: easyflow_diagnostics::TextRange| {
         let (start, end) = (position(index, range.start()), position(index, range.end()));
         json!({
@@ -92,59 +126,37 @@ pub fn json(files: &[CheckedFile]) -> io::Result<()> {
             "information": counts.information,
         },
     });
-    let mut stdout = io::stdout().lock();
-    serde_json::to_writer_pretty(&mut stdout, &document)?;
-    writeln!(stdout)?;
-    stdout.flush()
+    serde_json::to_writer_pretty(&mut *out, &document)?;
+    writeln!(out)?;
+    out.flush()
 }
 
-pub fn human(files: &[CheckedFile]) -> io::Result<()> {
-    let color = if io::stdout().is_terminal() && std::env::var_os("NO_COLOR").is_none() {
-        termcolor::ColorChoice::Auto
-    } else {
-        termcolor::ColorChoice::Never
-    };
-    let mut stdout = termcolor::StandardStream::stdout(color);
+pub fn human(files: &[CheckedFile], out: &mut dyn termcolor::WriteColor) -> io::Result<()> {
     let config = term::Config::default();
     let mut sources = SimpleFiles::new();
     for file in files {
         let id = sources.add(file.path.display().to_string(), file.text.as_str());
         for d in &file.diagnostics {
-            let severity = match d.severity() {
-                Severity::Error => ReportSeverity::Error,
-                Severity::Warning => ReportSeverity::Warning,
-                Severity::Information => ReportSeverity::Note,
-            };
-            let mut labels = vec![Label::primary(id, d.range)];
-            labels.extend(
-                d.related
-                    .iter()
-                    .map(|r| Label::secondary(id, r.range).with_message(&r.message)),
-            );
-            let report = Report::new(severity)
-                .with_code(d.code.as_str())
-                .with_message(&d.message)
-                .with_labels(labels);
-            term::emit_to_write_style(&mut stdout, &config, &sources, &report)
+            term::emit_to_write_style(out, &config, &sources, &to_codespan(d, id))
                 .map_err(io::Error::other)?;
         }
     }
     let counts = Counts::of(files);
     let plural = |n: usize, word: &str| format!("{n} {word}{}", if n == 1 { "" } else { "s" });
     writeln!(
-        stdout,
+        out,
         "checked {}: {}, {}, {}",
         plural(files.len(), "file"),
         plural(counts.errors, "error"),
         plural(counts.warnings, "warning"),
         plural(counts.information, "information note"),
     )?;
-    stdout.flush()
+    out.flush()
 }
 
 /// SARIF 2.1.0: one run, a rule per code, a result per diagnostic. Columns
 /// are 1-based UTF-16 units (SARIF's default `columnKind`).
-pub fn sarif(files: &[CheckedFile]) -> io::Result<()> {
+pub fn sarif(files: &[CheckedFile], out: &mut impl Write) -> io::Result<()> {
     use easyflow_diagnostics::Code;
     let level = |severity: Severity| match severity {
         Severity::Error => "error",
@@ -215,8 +227,7 @@ pub fn sarif(files: &[CheckedFile]) -> io::Result<()> {
             "results": results,
         }],
     });
-    let mut stdout = io::stdout().lock();
-    serde_json::to_writer_pretty(&mut stdout, &document)?;
-    writeln!(stdout)?;
-    stdout.flush()
+    serde_json::to_writer_pretty(&mut *out, &document)?;
+    writeln!(out)?;
+    out.flush()
 }

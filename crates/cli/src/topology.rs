@@ -4,16 +4,16 @@
 use std::io::{self, IsTerminal, Write};
 use std::path::Path;
 
-use codespan_reporting::diagnostic::{Diagnostic as Report, Label, Severity as ReportSeverity};
 use codespan_reporting::files::SimpleFile;
 use codespan_reporting::term::{self, termcolor};
 use easyflow_diagnostics::{Diagnostic, Severity};
 use easyflow_topology::{Topology, WorkerType, format_bytes};
 
-use crate::{check, exit};
+use crate::report::color_choice;
+use crate::{exit, input, report};
 
 pub fn run(path: &Path, gpispace: bool) -> u8 {
-    let text = match check::read_source(path) {
+    let text = match input::read_source(path) {
         Ok(text) => text,
         Err(message) => {
             eprintln!("error: {message}");
@@ -84,14 +84,6 @@ fn write_report(path: &Path, text: &str, topology: &Topology) -> io::Result<()> 
     stdout.flush()
 }
 
-fn color_choice(is_terminal: bool) -> termcolor::ColorChoice {
-    if is_terminal && std::env::var_os("NO_COLOR").is_none() {
-        termcolor::ColorChoice::Auto
-    } else {
-        termcolor::ColorChoice::Never
-    }
-}
-
 fn write_diagnostics(
     out: &mut dyn termcolor::WriteColor,
     path: &Path,
@@ -101,22 +93,8 @@ fn write_diagnostics(
     let file = SimpleFile::new(path.display().to_string(), text);
     let config = term::Config::default();
     for d in diagnostics {
-        let severity = match d.severity() {
-            Severity::Error => ReportSeverity::Error,
-            Severity::Warning => ReportSeverity::Warning,
-            Severity::Information => ReportSeverity::Note,
-        };
-        let mut labels = vec![Label::primary((), d.range)];
-        labels.extend(
-            d.related
-                .iter()
-                .map(|r| Label::secondary((), r.range).with_message(&r.message)),
-        );
-        let report = Report::new(severity)
-            .with_code(d.code.as_str())
-            .with_message(&d.message)
-            .with_labels(labels);
-        term::emit_to_write_style(out, &config, &file, &report).map_err(io::Error::other)?;
+        term::emit_to_write_style(out, &config, &file, &report::to_codespan(d, ()))
+            .map_err(io::Error::other)?;
     }
     Ok(())
 }

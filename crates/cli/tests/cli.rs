@@ -328,3 +328,53 @@ fn topology_files_under_the_paths_are_checked() {
     assert!(codes.contains(&serde_json::json!("E0601")), "{codes:?}");
     assert!(codes.contains(&serde_json::json!("W0603")), "{codes:?}");
 }
+
+/// The one run of the binary on the analysis case folders (the cases
+/// themselves run in-process, `tests/analysis.rs`): every flow's entry in
+/// the report equals the checked-in report of that case alone.
+#[test]
+fn check_case_folders_through_the_binary() {
+    let root = repo_root();
+    let output = easyflow(
+        &[
+            "check",
+            "tests/data/analysis",
+            "tests/data/fit",
+            "--format",
+            "json",
+        ],
+        &root,
+    );
+    assert_eq!(output.status.code(), Some(1), "{}", stderr(&output));
+    let report: serde_json::Value = serde_json::from_str(&stdout(&output)).unwrap();
+    let mut flows = 0;
+    for file in report["files"].as_array().unwrap() {
+        let path = std::path::Path::new(file["path"].as_str().unwrap());
+        if path.extension().is_some_and(|e| e == "topology") {
+            continue;
+        }
+        let expected = std::fs::read_to_string(root.join(path.with_extension("json")))
+            .unwrap_or_else(|e| panic!("{}: {e}", path.display()));
+        let expected: serde_json::Value = serde_json::from_str(&expected).unwrap();
+        assert_eq!(
+            *file,
+            expected["files"][0],
+            "{}: the binary reports what the case expects",
+            path.display()
+        );
+        flows += 1;
+    }
+    let cases = ["tests/data/analysis", "tests/data/fit"]
+        .iter()
+        .flat_map(|dir| std::fs::read_dir(root.join(dir)).unwrap())
+        .filter(|entry| {
+            entry
+                .as_ref()
+                .unwrap()
+                .path()
+                .extension()
+                .is_some_and(|e| e == "flow")
+        })
+        .count();
+    assert_eq!(flows, cases, "every case is in the report");
+}

@@ -3,7 +3,7 @@
 
 use std::sync::Arc;
 
-use easyflow_diagnostics::{Code, Diagnostic, Tag, TextRange, TextSize};
+use easyflow_diagnostics::{Diagnostic, TextRange, TextSize};
 use easyflow_syntax::ast::{self, AstNode, TreeNode};
 use easyflow_syntax::green::{GreenRef, GreenTokenRef};
 use easyflow_syntax::{GreenNode, SyntaxKind};
@@ -11,6 +11,7 @@ use easyflow_syntax::{GreenNode, SyntaxKind};
 use smol_str::SmolStr;
 
 use crate::attributes::{Value, check_step_attribute};
+use crate::rules::steps as rules;
 use crate::{Db, SourceFile, parse};
 
 /// One step's subtree, created by [`file_outline`]. Its identity is its
@@ -316,11 +317,7 @@ impl StepWalker {
         for clause in step.dependency_clauses() {
             let on = clause.on_clause();
             if let Some(on) = on.and_then(|on| on.on_token()) {
-                self.diagnostics.push(Diagnostic::new(
-                    Code::E0408,
-                    on.range,
-                    "event transitions (`on`) are reserved by the platform and not supported; use `after`",
-                ));
+                self.diagnostics.push(rules::event_transition(on.range));
             }
             for name in clause.names() {
                 self.dependency(name, on.is_some());
@@ -343,14 +340,8 @@ impl StepWalker {
                 ast::CodeSectionKind::Post => &mut seen_post,
             };
             if *seen {
-                self.diagnostics.push(Diagnostic::new(
-                    Code::E0407,
-                    keyword.range,
-                    format!(
-                        "`{}` is given twice: a step has at most one `pre` and one `post` section",
-                        keyword.text
-                    ),
-                ));
+                self.diagnostics
+                    .push(rules::repeated_code_section(keyword.range, keyword.text));
             }
             *seen = true;
         }
@@ -373,8 +364,7 @@ impl StepWalker {
                     anchors.key
                 };
                 if let Some(range) = range {
-                    self.diagnostics
-                        .push(Diagnostic::new(problem.code, range, problem.message));
+                    self.diagnostics.push(problem.at(range));
                 }
             }
             match key.as_str() {
@@ -387,10 +377,9 @@ impl StepWalker {
         }
     }
 
-    fn malformed_requirement(&mut self, range: TextRange, message: String) {
+    fn malformed_requirement(&mut self, diagnostic: Diagnostic) {
         self.summary.requirement.malformed = true;
-        self.diagnostics
-            .push(Diagnostic::new(Code::E0706, range, message));
+        self.diagnostics.push(diagnostic);
     }
 
     /// `[requires = "a+b"]` or `[requires = ["a", "b"]]`.
@@ -414,8 +403,7 @@ impl StepWalker {
                         }
                         _ => {
                             return self.malformed_requirement(
-                                range,
-                                "`requires` lists capability names as strings, e.g. `[\"compute\", \"GPU\"]`".to_string(),
+                                rules::requires_element_not_a_string(range),
                             );
                         }
                     }
@@ -423,10 +411,8 @@ impl StepWalker {
                 strings
             }
             _ => {
-                return self.malformed_requirement(
-                    value_range,
-                    "`requires` expects a capability set such as `\"compute+GPU\"` or a list of names".to_string(),
-                );
+                return self
+                    .malformed_requirement(rules::requires_not_a_capability_set(value_range));
             }
         };
         let in_list = matches!(value, ast::Expr::List(_));
@@ -446,8 +432,7 @@ impl StepWalker {
             match easyflow_topology::parse_capability_set(&text) {
                 Ok(capabilities) if in_list && capabilities.len() > 1 => {
                     return self.malformed_requirement(
-                        range,
-                        format!("each element of a `requires` list is one capability name; write `\"{text}\"` as separate elements"),
+                        rules::requires_element_with_several_capabilities(range, &text),
                     );
                 }
                 Ok(capabilities) => {
@@ -457,10 +442,10 @@ impl StepWalker {
                     }
                 }
                 Err(error) => {
-                    return self.malformed_requirement(
+                    return self.malformed_requirement(rules::malformed_requires(
                         place(error.range),
-                        format!("malformed `requires`: {}", error.message),
-                    );
+                        &error.message,
+                    ));
                 }
             }
         }
@@ -478,12 +463,11 @@ impl StepWalker {
                     self.summary.requirement.memory = bytes;
                     self.summary.requirement.memory_text = Some(text.clone());
                 }
-                Err(error) => self.malformed_requirement(range, format!("malformed `memory`: {}", error.message)),
+                Err(error) => {
+                    self.malformed_requirement(rules::malformed_memory(range, &error.message))
+                }
             },
-            _ => self.malformed_requirement(
-                range,
-                "`memory` expects bytes (`1073741824`) or a size with a unit (`\"1GiB\"`, `\"512MB\"`)".to_string(),
-            ),
+            _ => self.malformed_requirement(rules::memory_not_a_size(range)),
         }
     }
 
@@ -491,10 +475,8 @@ impl StepWalker {
         let text = name_text(name.ident_token());
         let range = name.syntax().text_range();
         if self.summary.dependencies.iter().any(|d| d.name == text) {
-            self.diagnostics.push(
-                Diagnostic::new(Code::W0208, range, format!("step `{text}` is listed twice"))
-                    .with_tag(Tag::Unnecessary),
-            );
+            self.diagnostics
+                .push(rules::step_listed_twice(range, &text));
         }
         self.summary
             .dependencies
@@ -517,46 +499,32 @@ impl StepWalker {
                 .iter()
                 .any(|p| p.name.as_ref() == Some(name))
         {
-            self.diagnostics.push(Diagnostic::new(
-                Code::E0207,
-                range,
-                format!("parameter `{name}` is given twice in this step"),
-            ));
+            self.diagnostics
+                .push(rules::parameter_given_twice(range, name));
         }
         let stream = arrow.is_some();
         if let Some(arrow) = arrow.filter(|_| !self.summary.long_running) {
-            self.diagnostics.push(Diagnostic::new(
-                Code::E0401,
-                arrow,
-                "the stream arrow `<-` is allowed only in a long-running step; make it a `~step`",
-            ));
+            self.diagnostics
+                .push(rules::stream_outside_long_running_step(arrow));
         }
         if stream && let Some(value) = value.filter(|v| !matches!(v, ast::Expr::Ref(_))) {
-            self.diagnostics.push(Diagnostic::new(
-                Code::E0402,
+            self.diagnostics.push(rules::stream_source_not_a_reference(
                 value.syntax().text_range(),
-                "a stream source must be a step's output, such as `Source.outs[\"stream\"]`",
             ));
         }
         let sweep = match value {
             Some(ast::Expr::List(list)) if swept => {
                 let len = list.elements().count() as u32;
                 if len == 0 {
-                    self.diagnostics.push(Diagnostic::new(
-                        Code::W0404,
-                        list.syntax().text_range(),
-                        "sweep over an empty list: the step runs zero instances",
-                    ));
+                    self.diagnostics
+                        .push(rules::sweep_over_empty_list(list.syntax().text_range()));
                 }
                 self.summary.instances = self.summary.instances.saturating_mul(u64::from(len));
                 Sweep::List(len)
             }
             Some(other) if swept => {
-                self.diagnostics.push(Diagnostic::new(
-                    Code::E0403,
-                    other.syntax().text_range(),
-                    "`sweep` needs a list literal: wrap the value in `[ ]`",
-                ));
+                self.diagnostics
+                    .push(rules::sweep_needs_a_list(other.syntax().text_range()));
                 Sweep::NotAList
             }
             _ => Sweep::No,

@@ -6,13 +6,9 @@
 //! misses) must not. `corpus-...` cases must be clean.
 
 use std::fmt::Write;
-use std::path::{Path, PathBuf};
 
+use easyflow_test_harness::{Case, Failed, Harness, Outputs};
 use easyflow_topology::{TextRange, Topology, WorkerType, parse};
-
-fn data_dir() -> PathBuf {
-    Path::new(env!("CARGO_MANIFEST_DIR")).join("../../tests/data/topology")
-}
 
 fn span(range: TextRange) -> String {
     format!("{}..{}", u32::from(range.start()), u32::from(range.end()))
@@ -98,89 +94,36 @@ fn render(topology: &Topology) -> String {
     out
 }
 
-/// `e0601` from `e0601-ok-name`, and whether it is a near miss.
-fn code_of_case(stem: &str) -> Option<(String, bool)> {
-    let mut parts = stem.split('-');
-    let code = parts.next()?;
-    let is_code = code.len() == 5
-        && code.starts_with(['e', 'w', 'i'])
-        && code[1..].bytes().all(|b| b.is_ascii_digit());
-    is_code.then(|| (code.to_ascii_uppercase(), parts.next() == Some("ok")))
-}
-
-#[test]
-fn topology_cases() {
-    let dir = data_dir();
-    let mut cases: Vec<PathBuf> = std::fs::read_dir(&dir)
-        .unwrap_or_else(|e| panic!("{}: {e}", dir.display()))
-        .map(|entry| entry.unwrap().path())
-        .filter(|p| p.extension().is_some_and(|e| e == "topology"))
+/// The checks and the expected output of one case.
+fn topology_case(case: &Case) -> Result<Outputs, Failed> {
+    let topology = parse(&case.text);
+    let codes: Vec<&str> = topology
+        .diagnostics
+        .iter()
+        .map(|d| d.code.as_str())
         .collect();
-    cases.sort();
-    assert!(!cases.is_empty(), "no cases in {}", dir.display());
-    let mut failures = Vec::new();
-    for case in &cases {
-        let text = std::fs::read_to_string(case).unwrap();
-        let topology = parse(&text);
-        let stem = case.file_stem().unwrap().to_str().unwrap();
-        let codes: Vec<&str> = topology
-            .diagnostics
-            .iter()
-            .map(|d| d.code.as_str())
-            .collect();
-        if let Some((code, near_miss)) = code_of_case(stem) {
-            assert_eq!(
-                codes.contains(&code.as_str()),
-                !near_miss,
-                "{}: {code} {} (got {codes:?})",
-                case.display(),
-                if near_miss {
-                    "must not be reported"
-                } else {
-                    "must be reported"
-                }
-            );
-        }
-        if stem.starts_with("corpus-") {
-            assert_eq!(
-                codes,
-                [] as [&str; 0],
-                "{}: corpus files are clean",
-                case.display()
-            );
-        }
-        for d in &topology.diagnostics {
-            for range in std::iter::once(d.range).chain(d.related.iter().map(|r| r.range)) {
-                assert!(
-                    text.get(usize::from(range.start())..usize::from(range.end()))
-                        .is_some(),
-                    "{}: {} range {range:?} is not on char boundaries",
-                    case.display(),
-                    d.code
-                );
+    case.check_named_code(&codes)?;
+    if case.name.starts_with("corpus-") && !codes.is_empty() {
+        return Err(format!("corpus files are clean; reported: {codes:?}").into());
+    }
+    for d in &topology.diagnostics {
+        for range in std::iter::once(d.range).chain(d.related.iter().map(|r| r.range)) {
+            if case
+                .text
+                .get(usize::from(range.start())..usize::from(range.end()))
+                .is_none()
+            {
+                return Err(format!("{} range {range:?} is not on char boundaries", d.code).into());
             }
         }
-        let expected_file = case.with_extension("txt");
-        let actual = render(&topology);
-        let outcome = std::panic::catch_unwind(|| {
-            expect_test::expect_file![expected_file.clone()].assert_eq(&actual);
-        });
-        if outcome.is_err() {
-            failures.push(expected_file.display().to_string());
-        }
     }
-    assert!(
-        failures.is_empty(),
-        "mismatched expectations (UPDATE_EXPECT=1 to regenerate):\n{}",
-        failures.join("\n")
-    );
+    Ok(vec![("txt", render(&topology))])
 }
 
 /// The shared corpus's topology is the seed's example: six worker types with
 /// the documented values, and no diagnostics.
-#[test]
-fn corpus_topology_is_the_seed_example() {
-    let text = std::fs::read_to_string(data_dir().join("corpus-cluster.topology")).unwrap();
+fn corpus_topology_is_the_seed_example() -> Result<(), Failed> {
+    let text = std::fs::read_to_string("tests/data/topology/corpus-cluster.topology")?;
     let topology = parse(&text);
     assert_eq!(topology.diagnostics, []);
     let values: Vec<(String, u64, u64, u64)> = topology
@@ -198,4 +141,15 @@ fn corpus_topology_is_the_seed_example() {
     ]
     .map(|(name, per_node, max_nodes, shm)| (name.to_string(), per_node, max_nodes, shm));
     assert_eq!(values, expected);
+    Ok(())
+}
+
+fn main() {
+    Harness::new()
+        .folder("topology", "topology", topology_case)
+        .test(
+            "corpus_topology_is_the_seed_example",
+            corpus_topology_is_the_seed_example,
+        )
+        .run();
 }

@@ -6,7 +6,10 @@
 ;; which -Q would otherwise not activate.
 (add-to-list 'package-directory-list "/usr/share/emacs/site-lisp/elpa")
 (package-initialize)
-(require 'eglot)
+(unless (require 'eglot nil t)
+  (princ (format "Eglot is not available in Emacs %s (Debian 12: apt-get install elpa-eglot)\n"
+                 emacs-version))
+  (kill-emacs 1))
 (require 'flymake)
 
 (defvar root (file-name-as-directory (getenv "EASYFLOW_ROOT")))

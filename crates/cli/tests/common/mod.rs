@@ -33,5 +33,8 @@ pub fn stderr(output: &Output) -> String {
 
 /// Compares `actual` with `tests/data/cli/<name>` (`UPDATE_EXPECT=1` rewrites it).
 pub fn expect_output(name: &str, actual: &str) {
-    expect_test::expect_file![repo_root().join("tests/data/cli").join(name)].assert_eq(actual);
+    let expected = repo_root().join("tests/data/cli").join(name);
+    if let Err(mismatch) = easyflow_test_harness::compare_with_file(&expected, actual) {
+        panic!("{mismatch}");
+    }
 }

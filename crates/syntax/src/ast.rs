@@ -3,8 +3,9 @@
 //! recovered from an error.
 //!
 //! Every type is generic over the tree it reads ([`TreeNode`]): rowan's red
-//! [`SyntaxNode`](crate::SyntaxNode) by default (`ast::Step` is `ast::Step<SyntaxNode>`), or a
-//! [`GreenRef`](crate::green::GreenRef) for walks that must not allocate.
+//! [`SyntaxNode`](crate::SyntaxNode) by default (`ast::Step` is
+//! `ast::Step<SyntaxNode>`), or a [`GreenRef`](crate::green::GreenRef) for
+//! walks that must not allocate.
 //! The types and their accessors are generated (`generated.rs`, by `cargo
 //! xtask codegen`); `node_ext.rs` adds what the grammar cannot say (section
 //! kinds, literal values, the package path as text).

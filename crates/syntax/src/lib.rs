@@ -1,6 +1,7 @@
 //! The EasyFlow syntax layer: [`lex`] (logos), [`parse`] (an error-resilient,
 //! event-based recursive descent parser) into a lossless rowan tree, and the
-//! typed [`ast`] over it, generic over the [`tree`] it reads. Knows nothing of salsa, the LSP or files.
+//! typed [`ast`] over it, generic over the [`tree`] it reads. Knows nothing
+//! of salsa, the LSP or files.
 //!
 //! Parsing never fails: every input, garbage included, gives a tree that
 //! covers every byte of it, plus the lexical and syntax diagnostics (E01xx).

@@ -61,32 +61,39 @@ impl TreeNode for SyntaxNode {
     type ChildNodes = rowan::SyntaxNodeChildren<crate::EasyFlowLanguage>;
     type ChildElements = rowan::SyntaxElementChildren<crate::EasyFlowLanguage>;
 
+    #[inline]
     fn kind(&self) -> SyntaxKind {
         SyntaxNode::kind(self)
     }
 
+    #[inline]
     fn text_range(&self) -> TextRange {
         SyntaxNode::text_range(self)
     }
 
+    #[inline]
     fn child_nodes(&self) -> Self::ChildNodes {
         self.children()
     }
 
+    #[inline]
     fn child_elements(&self) -> Self::ChildElements {
         self.children_with_tokens()
     }
 }
 
 impl TreeToken for SyntaxToken {
+    #[inline]
     fn kind(&self) -> SyntaxKind {
         SyntaxToken::kind(self)
     }
 
+    #[inline]
     fn text(&self) -> &str {
         SyntaxToken::text(self)
     }
 
+    #[inline]
     fn text_range(&self) -> TextRange {
         SyntaxToken::text_range(self)
     }

@@ -3,8 +3,12 @@
 //! - `test`: every test of the project (what `.ci/run` runs).
 //! - `genflow N [--seed S] [--topology FILE]`: prints a generated flow of N
 //!   steps (the benchmark workload, shaped like `shared/tools/genflow.py`).
+//! - `codegen [--check]`: the syntax crate's node kinds and typed AST from
+//!   `crates/syntax/easyflow.ungram` (see `codegen.rs`).
 //! - `dist`: the release server packaged in the VS Code extension, as
 //!   `target/dist/easyflow-linux-x64-VERSION.vsix` (needs Node.js and npm).
+
+mod codegen;
 
 use std::path::{Path, PathBuf};
 use std::process::{Command, ExitCode};
@@ -15,8 +19,9 @@ fn main() -> ExitCode {
         Some("test") => test(),
         Some("genflow") => genflow(&args[1..]),
         Some("dist") => dist(),
+        Some("codegen") => codegen::codegen(&args[1..]),
         _ => Err(
-            "usage: cargo xtask <test | genflow N [--seed S] [--topology FILE] | dist>".to_string(),
+            "usage: cargo xtask <test | genflow N [--seed S] [--topology FILE] | dist | codegen [--check]>".to_string(),
         ),
     };
     match result {

@@ -3,7 +3,7 @@
 //! message and its fix's data together.
 
 use easyflow_diagnostics::{Code, Diagnostic, Fix, TextRange};
-use easyflow_syntax::ast::{self, AstNode};
+use easyflow_syntax::ast::{self, TreeNode, TreeToken};
 
 use easyflow_diagnostics::suggest::{closest, did_you_mean};
 
@@ -26,7 +26,7 @@ pub enum Value {
 }
 
 impl Value {
-    pub fn of(expr: Option<&ast::Expr>) -> Value {
+    pub fn of<N: TreeNode>(expr: Option<&ast::Expr<N>>) -> Value {
         let Some(expr) = expr else {
             return Value::Invalid;
         };
@@ -41,7 +41,9 @@ impl Value {
                 Some(ast::LiteralKind::Double) => literal
                     .token()
                     .map_or(Value::Invalid, |t| Value::Double(t.text().to_string())),
-                Some(ast::LiteralKind::Bool) => Value::Bool(literal.syntax().text() == "true"),
+                Some(ast::LiteralKind::Bool) => {
+                    literal.bool_value().map_or(Value::Invalid, Value::Bool)
+                }
                 Some(ast::LiteralKind::Constant) => literal
                     .constant_name()
                     .map_or(Value::Invalid, Value::Constant),
@@ -50,15 +52,7 @@ impl Value {
             ast::Expr::List(list) => {
                 Value::List(list.elements().map(|e| Value::of(Some(&e))).collect())
             }
-            ast::Expr::Ref(reference) => Value::Reference(
-                reference
-                    .syntax()
-                    .descendants_with_tokens()
-                    .filter_map(|e| e.into_token())
-                    .filter(|t| !t.kind().is_trivia())
-                    .map(|t| t.text().to_string())
-                    .collect(),
-            ),
+            ast::Expr::Ref(reference) => Value::Reference(reference.text()),
         }
     }
 

@@ -4,9 +4,9 @@
 use std::sync::Arc;
 
 use easyflow_diagnostics::{Diagnostic, TextRange, TextSize};
-use easyflow_syntax::ast::{self, AstNode};
-use easyflow_syntax::green::{GreenElementRef, GreenRef};
-use easyflow_syntax::{GreenNode, NodeOrToken, SyntaxKind, SyntaxNode};
+use easyflow_syntax::ast::{self, AstNode, TreeNode};
+use easyflow_syntax::green::{GreenRef, GreenTokenRef};
+use easyflow_syntax::{GreenNode, SyntaxKind};
 
 use smol_str::SmolStr;
 
@@ -108,58 +108,47 @@ pub fn file_outline<'db>(db: &'db dyn Db, file: SourceFile) -> FileOutline<'db> 
         unparsed_requires: Vec::new(),
         flow_attributes: Vec::new(),
     };
-    let mut offset = TextSize::from(0);
-    for child in parse.green().children() {
-        let len = child.text_len();
-        if let NodeOrToken::Node(green) = child {
-            let kind = SyntaxKind::from_raw(green.kind().0);
-            let shift = |range: TextRange| range + offset;
-            match kind {
-                Some(SyntaxKind::STEP) => {
-                    let syntax =
-                        StepSyntax::new(&text[TextRange::at(offset, len)], green.to_owned());
-                    outline.steps.push(OutlineStep {
-                        node: StepNode::new(db, syntax),
-                        offset,
+    let root = ast::SourceFile::cast(GreenRef::root(parse.green()))
+        .expect("the root is always a SOURCE_FILE");
+    for item in root.items() {
+        match item {
+            ast::Item::Step(step) => {
+                let range = step.syntax().text_range();
+                let syntax = StepSyntax::new(&text[range], step.syntax().green().to_owned());
+                outline.steps.push(OutlineStep {
+                    node: StepNode::new(db, syntax),
+                    offset: range.start(),
+                });
+            }
+            ast::Item::Require(require) => {
+                for name in require.names() {
+                    outline.requires.push(RequireEntry {
+                        name: name.text(),
+                        range: name.syntax().text_range(),
                     });
                 }
-                Some(SyntaxKind::REQUIRE) => {
-                    let node = ast::Require::cast(SyntaxNode::new_root(green.to_owned()));
-                    for name in node.iter().flat_map(|r| r.names()) {
-                        outline.requires.push(RequireEntry {
-                            name: name.text(),
-                            range: shift(name.syntax().text_range()),
-                        });
-                    }
-                    let unparsed = node
-                        .iter()
-                        .flat_map(|r| r.syntax().children())
-                        .filter(|n| n.kind() == SyntaxKind::ERROR_NODE)
-                        .flat_map(|n| n.descendants_with_tokens())
-                        .filter_map(|e| e.into_token())
-                        .filter(|t| t.kind() == SyntaxKind::IDENT);
-                    outline
-                        .unparsed_requires
-                        .extend(unparsed.map(|t| t.text().to_string()));
+                // Identifiers in the unparsed rest (`require a b;`).
+                let unparsed = require
+                    .syntax()
+                    .child_nodes()
+                    .filter(|n| n.kind() == SyntaxKind::ERROR_NODE);
+                for node in unparsed {
+                    node.for_each_token(&mut |token| {
+                        if token.kind == SyntaxKind::IDENT {
+                            outline.unparsed_requires.push(token.text.to_string());
+                        }
+                    });
                 }
-                Some(SyntaxKind::FLOW_ATTRIBUTE) => {
-                    if let Some(attribute) =
-                        ast::FlowAttribute::cast(SyntaxNode::new_root(green.to_owned()))
-                    {
-                        let value = attribute.value();
-                        outline.flow_attributes.push(FlowAttributeEntry {
-                            key: attribute
-                                .key()
-                                .map(|k| (k.text(), shift(k.syntax().text_range()))),
-                            value: Value::of(value.as_ref()),
-                            value_range: value.map(|v| shift(v.syntax().text_range())),
-                        });
-                    }
-                }
-                _ => {}
+            }
+            ast::Item::FlowAttribute(attribute) => {
+                let value = attribute.value();
+                outline.flow_attributes.push(FlowAttributeEntry {
+                    key: attribute.key().map(|k| (k.text(), k.syntax().text_range())),
+                    value: Value::of(value.as_ref()),
+                    value_range: value.map(|v| v.syntax().text_range()),
+                });
             }
         }
-        offset += len;
     }
     outline
 }
@@ -284,7 +273,9 @@ pub struct StepAnalysis {
 pub fn step_analysis<'db>(db: &'db dyn Db, step: StepNode<'db>) -> StepAnalysis {
     let mut walker = StepWalker::default();
     // Rooted at the step itself, so every range is relative to its start.
-    walker.walk(GreenRef::root(&step.syntax(db).green));
+    if let Some(root) = ast::Step::cast(GreenRef::root(&step.syntax(db).green)) {
+        walker.walk(root);
+    }
     StepAnalysis {
         summary: Arc::new(walker.summary),
         anchors: walker.anchors,
@@ -299,119 +290,74 @@ struct StepWalker {
     diagnostics: Vec<Diagnostic>,
 }
 
-/// The text of a name node's identifier.
-fn name_text(node: GreenRef<'_>) -> SmolStr {
-    node.first_child_token()
-        .map(|t| SmolStr::new(t.text))
-        .unwrap_or_default()
+/// The text of a name's identifier.
+fn name_text(ident: Option<GreenTokenRef<'_>>) -> SmolStr {
+    ident.map(|t| SmolStr::new(t.text)).unwrap_or_default()
 }
 
-fn is_expression(kind: SyntaxKind) -> bool {
-    matches!(
-        kind,
-        SyntaxKind::LITERAL | SyntaxKind::LIST_EXPR | SyntaxKind::REF_EXPR
-    )
-}
-
-/// The walk reads the green tree directly and visits each node's children
-/// once: it runs for every step of a cold check, and red nodes (the typed
-/// AST) would allocate for every node and token visited.
+/// The walk reads the green tree through the typed AST over [`GreenRef`]: it
+/// runs for every step of a cold check, and red nodes would allocate for
+/// every node and token visited.
 impl StepWalker {
-    fn walk(&mut self, step: GreenRef<'_>) {
+    fn walk(&mut self, step: ast::Step<GreenRef<'_>>) {
         self.summary.instances = 1;
+        self.summary.long_running = step.is_long_running();
+        for attribute in step.attributes() {
+            self.attribute(attribute);
+        }
+        if let Some(name) = step.name() {
+            self.summary.name = Some(name_text(name.ident_token()));
+            self.anchors.name = Some(name.syntax().text_range());
+        }
+        if let Some(package) = step.package() {
+            let mut text = smol_str::SmolStrBuilder::new();
+            let _ = package.write_text(&mut text);
+            self.summary.package = Some(text.finish());
+        }
+        for clause in step.dependency_clauses() {
+            let on = clause.on_clause();
+            if let Some(on) = on.and_then(|on| on.on_token()) {
+                self.diagnostics.push(rules::event_transition(on.range));
+            }
+            for name in clause.names() {
+                self.dependency(name, on.is_some());
+            }
+        }
+        for section in step.param_block().iter().flat_map(|block| block.sections()) {
+            let kind = section.kind();
+            for param in section.params() {
+                self.param(param, kind);
+            }
+        }
         let mut seen_pre = false;
         let mut seen_post = false;
-        for child in step.children() {
-            let node = match child {
-                GreenElementRef::Token(token) => {
-                    self.summary.long_running |= token.kind == SyntaxKind::TILDE;
-                    continue;
-                }
-                GreenElementRef::Node(node) => node,
+        for section in step.code_sections() {
+            let Some(keyword) = section.keyword_token() else {
+                continue;
             };
-            match node.kind() {
-                SyntaxKind::ATTRIBUTE => self.attribute(node),
-                SyntaxKind::NAME => {
-                    self.summary.name = Some(name_text(node));
-                    self.anchors.name = Some(node.range());
-                }
-                SyntaxKind::PACKAGE_PATH => {
-                    let mut package = smol_str::SmolStrBuilder::new();
-                    let names = node.child_tokens().filter(|t| t.kind == SyntaxKind::IDENT);
-                    for (i, name) in names.enumerate() {
-                        if i > 0 {
-                            package.push('.');
-                        }
-                        package.push_str(name.text);
-                    }
-                    self.summary.package = Some(package.finish());
-                }
-                SyntaxKind::AFTER_CLAUSE | SyntaxKind::ON_CLAUSE => {
-                    let via_on = node.kind() == SyntaxKind::ON_CLAUSE;
-                    for element in node.children() {
-                        match element {
-                            GreenElementRef::Token(on) if on.kind == SyntaxKind::ON_KW => {
-                                self.diagnostics.push(rules::event_transition(on.range));
-                            }
-                            GreenElementRef::Node(name) if name.kind() == SyntaxKind::NAME_REF => {
-                                self.dependency(name, via_on);
-                            }
-                            _ => {}
-                        }
-                    }
-                }
-                SyntaxKind::PARAM_BLOCK => {
-                    for section in node
-                        .child_nodes()
-                        .filter(|n| n.kind() == SyntaxKind::PARAM_SECTION)
-                    {
-                        let kind = match section.first_child_token().map(|t| t.kind) {
-                            Some(SyntaxKind::EXEC_KW) => ast::SectionKind::Exec,
-                            _ => ast::SectionKind::App,
-                        };
-                        for param in section
-                            .child_nodes()
-                            .filter(|n| n.kind() == SyntaxKind::PARAM)
-                        {
-                            self.param(param, kind);
-                        }
-                    }
-                }
-                SyntaxKind::CODE_SECTION => {
-                    let Some(keyword) = node.first_child_token() else {
-                        continue;
-                    };
-                    let seen = if keyword.kind == SyntaxKind::PRE_KW {
-                        &mut seen_pre
-                    } else {
-                        &mut seen_post
-                    };
-                    if *seen {
-                        self.diagnostics
-                            .push(rules::repeated_code_section(keyword.range, keyword.text));
-                    }
-                    *seen = true;
-                }
-                _ => {}
+            let seen = match section.kind() {
+                ast::CodeSectionKind::Pre => &mut seen_pre,
+                ast::CodeSectionKind::Post => &mut seen_post,
+            };
+            if *seen {
+                self.diagnostics
+                    .push(rules::repeated_code_section(keyword.range, keyword.text));
             }
+            *seen = true;
         }
     }
 
-    fn attribute(&mut self, node: GreenRef<'_>) {
-        // Attributes are few: the typed AST reads their values.
-        let Some(attribute) = ast::Attribute::cast(node.to_syntax()) else {
-            return;
-        };
-        let shift = |range: TextRange| range + node.range().start();
+    fn attribute(&mut self, attribute: ast::Attribute<GreenRef<'_>>) {
         let key = attribute.key();
         let value_node = attribute.value();
         let value = Value::of(value_node.as_ref());
         let anchors = AttributeAnchors {
-            key: key.as_ref().map(|k| shift(k.syntax().text_range())),
-            value: value_node.as_ref().map(|v| shift(v.syntax().text_range())),
+            key: key.map(|k| k.syntax().text_range()),
+            value: value_node.map(|v| v.syntax().text_range()),
         };
         if let Some(key) = &key {
-            if let Some(problem) = check_step_attribute(&key.text(), &value) {
+            let key = key.text();
+            if let Some(problem) = check_step_attribute(&key, &value) {
                 let range = if problem.on_value {
                     anchors.value
                 } else {
@@ -421,12 +367,12 @@ impl StepWalker {
                     self.diagnostics.push(problem.at(range));
                 }
             }
-            match key.text().as_str() {
-                "requires" => self.requires(value_node.as_ref(), node.range().start()),
-                "memory" => self.memory(value_node.as_ref(), &value, node.range().start()),
+            match key.as_str() {
+                "requires" => self.requires(value_node),
+                "memory" => self.memory(value_node, &value),
                 _ => {}
             }
-            self.summary.attributes.push((key.text(), value));
+            self.summary.attributes.push((key, value));
             self.anchors.attributes.push(anchors);
         }
     }
@@ -436,20 +382,19 @@ impl StepWalker {
         self.diagnostics.push(diagnostic);
     }
 
-    /// `[requires = "a+b"]` or `[requires = ["a", "b"]]`; `shift` places
-    /// the attribute's relative ranges in the step.
-    fn requires(&mut self, value: Option<&ast::Expr>, shift: TextSize) {
+    /// `[requires = "a+b"]` or `[requires = ["a", "b"]]`.
+    fn requires(&mut self, value: Option<ast::Expr<GreenRef<'_>>>) {
         let Some(value) = value else { return };
-        let value_range = value.syntax().text_range() + shift;
+        let value_range = value.syntax().text_range();
         self.anchors.requires_value = Some(value_range);
-        let strings: Vec<(ast::Literal, TextRange)> = match value {
+        let strings: Vec<(ast::Literal<GreenRef<'_>>, TextRange)> = match value {
             ast::Expr::Literal(literal) if literal.kind() == Some(ast::LiteralKind::String) => {
-                vec![(literal.clone(), value_range)]
+                vec![(literal, value_range)]
             }
             ast::Expr::List(list) => {
                 let mut strings = Vec::new();
                 for element in list.elements() {
-                    let range = element.syntax().text_range() + shift;
+                    let range = element.syntax().text_range();
                     match element {
                         ast::Expr::Literal(literal)
                             if literal.kind() == Some(ast::LiteralKind::String) =>
@@ -475,11 +420,8 @@ impl StepWalker {
             let text = literal.string_value().unwrap_or_default();
             // Inner ranges map into the file only when the string is written
             // without escapes; otherwise the whole string is the place.
-            let raw = literal
-                .token()
-                .map(|t| t.text().to_string())
-                .unwrap_or_default();
-            let verbatim = raw.len() == text.len() + 2;
+            let raw_len = literal.token().map_or(0, |t| t.text.len());
+            let verbatim = raw_len == text.len() + 2;
             let place = |inner: TextRange| {
                 if verbatim {
                     inner + range.start() + TextSize::from(1)
@@ -510,9 +452,9 @@ impl StepWalker {
     }
 
     /// `[memory = 1073741824]` or `[memory = "1GiB"]`.
-    fn memory(&mut self, node: Option<&ast::Expr>, value: &Value, shift: TextSize) {
+    fn memory(&mut self, node: Option<ast::Expr<GreenRef<'_>>>, value: &Value) {
         let Some(node) = node else { return };
-        let range = node.syntax().text_range() + shift;
+        let range = node.syntax().text_range();
         self.anchors.memory_value = Some(range);
         match value {
             Value::Int(bytes) if *bytes >= 0 => self.summary.requirement.memory = *bytes as u64,
@@ -529,9 +471,9 @@ impl StepWalker {
         }
     }
 
-    fn dependency(&mut self, name: GreenRef<'_>, via_on: bool) {
-        let text = name_text(name);
-        let range = name.range();
+    fn dependency(&mut self, name: ast::NameRef<GreenRef<'_>>, via_on: bool) {
+        let text = name_text(name.ident_token());
+        let range = name.syntax().text_range();
         if self.summary.dependencies.iter().any(|d| d.name == text) {
             self.diagnostics
                 .push(rules::step_listed_twice(range, &text));
@@ -542,30 +484,14 @@ impl StepWalker {
         self.anchors.dependencies.push(range);
     }
 
-    fn param(&mut self, param: GreenRef<'_>, section: ast::SectionKind) {
+    fn param(&mut self, param: ast::Param<GreenRef<'_>>, section: ast::SectionKind) {
         let index = self.summary.params.len() as u32;
-        let mut name_node = None;
-        let mut arrow = None;
-        let mut swept = false;
-        let mut value = None;
-        for element in param.children() {
-            match element {
-                GreenElementRef::Token(token) => match token.kind {
-                    SyntaxKind::ARROW => arrow = Some(token.range),
-                    SyntaxKind::SWEEP_KW => swept = true,
-                    _ => {}
-                },
-                GreenElementRef::Node(node) if node.kind() == SyntaxKind::NAME => {
-                    name_node = Some(node)
-                }
-                GreenElementRef::Node(node) if is_expression(node.kind()) && value.is_none() => {
-                    value = Some(node);
-                }
-                GreenElementRef::Node(_) => {}
-            }
-        }
-        let name = name_node.map(name_text);
-        let name_range = name_node.map(|n| n.range());
+        let name_node = param.name();
+        let arrow = param.arrow_token().map(|token| token.range);
+        let swept = param.is_sweep();
+        let value = param.value();
+        let name = name_node.map(|n| name_text(n.ident_token()));
+        let name_range = name_node.map(|n| n.syntax().text_range());
         if let (Some(name), Some(range)) = (&name, name_range)
             && self
                 .summary
@@ -581,26 +507,24 @@ impl StepWalker {
             self.diagnostics
                 .push(rules::stream_outside_long_running_step(arrow));
         }
-        if stream && let Some(value) = value.filter(|v| v.kind() != SyntaxKind::REF_EXPR) {
-            self.diagnostics
-                .push(rules::stream_source_not_a_reference(value.range()));
+        if stream && let Some(value) = value.filter(|v| !matches!(v, ast::Expr::Ref(_))) {
+            self.diagnostics.push(rules::stream_source_not_a_reference(
+                value.syntax().text_range(),
+            ));
         }
         let sweep = match value {
-            Some(list) if swept && list.kind() == SyntaxKind::LIST_EXPR => {
-                let len = list
-                    .child_nodes()
-                    .filter(|n| is_expression(n.kind()))
-                    .count() as u32;
+            Some(ast::Expr::List(list)) if swept => {
+                let len = list.elements().count() as u32;
                 if len == 0 {
                     self.diagnostics
-                        .push(rules::sweep_over_empty_list(list.range()));
+                        .push(rules::sweep_over_empty_list(list.syntax().text_range()));
                 }
                 self.summary.instances = self.summary.instances.saturating_mul(u64::from(len));
                 Sweep::List(len)
             }
             Some(other) if swept => {
                 self.diagnostics
-                    .push(rules::sweep_needs_a_list(other.range()));
+                    .push(rules::sweep_needs_a_list(other.syntax().text_range()));
                 Sweep::NotAList
             }
             _ => Sweep::No,
@@ -613,7 +537,7 @@ impl StepWalker {
         });
         self.anchors.params.push(ParamAnchors {
             name: name_range,
-            value: value.map(|v| v.range()),
+            value: value.map(|v| v.syntax().text_range()),
         });
         if let Some(value) = value {
             self.references(value, index, stream);
@@ -622,53 +546,39 @@ impl StepWalker {
 
     /// Collects the references of an expression, at any depth (lists,
     /// indexers), in text order. Error nodes are not entered.
-    fn references(&mut self, expr: GreenRef<'_>, param: u32, stream_source: bool) {
-        match expr.kind() {
-            SyntaxKind::LIST_EXPR => {
-                for element in expr.child_nodes().filter(|n| is_expression(n.kind())) {
+    fn references(&mut self, expr: ast::Expr<GreenRef<'_>>, param: u32, stream_source: bool) {
+        match expr {
+            ast::Expr::List(list) => {
+                for element in list.elements() {
                     self.references(element, param, false);
                 }
             }
-            SyntaxKind::REF_EXPR => {
-                let segments = || {
-                    expr.child_nodes()
-                        .filter(|n| n.kind() == SyntaxKind::SEGMENT)
-                };
+            ast::Expr::Ref(reference) => {
                 // A segment without a name holds a lexical error (`шаг.outs`),
                 // already reported: the names after it mean nothing, so a
                 // broken head is no reference and a broken member ends it.
-                let mut names = segments().map_while(|s| {
-                    s.child_nodes()
-                        .next()
-                        .filter(|n| n.kind() == SyntaxKind::NAME_REF)
-                });
+                let mut names = reference.segments().map_while(|s| s.name_ref());
                 if let Some(head) = names.next() {
-                    let members: Vec<GreenRef<'_>> = names.collect();
+                    let members: Vec<ast::NameRef<GreenRef<'_>>> = names.collect();
                     self.summary.references.push(ReferenceSummary {
                         param,
-                        head: name_text(head),
-                        members: members.iter().map(|m| name_text(*m)).collect(),
+                        head: name_text(head.ident_token()),
+                        members: members.iter().map(|m| name_text(m.ident_token())).collect(),
                         stream_source,
                     });
                     self.anchors.references.push(ReferenceAnchors {
-                        whole: expr.range(),
-                        head: head.range(),
-                        members: members.iter().map(|m| m.range()).collect(),
+                        whole: reference.syntax().text_range(),
+                        head: head.syntax().text_range(),
+                        members: members.iter().map(|m| m.syntax().text_range()).collect(),
                     });
                 }
-                for segment in segments() {
-                    let indexed = segment
-                        .child_nodes()
-                        .find(|n| n.kind() == SyntaxKind::INDEXER)
-                        .and_then(|indexer| {
-                            indexer.child_nodes().find(|n| is_expression(n.kind()))
-                        });
-                    if let Some(index) = indexed {
+                for segment in reference.segments() {
+                    if let Some(index) = segment.indexer().and_then(|indexer| indexer.expr()) {
                         self.references(index, param, false);
                     }
                 }
             }
-            _ => {}
+            ast::Expr::Literal(_) => {}
         }
     }
 }

@@ -8,6 +8,7 @@ use easyflow_diagnostics::{Code, Diagnostic, TextRange, TextSize};
 use logos::Logos;
 
 use crate::SyntaxKind::{self, *};
+use crate::string_literal::escape_len;
 
 /// The tokens of one text: kinds and start offsets, plus lexical errors.
 #[derive(Debug, Clone, PartialEq, Eq)]
@@ -303,34 +304,6 @@ pub(crate) fn lex_string(lexer: &mut logos::Lexer<SyntaxKind>) {
                 }
             }
         }
-    }
-}
-
-/// Length of a valid escape after its backslash (`Ok`), or of the invalid
-/// part to report (`Err`, at least one byte when any is left).
-fn escape_len(after: &[u8]) -> Result<usize, usize> {
-    let Some(&first) = after.first() else {
-        return Err(0);
-    };
-    match first {
-        b'"' | b'\\' | b'\'' | b'b' | b't' | b'n' | b'f' | b'r' => Ok(1),
-        b'u' => {
-            let hex = after[1..]
-                .iter()
-                .take(4)
-                .take_while(|b| b.is_ascii_hexdigit())
-                .count();
-            if hex == 4 { Ok(5) } else { Err(1 + hex) }
-        }
-        b'0'..=b'7' => {
-            let max = if first <= b'3' { 3 } else { 2 };
-            Ok(after
-                .iter()
-                .take(max)
-                .take_while(|b| (b'0'..=b'7').contains(b))
-                .count())
-        }
-        _ => Err(1),
     }
 }
 

@@ -1,6 +1,7 @@
 //! The EasyFlow syntax layer: [`lex`] (logos), [`parse`] (an error-resilient,
 //! event-based recursive descent parser) into a lossless rowan tree, and the
-//! typed [`ast`] over it. Knows nothing of salsa, the LSP or files.
+//! typed [`ast`] over it, generic over the [`tree`] it reads. Knows nothing
+//! of salsa, the LSP or files.
 //!
 //! Parsing never fails: every input, garbage included, gives a tree that
 //! covers every byte of it, plus the lexical and syntax diagnostics (E01xx).
@@ -11,7 +12,9 @@ pub mod green;
 mod lexer;
 mod parser;
 mod reparse;
+mod string_literal;
 mod syntax_kind;
+pub mod tree;
 
 use std::fmt::Write;
 

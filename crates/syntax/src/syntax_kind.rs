@@ -1,128 +1,125 @@
 //! One enum for every kind of token and node. The lexer (logos) produces the
 //! token kinds directly; the parser adds the node kinds.
+//!
+//! The token kinds are written here with their logos patterns: they are the
+//! lexer's, and `easyflow.ungram` only names them. The node kinds come from
+//! `easyflow.ungram` through `generated.rs` (`cargo xtask codegen`), which
+//! calls `syntax_kind_enum!` with them.
 
 use logos::Logos;
 
 use crate::lexer::{LexExtras, lex_block_comment, lex_string};
 
-#[derive(Logos, Debug, Clone, Copy, PartialEq, Eq, PartialOrd, Ord, Hash)]
-#[logos(extras = LexExtras)]
-#[repr(u16)]
-#[allow(non_camel_case_types, clippy::upper_case_acronyms)]
-pub enum SyntaxKind {
-    // Trivia.
-    #[regex(r"[ \t]+")]
-    WHITESPACE = 0,
-    #[regex(r"[\r\n]+")]
-    NEWLINE,
-    #[regex(r"//[^\r\n]*", allow_greedy = true)]
-    LINE_COMMENT,
-    #[token("/*", lex_block_comment)]
-    BLOCK_COMMENT,
+mod generated;
 
-    // Punctuation.
-    #[token("{")]
-    L_BRACE,
-    #[token("}")]
-    R_BRACE,
-    #[token("[")]
-    L_BRACK,
-    #[token("]")]
-    R_BRACK,
-    #[token("(")]
-    L_PAREN,
-    #[token(")")]
-    R_PAREN,
-    #[token("=")]
-    EQ,
-    #[token(";")]
-    SEMICOLON,
-    #[token(":")]
-    COLON,
-    #[token(".")]
-    DOT,
-    #[token(",")]
-    COMMA,
-    #[token("~")]
-    TILDE,
-    #[token("<-")]
-    ARROW,
+/// Declares [`SyntaxKind`]: the token kinds, the node kinds given, and
+/// `ERROR_NODE` last.
+macro_rules! syntax_kind_enum {
+    ($($node:ident,)*) => {
+        #[derive(Logos, Debug, Clone, Copy, PartialEq, Eq, PartialOrd, Ord, Hash)]
+        #[logos(extras = LexExtras)]
+        #[repr(u16)]
+        #[allow(non_camel_case_types, clippy::upper_case_acronyms)]
+        pub enum SyntaxKind {
+            // Trivia.
+            #[regex(r"[ \t]+")]
+            WHITESPACE = 0,
+            #[regex(r"[\r\n]+")]
+            NEWLINE,
+            #[regex(r"//[^\r\n]*", allow_greedy = true)]
+            LINE_COMMENT,
+            #[token("/*", lex_block_comment)]
+            BLOCK_COMMENT,
 
-    // Literals and names.
-    #[regex(r"[A-Za-z_][A-Za-z0-9_]*", priority = 3)]
-    IDENT,
-    #[regex(r"@[A-Za-z_][A-Za-z0-9_]*")]
-    CONSTANT,
-    #[token("\"", lex_string)]
-    STRING,
-    #[regex(r"[+-]?[0-9]+")]
-    INT,
-    #[regex(
-        r"[+-]?([0-9]+\.[0-9]*([eE][+-]?[0-9]+)?|\.[0-9]+([eE][+-]?[0-9]+)?|[0-9]+[eE][+-]?[0-9]+)"
-    )]
-    DOUBLE,
-    /// `pre`/`post` processing code, from `code` to the closing `code end`
-    /// (produced by the lexer's driver, not by a logos pattern).
-    CODE_BLOCK,
+            // Punctuation.
+            #[token("{")]
+            L_BRACE,
+            #[token("}")]
+            R_BRACE,
+            #[token("[")]
+            L_BRACK,
+            #[token("]")]
+            R_BRACK,
+            #[token("(")]
+            L_PAREN,
+            #[token(")")]
+            R_PAREN,
+            #[token("=")]
+            EQ,
+            #[token(";")]
+            SEMICOLON,
+            #[token(":")]
+            COLON,
+            #[token(".")]
+            DOT,
+            #[token(",")]
+            COMMA,
+            #[token("~")]
+            TILDE,
+            #[token("<-")]
+            ARROW,
 
-    // Keywords.
-    #[token("flow")]
-    FLOW_KW,
-    #[token("require")]
-    REQUIRE_KW,
-    #[token("step")]
-    STEP_KW,
-    #[token("sweep")]
-    SWEEP_KW,
-    #[token("runs")]
-    RUNS_KW,
-    #[token("after")]
-    AFTER_KW,
-    #[token("on")]
-    ON_KW,
-    #[token("true")]
-    TRUE_KW,
-    #[token("false")]
-    FALSE_KW,
-    #[token("pre")]
-    PRE_KW,
-    #[token("post")]
-    POST_KW,
-    /// Contextual: lexed as `IDENT`, remapped by the parser before `:`.
-    APP_KW,
-    /// Contextual: lexed as `IDENT`, remapped by the parser before `:`.
-    EXEC_KW,
+            // Literals and names.
+            #[regex(r"[A-Za-z_][A-Za-z0-9_]*", priority = 3)]
+            IDENT,
+            #[regex(r"@[A-Za-z_][A-Za-z0-9_]*")]
+            CONSTANT,
+            #[token("\"", lex_string)]
+            STRING,
+            #[regex(r"[+-]?[0-9]+")]
+            INT,
+            #[regex(
+                r"[+-]?([0-9]+\.[0-9]*([eE][+-]?[0-9]+)?|\.[0-9]+([eE][+-]?[0-9]+)?|[0-9]+[eE][+-]?[0-9]+)"
+            )]
+            DOUBLE,
+            /// `pre`/`post` processing code, from `code` to the closing `code end`
+            /// (produced by the lexer's driver, not by a logos pattern).
+            CODE_BLOCK,
 
-    /// Text that begins no token. A word with non-ASCII letters matches this
-    /// pattern (E0106); other bad characters are logos errors (E0101).
-    #[regex(r"[\p{L}_][\p{L}\p{N}_]*", priority = 1)]
-    ERROR,
-    /// The end of the input: the parser's lookahead past the last token, never in a tree.
-    EOF,
+            // Keywords.
+            #[token("flow")]
+            FLOW_KW,
+            #[token("require")]
+            REQUIRE_KW,
+            #[token("step")]
+            STEP_KW,
+            #[token("sweep")]
+            SWEEP_KW,
+            #[token("runs")]
+            RUNS_KW,
+            #[token("after")]
+            AFTER_KW,
+            #[token("on")]
+            ON_KW,
+            #[token("true")]
+            TRUE_KW,
+            #[token("false")]
+            FALSE_KW,
+            #[token("pre")]
+            PRE_KW,
+            #[token("post")]
+            POST_KW,
+            /// Contextual: lexed as `IDENT`, remapped by the parser before `:`.
+            APP_KW,
+            /// Contextual: lexed as `IDENT`, remapped by the parser before `:`.
+            EXEC_KW,
 
-    // Nodes.
-    SOURCE_FILE,
-    FLOW_ATTRIBUTE,
-    REQUIRE,
-    STEP,
-    ATTRIBUTE,
-    NAME,
-    NAME_REF,
-    PACKAGE_PATH,
-    AFTER_CLAUSE,
-    ON_CLAUSE,
-    PARAM_BLOCK,
-    PARAM_SECTION,
-    PARAM,
-    CODE_SECTION,
-    LITERAL,
-    LIST_EXPR,
-    REF_EXPR,
-    SEGMENT,
-    INDEXER,
-    /// Wraps what the parser could not make sense of.
-    ERROR_NODE,
+            /// Text that begins no token. A word with non-ASCII letters matches this
+            /// pattern (E0106); other bad characters are logos errors (E0101).
+            #[regex(r"[\p{L}_][\p{L}\p{N}_]*", priority = 1)]
+            ERROR,
+            /// The end of the input: the parser's lookahead past the last token, never in a tree.
+            EOF,
+
+            // Nodes, in the order of `easyflow.ungram`.
+            $($node,)*
+            /// Wraps what the parser could not make sense of.
+            ERROR_NODE,
+        }
+    };
 }
+
+generated::node_kinds!(syntax_kind_enum);
 
 use SyntaxKind::*;
 
@@ -157,7 +154,7 @@ impl SyntaxKind {
     }
 
     pub fn is_node(self) -> bool {
-        self >= SOURCE_FILE
+        self > EOF
     }
 
     /// How the kind reads in "expected X, found Y" messages.
@@ -205,6 +202,7 @@ impl SyntaxKind {
     }
 
     /// The kind for a raw `u16`, or `None` when it names no kind.
+    #[inline]
     pub fn from_raw(raw: u16) -> Option<SyntaxKind> {
         if raw <= SyntaxKind::LAST as u16 {
             // SAFETY: `SyntaxKind` is `repr(u16)` with contiguous discriminants

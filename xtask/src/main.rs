@@ -9,7 +9,7 @@
 //!   end-to-end test.
 
 use std::path::{Path, PathBuf};
-use std::process::{Command, ExitCode};
+use std::process::{Command, ExitCode, ExitStatus};
 
 fn main() -> ExitCode {
     let args: Vec<String> = std::env::args().skip(1).collect();
@@ -35,17 +35,21 @@ fn run(program: &str, args: &[&str]) -> Result<(), String> {
 }
 
 fn run_in(dir: &Path, program: &str, args: &[&str]) -> Result<(), String> {
-    eprintln!("xtask: running {program} {}", args.join(" "));
-    let status = Command::new(program)
-        .current_dir(dir)
-        .args(args)
-        .status()
-        .map_err(|e| format!("cannot run {program}: {e}"))?;
+    let status = status_of(dir, program, args)?;
     if status.success() {
         Ok(())
     } else {
         Err(format!("{program} {} failed: {status}", args.join(" ")))
     }
+}
+
+fn status_of(dir: &Path, program: &str, args: &[&str]) -> Result<ExitStatus, String> {
+    eprintln!("xtask: running {program} {}", args.join(" "));
+    Command::new(program)
+        .current_dir(dir)
+        .args(args)
+        .status()
+        .map_err(|e| format!("cannot run {program}: {e}"))
 }
 
 fn test() -> Result<(), String> {
@@ -132,12 +136,7 @@ const SKIPPED_EXIT_CODE: i32 = 77;
 
 /// Runs a script whose exit code 77 means "skipped"; any other failure is an error.
 fn run_status(dir: &Path, program: &str, args: &[&str]) -> Result<i32, String> {
-    eprintln!("xtask: running {program} {}", args.join(" "));
-    let status = Command::new(program)
-        .current_dir(dir)
-        .args(args)
-        .status()
-        .map_err(|e| format!("cannot run {program}: {e}"))?;
+    let status = status_of(dir, program, args)?;
     match status.code() {
         Some(0) => Ok(0),
         Some(SKIPPED_EXIT_CODE) => Ok(SKIPPED_EXIT_CODE),

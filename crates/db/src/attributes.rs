@@ -1,7 +1,8 @@
 //! Flow and step attributes: their values, position-free, and the rules of
-//! `language.md` §3.5 (W0405, W0406, W0501, W0502).
+//! `language.md` §3.5 (W0405, W0406, W0501, W0502, W0503), each writing its
+//! message and its fix's data together.
 
-use easyflow_diagnostics::Code;
+use easyflow_diagnostics::{Code, Diagnostic, Fix, TextRange};
 use easyflow_syntax::ast::{self, AstNode};
 
 use easyflow_diagnostics::suggest::{closest, did_you_mean};
@@ -89,26 +90,52 @@ pub const FLOW_ATTRIBUTES: &[&str] = &[
 ];
 pub const STEP_ATTRIBUTES: &[&str] = &["priority", "mode", "requires", "memory"];
 
-/// A problem with one attribute: which part it is on, its code and message.
+/// A problem with one attribute: which part it is on, its code, message and
+/// fix.
 #[derive(Debug, Clone, PartialEq, Eq)]
 pub struct AttributeProblem {
     pub on_value: bool,
     pub code: Code,
     pub message: String,
-    /// The replacement a quick fix would make (a key, or a constant with `@`).
-    pub suggestion: Option<String>,
+    /// The replacement of the key or value ("did you mean"), when one is close.
+    pub fix: Fix,
+}
+
+impl AttributeProblem {
+    fn new(on_value: bool, code: Code, message: String, suggestion: Option<String>) -> Self {
+        AttributeProblem {
+            on_value,
+            code,
+            message,
+            fix: suggestion.map_or(Fix::None, Fix::Replace),
+        }
+    }
+
+    /// The diagnostic at `range`: the key's, or the value's when
+    /// [`AttributeProblem::on_value`].
+    pub fn at(self, range: TextRange) -> Diagnostic {
+        Diagnostic::new(self.code, range, self.message).with_fix(self.fix)
+    }
+}
+
+/// W0503 on a flow attribute key set before, at `first`.
+pub fn flow_attribute_set_twice(range: TextRange, key: &str, first: TextRange) -> Diagnostic {
+    Diagnostic::new(
+        Code::W0503,
+        range,
+        format!("flow attribute `{key}` is set twice; the last value wins"),
+    )
+    .with_related(first, format!("`{key}` is first set here"))
 }
 
 pub fn check_flow_attribute(key: &str, value: &Value) -> Option<AttributeProblem> {
-    let wrong_value = |expected: &str, suggestion: Option<String>| AttributeProblem {
-        on_value: true,
-        code: Code::W0502,
-        message: format!(
+    let wrong_value = |expected: &str, suggestion: Option<String>| {
+        let message = format!(
             "flow attribute `{key}` expects {expected}, found {}{}",
             value.describe(),
             did_you_mean(suggestion.as_deref())
-        ),
-        suggestion,
+        );
+        AttributeProblem::new(true, Code::W0502, message, suggestion)
     };
     match key {
         "name" | "author" | "description" => (!matches!(value, Value::String(_) | Value::Invalid))
@@ -127,32 +154,31 @@ pub fn check_flow_attribute(key: &str, value: &Value) -> Option<AttributeProblem
         },
         _ => {
             let suggestion = closest(key, FLOW_ATTRIBUTES.iter().copied()).map(str::to_string);
-            Some(AttributeProblem {
-                on_value: false,
-                code: Code::W0501,
-                message: format!(
-                    "unknown flow attribute `{key}`{}; known: {}",
-                    did_you_mean(suggestion.as_deref()),
-                    FLOW_ATTRIBUTES.join(", ")
-                ),
+            let message = format!(
+                "unknown flow attribute `{key}`{}; known: {}",
+                did_you_mean(suggestion.as_deref()),
+                FLOW_ATTRIBUTES.join(", ")
+            );
+            Some(AttributeProblem::new(
+                false,
+                Code::W0501,
+                message,
                 suggestion,
-            })
+            ))
         }
     }
 }
 
 /// Step attribute rules; `requires` and `memory` are checked by the topology fit.
 pub fn check_step_attribute(key: &str, value: &Value) -> Option<AttributeProblem> {
-    let wrong_value = |allowed: &[&str], suggestion: Option<String>| AttributeProblem {
-        on_value: true,
-        code: Code::W0406,
-        message: format!(
+    let wrong_value = |allowed: &[&str], suggestion: Option<String>| {
+        let message = format!(
             "step attribute `{key}` expects {}, found {}{}",
             constants(allowed),
             value.describe(),
             did_you_mean(suggestion.as_deref())
-        ),
-        suggestion,
+        );
+        AttributeProblem::new(true, Code::W0406, message, suggestion)
     };
     match key {
         "priority" => check_constant(value, PRIORITIES).map(|s| wrong_value(PRIORITIES, s)),
@@ -160,16 +186,17 @@ pub fn check_step_attribute(key: &str, value: &Value) -> Option<AttributeProblem
         "requires" | "memory" => None,
         _ => {
             let suggestion = closest(key, STEP_ATTRIBUTES.iter().copied()).map(str::to_string);
-            Some(AttributeProblem {
-                on_value: false,
-                code: Code::W0405,
-                message: format!(
-                    "unknown step attribute `{key}`{}; known: {}",
-                    did_you_mean(suggestion.as_deref()),
-                    STEP_ATTRIBUTES.join(", ")
-                ),
+            let message = format!(
+                "unknown step attribute `{key}`{}; known: {}",
+                did_you_mean(suggestion.as_deref()),
+                STEP_ATTRIBUTES.join(", ")
+            );
+            Some(AttributeProblem::new(
+                false,
+                Code::W0405,
+                message,
                 suggestion,
-            })
+            ))
         }
     }
 }
@@ -238,14 +265,14 @@ mod tests {
     fn constants_get_suggestions() {
         let problem = check_flow_attribute("priority", &Value::Constant("hihg".into())).unwrap();
         assert_eq!(problem.code, Code::W0502);
-        assert_eq!(problem.suggestion.as_deref(), Some("@high"));
+        assert_eq!(problem.fix, Fix::Replace("@high".into()));
         assert!(check_flow_attribute("mode", &Value::Constant("normal".into())).is_none());
         let unknown = check_step_attribute("prority", &Value::Constant("high".into())).unwrap();
         assert_eq!(
-            (unknown.code, unknown.suggestion.as_deref()),
-            (Code::W0405, Some("priority"))
+            (unknown.code, unknown.fix),
+            (Code::W0405, Fix::Replace("priority".into()))
         );
         let string = check_step_attribute("mode", &Value::String("urgent".into())).unwrap();
-        assert_eq!(string.suggestion.as_deref(), Some("@urgent"));
+        assert_eq!(string.fix, Fix::Replace("@urgent".into()));
     }
 }

@@ -5,7 +5,7 @@
 use easyflow_diagnostics::Code;
 use easyflow_topology::{Fit, Requirement, Topology, check_fit};
 
-use crate::diagnostics::{Anchor, AnchoredDiagnostic};
+use crate::anchor::{Anchor, AnchoredDiagnostic};
 use crate::items::{StepId, StepSummary, item_index};
 use crate::{Db, SourceFile, parse_topology};
 

@@ -3,7 +3,7 @@
 
 use std::sync::Arc;
 
-use easyflow_diagnostics::{Code, Diagnostic, Tag, TextRange, TextSize};
+use easyflow_diagnostics::{Diagnostic, TextRange, TextSize};
 use easyflow_syntax::ast::{self, AstNode};
 use easyflow_syntax::green::{GreenElementRef, GreenRef};
 use easyflow_syntax::{GreenNode, NodeOrToken, SyntaxKind, SyntaxNode};
@@ -11,6 +11,7 @@ use easyflow_syntax::{GreenNode, NodeOrToken, SyntaxKind, SyntaxNode};
 use smol_str::SmolStr;
 
 use crate::attributes::{Value, check_step_attribute};
+use crate::rules::steps as rules;
 use crate::{Db, SourceFile, parse};
 
 /// One step's subtree, created by [`file_outline`]. Its identity is its
@@ -350,11 +351,7 @@ impl StepWalker {
                     for element in node.children() {
                         match element {
                             GreenElementRef::Token(on) if on.kind == SyntaxKind::ON_KW => {
-                                self.diagnostics.push(Diagnostic::new(
-                                    Code::E0408,
-                                    on.range,
-                                    "event transitions (`on`) are reserved by the platform and not supported; use `after`",
-                                ));
+                                self.diagnostics.push(rules::event_transition(on.range));
                             }
                             GreenElementRef::Node(name) if name.kind() == SyntaxKind::NAME_REF => {
                                 self.dependency(name, via_on);
@@ -390,14 +387,8 @@ impl StepWalker {
                         &mut seen_post
                     };
                     if *seen {
-                        self.diagnostics.push(Diagnostic::new(
-                            Code::E0407,
-                            keyword.range,
-                            format!(
-                                "`{}` is given twice: a step has at most one `pre` and one `post` section",
-                                keyword.text
-                            ),
-                        ));
+                        self.diagnostics
+                            .push(rules::repeated_code_section(keyword.range, keyword.text));
                     }
                     *seen = true;
                 }
@@ -427,8 +418,7 @@ impl StepWalker {
                     anchors.key
                 };
                 if let Some(range) = range {
-                    self.diagnostics
-                        .push(Diagnostic::new(problem.code, range, problem.message));
+                    self.diagnostics.push(problem.at(range));
                 }
             }
             match key.text().as_str() {
@@ -441,10 +431,9 @@ impl StepWalker {
         }
     }
 
-    fn malformed_requirement(&mut self, range: TextRange, message: String) {
+    fn malformed_requirement(&mut self, diagnostic: Diagnostic) {
         self.summary.requirement.malformed = true;
-        self.diagnostics
-            .push(Diagnostic::new(Code::E0706, range, message));
+        self.diagnostics.push(diagnostic);
     }
 
     /// `[requires = "a+b"]` or `[requires = ["a", "b"]]`; `shift` places
@@ -469,8 +458,7 @@ impl StepWalker {
                         }
                         _ => {
                             return self.malformed_requirement(
-                                range,
-                                "`requires` lists capability names as strings, e.g. `[\"compute\", \"GPU\"]`".to_string(),
+                                rules::requires_element_not_a_string(range),
                             );
                         }
                     }
@@ -478,10 +466,8 @@ impl StepWalker {
                 strings
             }
             _ => {
-                return self.malformed_requirement(
-                    value_range,
-                    "`requires` expects a capability set such as `\"compute+GPU\"` or a list of names".to_string(),
-                );
+                return self
+                    .malformed_requirement(rules::requires_not_a_capability_set(value_range));
             }
         };
         let in_list = matches!(value, ast::Expr::List(_));
@@ -504,8 +490,7 @@ impl StepWalker {
             match easyflow_topology::parse_capability_set(&text) {
                 Ok(capabilities) if in_list && capabilities.len() > 1 => {
                     return self.malformed_requirement(
-                        range,
-                        format!("each element of a `requires` list is one capability name; write `\"{text}\"` as separate elements"),
+                        rules::requires_element_with_several_capabilities(range, &text),
                     );
                 }
                 Ok(capabilities) => {
@@ -515,10 +500,10 @@ impl StepWalker {
                     }
                 }
                 Err(error) => {
-                    return self.malformed_requirement(
+                    return self.malformed_requirement(rules::malformed_requires(
                         place(error.range),
-                        format!("malformed `requires`: {}", error.message),
-                    );
+                        &error.message,
+                    ));
                 }
             }
         }
@@ -536,12 +521,11 @@ impl StepWalker {
                     self.summary.requirement.memory = bytes;
                     self.summary.requirement.memory_text = Some(text.clone());
                 }
-                Err(error) => self.malformed_requirement(range, format!("malformed `memory`: {}", error.message)),
+                Err(error) => {
+                    self.malformed_requirement(rules::malformed_memory(range, &error.message))
+                }
             },
-            _ => self.malformed_requirement(
-                range,
-                "`memory` expects bytes (`1073741824`) or a size with a unit (`\"1GiB\"`, `\"512MB\"`)".to_string(),
-            ),
+            _ => self.malformed_requirement(rules::memory_not_a_size(range)),
         }
     }
 
@@ -549,10 +533,8 @@ impl StepWalker {
         let text = name_text(name);
         let range = name.range();
         if self.summary.dependencies.iter().any(|d| d.name == text) {
-            self.diagnostics.push(
-                Diagnostic::new(Code::W0208, range, format!("step `{text}` is listed twice"))
-                    .with_tag(Tag::Unnecessary),
-            );
+            self.diagnostics
+                .push(rules::step_listed_twice(range, &text));
         }
         self.summary
             .dependencies
@@ -591,26 +573,17 @@ impl StepWalker {
                 .iter()
                 .any(|p| p.name.as_ref() == Some(name))
         {
-            self.diagnostics.push(Diagnostic::new(
-                Code::E0207,
-                range,
-                format!("parameter `{name}` is given twice in this step"),
-            ));
+            self.diagnostics
+                .push(rules::parameter_given_twice(range, name));
         }
         let stream = arrow.is_some();
         if let Some(arrow) = arrow.filter(|_| !self.summary.long_running) {
-            self.diagnostics.push(Diagnostic::new(
-                Code::E0401,
-                arrow,
-                "the stream arrow `<-` is allowed only in a long-running step; make it a `~step`",
-            ));
+            self.diagnostics
+                .push(rules::stream_outside_long_running_step(arrow));
         }
         if stream && let Some(value) = value.filter(|v| v.kind() != SyntaxKind::REF_EXPR) {
-            self.diagnostics.push(Diagnostic::new(
-                Code::E0402,
-                value.range(),
-                "a stream source must be a step's output, such as `Source.outs[\"stream\"]`",
-            ));
+            self.diagnostics
+                .push(rules::stream_source_not_a_reference(value.range()));
         }
         let sweep = match value {
             Some(list) if swept && list.kind() == SyntaxKind::LIST_EXPR => {
@@ -619,21 +592,15 @@ impl StepWalker {
                     .filter(|n| is_expression(n.kind()))
                     .count() as u32;
                 if len == 0 {
-                    self.diagnostics.push(Diagnostic::new(
-                        Code::W0404,
-                        list.range(),
-                        "sweep over an empty list: the step runs zero instances",
-                    ));
+                    self.diagnostics
+                        .push(rules::sweep_over_empty_list(list.range()));
                 }
                 self.summary.instances = self.summary.instances.saturating_mul(u64::from(len));
                 Sweep::List(len)
             }
             Some(other) if swept => {
-                self.diagnostics.push(Diagnostic::new(
-                    Code::E0403,
-                    other.range(),
-                    "`sweep` needs a list literal: wrap the value in `[ ]`",
-                ));
+                self.diagnostics
+                    .push(rules::sweep_needs_a_list(other.range()));
                 Sweep::NotAList
             }
             _ => Sweep::No,

@@ -13,11 +13,13 @@
 //!    attribute (e.g. inside a string literal) leaves it equal, so salsa
 //!    backdates it and nothing below re-runs.
 //! 5. [`resolve::name_resolution`], then [`graph::dependency_graph`] (petgraph).
-//! 6. [`diagnostics::semantic_diagnostics`] and [`fit::fit_diagnostics`]
-//!    (against the flow's [`TopologyFile`]), anchored to steps, not offsets,
-//!    and [`diagnostics::file_diagnostics`], which places everything at byte
+//! 6. [`diagnostics::semantic_diagnostics`] (the file-wide rules of `rules/`)
+//!    and [`fit::fit_diagnostics`] (against the flow's [`TopologyFile`]),
+//!    at [`anchor::Anchor`]s rather than offsets, and
+//!    [`diagnostics::file_diagnostics`], which places everything at byte
 //!    ranges and sorts it.
 
+pub mod anchor;
 pub mod attributes;
 pub mod config;
 pub mod diagnostics;
@@ -26,6 +28,7 @@ pub mod fit;
 pub mod graph;
 pub mod items;
 pub mod resolve;
+mod rules;
 pub mod view;
 
 use std::path::PathBuf;

@@ -127,8 +127,8 @@ impl fmt::Display for Code {
 /// A secondary location that explains a diagnostic (e.g. the first definition
 /// of a duplicated step), in the same file as the diagnostic.
 #[derive(Debug, Clone, PartialEq, Eq, Hash)]
-pub struct Related {
-    pub range: TextRange,
+pub struct Related<At = TextRange> {
+    pub range: At,
     pub message: String,
 }
 
@@ -139,28 +139,79 @@ pub enum Tag {
     Unnecessary,
 }
 
-/// One problem found in one file, located by byte offsets.
-#[derive(Debug, Clone, PartialEq, Eq, Hash)]
-pub struct Diagnostic {
-    pub code: Code,
-    pub range: TextRange,
-    pub message: String,
-    pub related: Vec<Related>,
-    pub tags: Vec<Tag>,
+/// What the quick fixes of a diagnostic need, as data. The rule that writes
+/// the message fills it in from the same values, and the IDE layer turns it
+/// into edits: no fix reads anything back out of a message. A new code with
+/// a fix of a kind listed here (e.g. a "did you mean" [`Fix::Replace`], as
+/// the catalog's unknown package and parameter will be) needs no change in
+/// the IDE layer; a new kind of fix is a new variant with its data (e.g. the
+/// names of the missing required parameters) and its edits in the IDE layer.
+#[derive(Debug, Clone, Default, PartialEq, Eq, Hash)]
+pub enum Fix {
+    #[default]
+    None,
+    /// One of these tokens is missing where the range is (E0100); when the
+    /// range is empty, inserting any of them is a fix.
+    InsertToken(Vec<&'static str>),
+    /// Put this in place of the range: the close name, key or constant of a
+    /// "did you mean" (E0202, W0405, W0406, W0501, W0502).
+    Replace(String),
+    /// An unresolved name (E0201): the close name to put in its place, if
+    /// any, and whether `require NAME;` could define it (a plain name, not
+    /// a stream source).
+    UnresolvedName {
+        suggestion: Option<String>,
+        requirable: bool,
+    },
+    /// Remove the name at the range from its `require` (W0204, W0206).
+    RemoveRequire(Removal),
+    /// Remove the name at the range from its `after`/`on` list (W0208, I0209).
+    RemoveDependency(Removal),
+    /// Make the step a `~step` (E0401).
+    MakeLongRunning,
+    /// Wrap the value at the range in `[ ]` (E0403).
+    WrapInList,
+    /// Write `after` in place of the `on` at the range (E0408).
+    UseAfter,
 }
 
-impl Diagnostic {
-    pub fn new(code: Code, range: TextRange, message: impl Into<String>) -> Self {
+/// Why an entry can go.
+#[derive(Debug, Clone, Copy, PartialEq, Eq, Hash)]
+pub enum Removal {
+    /// It repeats an earlier entry.
+    Repeated,
+    /// Nothing uses it.
+    Unused,
+    /// It says what something else already says.
+    Redundant,
+}
+
+/// One problem found in one file. `At` says where: a byte range (what
+/// hosts see), or a position-free anchor inside the analysis before it is
+/// placed.
+#[derive(Debug, Clone, PartialEq, Eq, Hash)]
+pub struct Diagnostic<At = TextRange> {
+    pub code: Code,
+    pub range: At,
+    pub message: String,
+    pub related: Vec<Related<At>>,
+    pub tags: Vec<Tag>,
+    pub fix: Fix,
+}
+
+impl<At> Diagnostic<At> {
+    pub fn new(code: Code, range: At, message: impl Into<String>) -> Self {
         Diagnostic {
             code,
             range,
             message: message.into(),
             related: Vec::new(),
             tags: Vec::new(),
+            fix: Fix::None,
         }
     }
 
-    pub fn with_related(mut self, range: TextRange, message: impl Into<String>) -> Self {
+    pub fn with_related(mut self, range: At, message: impl Into<String>) -> Self {
         self.related.push(Related {
             range,
             message: message.into(),
@@ -173,10 +224,40 @@ impl Diagnostic {
         self
     }
 
+    pub fn with_fix(mut self, fix: Fix) -> Self {
+        self.fix = fix;
+        self
+    }
+
     pub fn severity(&self) -> Severity {
         self.code.severity()
     }
 
+    /// The diagnostic at the places `place` gives for its locations; `None`
+    /// when its own location has none (a related location without one is
+    /// left out).
+    pub fn place<To>(&self, place: impl Fn(&At) -> Option<To>) -> Option<Diagnostic<To>> {
+        Some(Diagnostic {
+            code: self.code,
+            range: place(&self.range)?,
+            message: self.message.clone(),
+            related: self
+                .related
+                .iter()
+                .filter_map(|related| {
+                    Some(Related {
+                        range: place(&related.range)?,
+                        message: related.message.clone(),
+                    })
+                })
+                .collect(),
+            tags: self.tags.clone(),
+            fix: self.fix.clone(),
+        })
+    }
+}
+
+impl Diagnostic {
     /// The diagnostic with its range and its related ranges moved by `to`
     /// (e.g. from a step's or a half's offsets to the file's).
     pub fn moved(mut self, to: impl Fn(TextRange) -> TextRange) -> Self {
@@ -205,6 +286,25 @@ mod tests {
         assert_eq!(Code::W0206.severity(), Severity::Warning);
         assert_eq!(Code::I0209.severity(), Severity::Information);
         assert!(Code::ALL.iter().all(|c| c.as_str().len() == 5));
+    }
+
+    #[test]
+    fn placing_keeps_all_but_the_unplaced_related_locations() {
+        let place = |n: &u32| (*n < 3).then(|| TextRange::empty((*n).into()));
+        let anchored = Diagnostic::new(Code::W0204, 1, "repeated")
+            .with_related(2, "first")
+            .with_related(3, "nowhere")
+            .with_tag(Tag::Unnecessary)
+            .with_fix(Fix::RemoveRequire(Removal::Repeated));
+        let expected = Diagnostic::new(Code::W0204, TextRange::empty(1.into()), "repeated")
+            .with_related(TextRange::empty(2.into()), "first")
+            .with_tag(Tag::Unnecessary)
+            .with_fix(Fix::RemoveRequire(Removal::Repeated));
+        assert_eq!(anchored.place(place), Some(expected));
+        assert_eq!(
+            Diagnostic::new(Code::E0201, 3, "nowhere").place(place),
+            None
+        );
     }
 }
 

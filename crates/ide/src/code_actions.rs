@@ -1,19 +1,15 @@
 //! Quick fixes: the code actions that `diagnostics.md` lists for each code,
-//! for the diagnostics of the file that intersect a range.
-//!
-//! The "did you mean" names of E0201 and E0202 are read from the messages
-//! (the suggester is private to the db crate); attribute suggestions are
-//! recomputed with the db's attribute rules.
+//! for the diagnostics of the file that intersect a range. Each is made from
+//! the diagnostic's [`Fix`] (its rule's data: the suggested name, the missing
+//! token, the entry that can go, …) and the syntax tree, never from its
+//! message.
 
-use easyflow_db::attributes::{Value, check_flow_attribute, check_step_attribute};
-use easyflow_db::diagnostics::Anchor;
-use easyflow_db::{Db, SourceFile, file_diagnostics, file_outline, item_index, parse};
-use easyflow_diagnostics::{Code, Diagnostic, TextRange, TextSize};
+use easyflow_db::{Db, SourceFile, file_diagnostics, parse};
+use easyflow_diagnostics::{Diagnostic, Fix, Removal, TextRange, TextSize};
 use easyflow_syntax::ast::{self, AstNode};
 use easyflow_syntax::{SyntaxElement, SyntaxKind, SyntaxNode};
 
 use crate::TextEdit;
-use crate::defs;
 
 #[derive(Debug, Clone, Copy, PartialEq, Eq, Hash)]
 pub enum CodeActionKind {
@@ -36,53 +32,59 @@ pub struct CodeAction {
 /// (touching counts, so an empty range at the cursor finds the diagnostic
 /// it is in or at), in the diagnostics' order.
 pub fn code_actions(db: &dyn Db, file: SourceFile, range: TextRange) -> Vec<CodeAction> {
-    let mut actions = Vec::new();
-    for diagnostic in file_diagnostics(db, file) {
-        if diagnostic.range.intersect(range).is_none() {
-            continue;
-        }
-        let fixer = Fixer {
-            db,
-            file,
-            text: file.text(db),
-            diagnostic,
-        };
-        for fix in fixer.fixes() {
+    file_diagnostics(db, file)
+        .iter()
+        .filter(|diagnostic| diagnostic.range.intersect(range).is_some())
+        .flat_map(|diagnostic| fixes_of(db, file, diagnostic))
+        .collect()
+}
+
+/// The quick fixes of one diagnostic of `file`.
+fn fixes_of(db: &dyn Db, file: SourceFile, diagnostic: &Diagnostic) -> Vec<CodeAction> {
+    let fixer = Fixer {
+        db,
+        file,
+        text: file.text(db),
+        diagnostic,
+    };
+    fixer
+        .quick_fixes()
+        .into_iter()
+        .map(|fix| {
             let mut edits = fix.edits;
             edits.sort_by_key(|e| e.range.start());
-            actions.push(CodeAction {
+            CodeAction {
                 title: fix.title,
                 kind: CodeActionKind::QuickFix,
                 edits,
                 is_preferred: fix.preferred,
                 diagnostic: Some(diagnostic.clone()),
-            });
-        }
-    }
-    actions
+            }
+        })
+        .collect()
 }
 
-struct Fix {
+struct QuickFix {
     title: String,
     edits: Vec<TextEdit>,
     preferred: bool,
 }
 
-impl Fix {
-    fn new(title: String, edits: Vec<TextEdit>) -> Fix {
-        Fix {
+impl QuickFix {
+    fn new(title: String, edits: Vec<TextEdit>) -> QuickFix {
+        QuickFix {
             title,
             edits,
             preferred: true,
         }
     }
 
-    fn replace(range: TextRange, with: &str) -> Fix {
-        Fix::new(format!("Replace with `{with}`"), vec![edit(range, with)])
+    fn replace(range: TextRange, with: &str) -> QuickFix {
+        QuickFix::new(format!("Replace with `{with}`"), vec![edit(range, with)])
     }
 
-    fn remove(title: String, range: TextRange) -> Fix {
-        Fix::new(title, vec![edit(range, "")])
+    fn remove(title: String, range: TextRange) -> QuickFix {
+        QuickFix::new(title, vec![edit(range, "")])
     }
 }
 
@@ -101,35 +103,32 @@ struct Fixer<'a> {
 }
 
 impl Fixer<'_> {
-    fn fixes(&self) -> Vec<Fix> {
+    fn quick_fixes(&self) -> Vec<QuickFix> {
         let d = self.diagnostic;
-        let fixes = match d.code {
-            Code::E0100 => return self.insert_missing_token(),
-            Code::E0201 => return self.unresolved_name(),
-            Code::E0202 => suggestion(&d.message).map(|s| Fix::replace(d.range, s)),
-            Code::W0204 => {
-                self.remove_require_entry(format!("Remove the repeated `{}`", self.name()))
-            }
-            Code::W0206 => self.remove_require_entry(format!("Remove unused `{}`", self.name())),
-            Code::W0208 => self.remove_dependency(false),
-            Code::I0209 => self.remove_dependency(true),
-            Code::E0401 => self.make_long_running(),
-            Code::E0403 => Some(Fix::new(
+        let fix = match &d.fix {
+            Fix::None => None,
+            Fix::InsertToken(tokens) => return self.insert_missing_token(tokens),
+            Fix::UnresolvedName {
+                suggestion,
+                requirable,
+            } => return self.unresolved_name(suggestion.as_deref(), *requirable),
+            Fix::Replace(with) => Some(QuickFix::replace(d.range, with)),
+            Fix::RemoveRequire(why) => self.remove_require_entry(*why),
+            Fix::RemoveDependency(why) => self.remove_dependency(*why),
+            Fix::MakeLongRunning => self.make_long_running(),
+            Fix::WrapInList => Some(QuickFix::new(
                 "Wrap the value in `[ ]`".to_string(),
                 vec![
                     edit(TextRange::empty(d.range.start()), "["),
                     edit(TextRange::empty(d.range.end()), "]"),
                 ],
             )),
-            Code::W0405 | Code::W0406 => self.step_attribute_suggestion(),
-            Code::W0501 | Code::W0502 => self.flow_attribute_suggestion(),
-            Code::E0408 => Some(Fix::new(
+            Fix::UseAfter => Some(QuickFix::new(
                 "Replace `on` with `after`".to_string(),
                 vec![edit(d.range, "after")],
             )),
-            _ => None,
         };
-        fixes.into_iter().collect()
+        fix.into_iter().collect()
     }
 
     fn root(&self) -> SyntaxNode {
@@ -151,27 +150,12 @@ impl Fixer<'_> {
         node.ancestors().find(|n| n.kind() == kind)
     }
 
-    /// E0100: `expected `,` or `;`, found …` with an empty range where the
-    /// token is missing: insert it. When a separator and a closer are both
-    /// possible, what follows decides which is preferred.
-    fn insert_missing_token(&self) -> Vec<Fix> {
+    /// E0100: one of `tokens` is missing where the (empty) range is: insert
+    /// it. When a separator and a closer are both possible, what follows
+    /// decides which is preferred.
+    fn insert_missing_token(&self, tokens: &[&'static str]) -> Vec<QuickFix> {
         let d = self.diagnostic;
-        if !d.range.is_empty() {
-            return Vec::new();
-        }
-        let Some(expected) = d
-            .message
-            .strip_prefix("expected ")
-            .and_then(|m| m.split_once(", found").map(|(e, _)| e))
-        else {
-            return Vec::new();
-        };
-        let tokens: Vec<&str> = expected
-            .split(" or ")
-            .filter_map(|t| t.strip_prefix('`')?.strip_suffix('`'))
-            .filter(|t| matches!(*t, "," | ";" | ")" | "]"))
-            .collect();
-        let preferred = match tokens.as_slice() {
+        let preferred = match tokens {
             [only] => Some(*only),
             _ if tokens.contains(&",") => {
                 let closer = tokens.iter().copied().find(|t| *t != ",");
@@ -184,8 +168,8 @@ impl Fixer<'_> {
             _ => None,
         };
         tokens
-            .into_iter()
-            .map(|token| Fix {
+            .iter()
+            .map(|&token| QuickFix {
                 title: format!("Insert `{token}`"),
                 edits: vec![edit(d.range, token)],
                 preferred: preferred == Some(token),
@@ -217,39 +201,23 @@ impl Fixer<'_> {
         })
     }
 
-    /// E0201: replace with the suggested name; or, for a plain name (files
-    /// have no members, and a stream source cannot be a file), require it.
-    fn unresolved_name(&self) -> Vec<Fix> {
+    /// E0201: replace with the suggested name; or, when the name could be a
+    /// file, require it.
+    fn unresolved_name(&self, suggestion: Option<&str>, requirable: bool) -> Vec<QuickFix> {
         let d = self.diagnostic;
         let mut fixes = Vec::new();
-        let suggested = suggestion(&d.message);
-        if let Some(name) = suggested {
-            fixes.push(Fix::replace(d.range, name));
+        if let Some(name) = suggestion {
+            fixes.push(QuickFix::replace(d.range, name));
         }
-        let plain_name = self
-            .reference_at(d.range)
-            .is_some_and(|r| r.members.is_empty() && !r.stream_source);
-        if plain_name {
+        if requirable {
             let name = self.name();
-            fixes.push(Fix {
+            fixes.push(QuickFix {
                 title: format!("Add `require {name};`"),
                 edits: vec![self.add_require(name)],
-                preferred: suggested.is_none(),
+                preferred: suggestion.is_none(),
             });
         }
         fixes
-    }
-
-    /// The summary of the reference whose head is at `range`.
-    fn reference_at(&self, range: TextRange) -> Option<easyflow_db::items::ReferenceSummary> {
-        let step = defs::step_at(self.db, self.file, range.start())?;
-        let summary = item_index(self.db, self.file).steps.get(step.index())?;
-        (0..summary.references.len())
-            .find(|&n| {
-                defs::range_of(self.db, self.file, Anchor::ReferenceHead(step, n as u32))
-                    == Some(range)
-            })
-            .map(|n| summary.references[n].clone())
     }
 
     /// `require NAME;` on a new line after the last `require`, or else after
@@ -296,35 +264,40 @@ impl Fixer<'_> {
         }
     }
 
+    /// "Remove the repeated `a`", "Remove unused `a`", …
+    fn removal_title(&self, why: Removal) -> String {
+        let name = self.name();
+        match why {
+            Removal::Repeated => format!("Remove the repeated `{name}`"),
+            Removal::Unused => format!("Remove unused `{name}`"),
+            Removal::Redundant => format!("Remove the redundant `{name}`"),
+        }
+    }
+
     /// W0204, W0206: remove the name from its `require`, or the whole
     /// `require` when it is the only name.
-    fn remove_require_entry(&self, title: String) -> Option<Fix> {
+    fn remove_require_entry(&self, why: Removal) -> Option<QuickFix> {
         let name = self.node(SyntaxKind::NAME)?;
         let require = name.parent().filter(|p| p.kind() == SyntaxKind::REQUIRE)?;
         match remove_list_entry(&name) {
-            Some(range) => Some(Fix::remove(title, range)),
-            None => Some(Fix::remove(
+            Some(range) => Some(QuickFix::remove(self.removal_title(why), range)),
+            None => Some(QuickFix::remove(
                 format!("Remove `{}`", require.text()),
                 remove_lines(self.text, require.text_range()),
             )),
         }
     }
 
-    /// W0208, I0209: remove the entry from its `after`/`on` list; for I0209
-    /// the whole clause when it is the only entry.
-    fn remove_dependency(&self, redundant: bool) -> Option<Fix> {
+    /// W0208, I0209: remove the entry from its `after`/`on` list, or the
+    /// whole clause when it is the only entry.
+    fn remove_dependency(&self, why: Removal) -> Option<QuickFix> {
         let entry = self.node(SyntaxKind::NAME_REF)?;
         let clause = entry
             .parent()
             .filter(|p| matches!(p.kind(), SyntaxKind::AFTER_CLAUSE | SyntaxKind::ON_CLAUSE))?;
         let name = self.name();
-        let title = if redundant {
-            format!("Remove the redundant `{name}`")
-        } else {
-            format!("Remove the repeated `{name}`")
-        };
         if let Some(range) = remove_list_entry(&entry) {
-            return Some(Fix::remove(title, range));
+            return Some(QuickFix::remove(self.removal_title(why), range));
         }
         // The only entry: the clause goes, with the space before it.
         let start = non_trivia_sibling(SyntaxElement::Node(clause.clone()), Direction::Prev)
@@ -332,57 +305,21 @@ impl Fixer<'_> {
         let keyword = clause
             .first_token()
             .map_or_else(String::new, |t| t.text().to_string());
-        Some(Fix::remove(
+        Some(QuickFix::remove(
             format!("Remove `{keyword} {name}`"),
             TextRange::new(start, clause.text_range().end()),
         ))
     }
 
     /// E0401: `~` before the step's `step` keyword.
-    fn make_long_running(&self) -> Option<Fix> {
+    fn make_long_running(&self) -> Option<QuickFix> {
         let step = ast::Step::cast(self.node(SyntaxKind::STEP)?)?;
         let keyword = step.step_token()?;
-        Some(Fix::new(
+        Some(QuickFix::new(
             "Make it a `~step`".to_string(),
             vec![edit(TextRange::empty(keyword.text_range().start()), "~")],
         ))
     }
-
-    /// W0405, W0406: the rule's suggestion for the attribute.
-    fn step_attribute_suggestion(&self) -> Option<Fix> {
-        let d = self.diagnostic;
-        let recomputed = self
-            .node(SyntaxKind::ATTRIBUTE)
-            .and_then(ast::Attribute::cast)
-            .and_then(|attribute| {
-                let key = attribute.key()?.text();
-                let value = Value::of(attribute.value().as_ref());
-                check_step_attribute(&key, &value)?.suggestion
-            });
-        let with = recomputed.or_else(|| suggestion(&d.message).map(str::to_string))?;
-        Some(Fix::replace(d.range, &with))
-    }
-
-    /// W0501, W0502: the rule's suggestion for the flow attribute.
-    fn flow_attribute_suggestion(&self) -> Option<Fix> {
-        let d = self.diagnostic;
-        let recomputed = file_outline(self.db, self.file)
-            .flow_attributes
-            .iter()
-            .find(|a| {
-                a.value_range == Some(d.range) || a.key.as_ref().is_some_and(|(_, r)| *r == d.range)
-            })
-            .and_then(|a| check_flow_attribute(&a.key.as_ref()?.0, &a.value)?.suggestion);
-        let with = recomputed.or_else(|| suggestion(&d.message).map(str::to_string))?;
-        Some(Fix::replace(d.range, &with))
-    }
-}
-
-/// The name in a message's "did you mean `X`?".
-fn suggestion(message: &str) -> Option<&str> {
-    let (_, rest) = message.split_once("did you mean `")?;
-    let (name, _) = rest.split_once('`')?;
-    Some(name)
 }
 
 #[derive(Clone, Copy)]
@@ -488,6 +425,7 @@ fn end_of_line_if_free(text: &str, offset: TextSize) -> TextSize {
 mod tests {
     use super::*;
     use crate::fixture::{apply, fixture};
+    use easyflow_diagnostics::Code;
 
     fn codes(text: &str) -> Vec<Code> {
         let f = fixture(text);
@@ -914,5 +852,53 @@ mod tests {
         assert_eq!(all, vec![Code::W0206, Code::E0202]);
         let none = code_actions(&f.db, f.file, TextRange::empty(TextSize::of(text)));
         assert!(none.is_empty());
+    }
+
+    /// Every kind of fix, with the message of its diagnostic blanked: the
+    /// same edits, so nothing is read from the message.
+    #[test]
+    fn fixes_never_read_the_message() {
+        let texts = [
+            "require a$0 b;\nstep A runs P (x = a, y = b);\n",
+            "step Load runs P ();\nstep B runs Q (x = Lod$0);\n",
+            "step B runs Q (x = inp$0ut);\n",
+            "step Load runs P ();\nstep B runs Q after Lod$0 ();\n",
+            "require a, b, a$0;\nstep A runs P (x = a, y = b);\n",
+            "require a;\nrequire unused$0;\nstep A runs P (x = a);\n",
+            "step A runs P ();\nstep C runs P after A, A$0 ();\n",
+            "step A runs P ();\nstep C runs P after A$0 (x = A.outs);\n",
+            "step A runs P ();\nstep B runs P (x <$0- A.outs);\n",
+            "step A runs P (x = sweep 4$02);\n",
+            "[prori$0ty = @high]\nstep A runs P ();\n",
+            "[priority = @hi$0hg]\nstep A runs P ();\n",
+            "[flow: autor$0 = \"me\"]\nstep A runs P ();\n",
+            "[flow: priority = @lo$0]\nstep A runs P ();\n",
+            "step A runs P ();\nstep B runs P o$0n A ();\n",
+        ];
+        for text in texts {
+            let f = fixture(text);
+            let at = TextRange::empty(f.offset);
+            let diagnostics = file_diagnostics(&f.db, f.file);
+            let fixed: Vec<&Diagnostic> = diagnostics
+                .iter()
+                .filter(|d| d.range.intersect(at).is_some() && d.fix != Fix::None)
+                .collect();
+            assert!(!fixed.is_empty(), "no fix at the cursor in {text:?}");
+            for diagnostic in fixed {
+                let blank = Diagnostic {
+                    message: String::new(),
+                    ..diagnostic.clone()
+                };
+                let edits = |actions: Vec<CodeAction>| -> Vec<(String, Vec<TextEdit>, bool)> {
+                    actions
+                        .into_iter()
+                        .map(|a| (a.title, a.edits, a.is_preferred))
+                        .collect()
+                };
+                let with_message = edits(fixes_of(&f.db, f.file, diagnostic));
+                assert!(!with_message.is_empty(), "{diagnostic:?}");
+                assert_eq!(with_message, edits(fixes_of(&f.db, f.file, &blank)));
+            }
+        }
     }
 }

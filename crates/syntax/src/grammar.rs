@@ -96,7 +96,7 @@ fn require(p: &mut Parser<'_>) {
         complete = name(p, NAME, "a file name", &follow);
     }
     if complete && !p.at(SEMICOLON) {
-        p.error_missing("`,` or `;`");
+        p.error_missing_token(&[COMMA, SEMICOLON]);
         complete = false;
     }
     if !complete {
@@ -350,7 +350,7 @@ fn param_section(p: &mut Parser<'_>, label: Option<SyntaxKind>) {
         if at_param_start(p) {
             // After a broken parameter, the skip stopped here: nothing new to report.
             if param_ok {
-                p.error_missing("`,` or `)`");
+                p.error_missing_token(&[COMMA, R_PAREN]);
             }
             continue;
         }
@@ -488,7 +488,7 @@ fn list_elements(p: &mut Parser<'_>) {
         |p: &Parser<'_>, n: usize| at_param_start_at(p, n) && p.nth_at_line_start(n);
     loop {
         if param_line_at(p, 0) || at_top_level_start(p) {
-            p.error_missing("`]`");
+            p.error_missing_token(&[R_BRACK]);
             return;
         }
         let element_ok = expression(p);
@@ -502,7 +502,7 @@ fn list_elements(p: &mut Parser<'_>) {
             reported |= p.eat_error_tokens();
             match p.current() {
                 COMMA if param_line_at(p, 1) => {
-                    p.error_missing("`]`");
+                    p.error_missing_token(&[R_BRACK]);
                     return;
                 }
                 COMMA => {
@@ -527,13 +527,13 @@ fn list_elements(p: &mut Parser<'_>) {
                 }
                 _ if at_expression_start(p) && !param_line_at(p, 0) && !at_top_level_start(p) => {
                     if !reported {
-                        p.error_missing("`,` or `]`");
+                        p.error_missing_token(&[COMMA, R_BRACK]);
                     }
                     break;
                 }
                 _ if p.at(R_PAREN) || at_param_start(p) || at_top_level_start(p) => {
                     if !reported {
-                        p.error_missing("`,` or `]`");
+                        p.error_missing_token(&[COMMA, R_BRACK]);
                     }
                     return;
                 }

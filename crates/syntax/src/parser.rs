@@ -3,7 +3,7 @@
 //! replays the events over all tokens, trivia included, into a rowan green
 //! tree. Parsing never fails and never stops early.
 
-use easyflow_diagnostics::{Code, Diagnostic, TextRange};
+use easyflow_diagnostics::{Code, Diagnostic, Fix, TextRange};
 use rayon::prelude::*;
 use rowan::{GreenNode, GreenToken, NodeOrToken};
 
@@ -178,12 +178,16 @@ impl<'t> Parser<'t> {
     /// one: a second error at the same token, or something missing at the end
     /// of a text that ends inside an unterminated token.
     pub(crate) fn error_at(&mut self, range: TextRange, message: String) {
+        self.error_with_fix(range, message, Fix::None);
+    }
+
+    fn error_with_fix(&mut self, range: TextRange, message: String, fix: Fix) {
         if self.last_error_pos == Some(self.pos) || (self.at_eof() && self.ends_unterminated) {
             return;
         }
         self.last_error_pos = Some(self.pos);
         self.errors
-            .push(Diagnostic::new(Code::E0100, range, message));
+            .push(Diagnostic::new(Code::E0100, range, message).with_fix(fix));
     }
 
     /// Reports that `expected` is missing here, without consuming anything,
@@ -191,12 +195,29 @@ impl<'t> Parser<'t> {
     /// diagnostic: they are consumed silently in place of `expected`, and the
     /// result is true (the caller goes on as if `expected` were there).
     pub(crate) fn error_missing(&mut self, expected: &str) -> bool {
+        self.report_missing(expected, &[])
+    }
+
+    /// [`Parser::error_missing`] for one of the tokens `kinds`: the error
+    /// carries those that its quick fix may insert.
+    pub(crate) fn error_missing_token(&mut self, kinds: &[SyntaxKind]) -> bool {
+        let expected: Vec<&str> = kinds.iter().map(|kind| kind.describe()).collect();
+        self.report_missing(&expected.join(" or "), kinds)
+    }
+
+    fn report_missing(&mut self, expected: &str, kinds: &[SyntaxKind]) -> bool {
         if self.eat_error_tokens() {
             return true;
         }
         let message = format!("expected {expected}, found {}", self.found());
         let range = self.missing_range();
-        self.error_at(range, message);
+        let insertable: Vec<&'static str> = kinds.iter().filter_map(|&k| insertable(k)).collect();
+        let fix = if insertable.is_empty() {
+            Fix::None
+        } else {
+            Fix::InsertToken(insertable)
+        };
+        self.error_with_fix(range, message, fix);
         false
     }
 
@@ -241,7 +262,19 @@ impl<'t> Parser<'t> {
             self.eat(kind);
             return true;
         }
-        self.error_missing(kind.describe())
+        self.error_missing_token(&[kind])
+    }
+}
+
+/// The text of a token that E0100's quick fix inserts where it is missing
+/// (`diagnostics.md`: a `,` `;` `)` or `]`).
+fn insertable(kind: SyntaxKind) -> Option<&'static str> {
+    match kind {
+        COMMA => Some(","),
+        SEMICOLON => Some(";"),
+        R_PAREN => Some(")"),
+        R_BRACK => Some("]"),
+        _ => None,
     }
 }
 

@@ -1,0 +1,16 @@
+//! The analysis's rules, one module per family. Each rule is one function
+//! that writes a diagnostic's message and its fix's data ([`Fix`]) from the
+//! same values, so a message and its quick fix cannot disagree.
+//!
+//! - [`steps`]: what one step's walk finds (`items.rs`), at ranges.
+//! - [`names`] and [`graph`]: what needs the whole file, at anchors
+//!   (`anchor.rs`), run by `diagnostics::semantic_diagnostics`.
+//!
+//! The attribute rules live with the attribute vocabularies
+//! (`attributes.rs`), and the topology fit's with its check (`fit.rs`).
+//!
+//! [`Fix`]: easyflow_diagnostics::Fix
+
+pub(crate) mod graph;
+pub(crate) mod names;
+pub(crate) mod steps;

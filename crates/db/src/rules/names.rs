@@ -1,0 +1,278 @@
+//! The names rules that need the whole file: E0201, E0202, E0203, W0204,
+//! E0205, W0206, I0209, W0210, and E0402 for a stream read from a required
+//! file. [`check`] decides where each applies; one function per rule writes
+//! its message and its fix's data together.
+
+use easyflow_diagnostics::suggest::{closest, did_you_mean};
+use easyflow_diagnostics::{Code, Fix, Removal, Tag};
+use smol_str::SmolStr;
+
+use crate::anchor::{Anchor, AnchoredDiagnostic};
+use crate::graph::{DependencyGraph, EdgeKind};
+use crate::items::{ItemIndex, StepId};
+use crate::resolve::{Resolution, Target};
+
+/// The names diagnostics of a file, in the order of its requires, then of
+/// its steps.
+pub(crate) fn check(
+    index: &ItemIndex,
+    resolution: &Resolution,
+    graph: &DependencyGraph,
+    out: &mut Vec<AnchoredDiagnostic>,
+) {
+    // Suggestions never name the step itself: that would be E0302.
+    let other_step_names = |id: StepId| {
+        index
+            .steps
+            .iter()
+            .filter_map(|s| s.name.as_deref())
+            .filter(move |name| Some(*name) != index.steps[id.index()].name.as_deref())
+    };
+
+    for (i, name) in index.requires.iter().enumerate() {
+        let anchor = Anchor::Require(i as u32);
+        let first = resolution.files_by_name[name];
+        if first != i as u32 {
+            out.push(file_required_twice(anchor, name, Anchor::Require(first)));
+        } else if let Some(&step) = resolution.steps_by_name.get(name.as_str()) {
+            out.push(file_and_step_share_a_name(
+                anchor,
+                name,
+                Anchor::StepName(step),
+            ));
+        } else if resolution.file_uses[i] == 0 {
+            out.push(unused_file(anchor, name));
+        }
+    }
+
+    for (i, step) in index.steps.iter().enumerate() {
+        let id = StepId(i as u32);
+        if let Some(name) = &step.name {
+            let first = resolution.steps_by_name[name];
+            if first != id {
+                out.push(duplicate_step(
+                    Anchor::StepName(id),
+                    name,
+                    Anchor::StepName(first),
+                ));
+            }
+        }
+        for (n, dependency) in step.dependencies.iter().enumerate() {
+            let anchor = Anchor::Dependency(id, n as u32);
+            let repeated = step.dependencies[..n]
+                .iter()
+                .any(|d| d.name == dependency.name);
+            match resolution.dependencies[i][n] {
+                None if resolution
+                    .files_by_name
+                    .contains_key(dependency.name.as_str()) =>
+                {
+                    out.push(dependency_is_a_file(anchor, &dependency.name));
+                }
+                None => {
+                    let suggestion = closest(&dependency.name, other_step_names(id));
+                    out.push(unknown_dependency(anchor, &dependency.name, suggestion));
+                }
+                // An `on` entry already has its E0408; its fix (`after`) may
+                // then show this.
+                Some(target) if target != id && !repeated && !dependency.via_on => {
+                    let data_edge = graph
+                        .edges_into(id)
+                        .iter()
+                        .find(|e| e.from == target && e.kind != EdgeKind::Control);
+                    if let Some(edge) = data_edge {
+                        out.push(redundant_after(
+                            anchor,
+                            &dependency.name,
+                            Anchor::of_edge_source(id, edge.source),
+                        ));
+                    }
+                }
+                Some(_) => {}
+            }
+        }
+        for (n, reference) in step.references.iter().enumerate() {
+            match resolution.references[i][n] {
+                // The broken `require` already has its syntax error.
+                Target::Unresolved
+                    if index.unparsed_requires.iter().any(|r| *r == reference.head) => {}
+                Target::Unresolved => {
+                    let candidates =
+                        other_step_names(id).chain(index.requires.iter().map(String::as_str));
+                    out.push(unresolved_name(
+                        Anchor::ReferenceHead(id, n as u32),
+                        &reference.head,
+                        closest(&reference.head, candidates),
+                        !reference.members.is_empty(),
+                        reference.stream_source,
+                    ));
+                }
+                Target::File(_) if reference.stream_source => {
+                    out.push(stream_source_is_a_file(
+                        Anchor::Reference(id, n as u32),
+                        &reference.head,
+                    ));
+                }
+                Target::File(_) => {}
+                Target::Step(_) => {
+                    if let Some((m, member, expected)) = unknown_member_of(&reference.members) {
+                        out.push(unknown_member(
+                            Anchor::Member(id, n as u32, m as u32),
+                            &reference.head,
+                            m > 0,
+                            member,
+                            expected,
+                        ));
+                    }
+                }
+            }
+        }
+    }
+}
+
+/// The first member segment that is not `outs`/`Result` (or `outs` after
+/// `Result`): its position, name and what was expected.
+fn unknown_member_of(members: &[SmolStr]) -> Option<(usize, &str, &'static str)> {
+    match members.first().map(SmolStr::as_str) {
+        None | Some("outs") => None,
+        Some("Result") => match members.get(1).map(SmolStr::as_str) {
+            None | Some("outs") => None,
+            Some(other) => Some((1, other, "`outs`")),
+        },
+        Some(other) => Some((0, other, "`outs` or `Result`")),
+    }
+}
+
+/// E0201 on the head of a reference that names nothing. `suggestion` is a
+/// close step or file name; with none, a plain name may be a file to require.
+fn unresolved_name(
+    at: Anchor,
+    head: &str,
+    suggestion: Option<&str>,
+    has_members: bool,
+    stream_source: bool,
+) -> AnchoredDiagnostic {
+    // Files have no members: `X.outs` can only mean a step.
+    let hint = match suggestion {
+        Some(_) => did_you_mean(suggestion),
+        None if !has_members => format!("; if it is an input file, add `require {head};`"),
+        None => String::new(),
+    };
+    AnchoredDiagnostic::new(
+        Code::E0201,
+        at,
+        format!("unresolved name `{head}`: not a step or a required file{hint}"),
+    )
+    .with_fix(Fix::UnresolvedName {
+        suggestion: suggestion.map(str::to_string),
+        // A stream source cannot be a file.
+        requirable: !has_members && !stream_source,
+    })
+}
+
+/// E0202 on an `after`/`on` entry that names a required file.
+fn dependency_is_a_file(at: Anchor, name: &str) -> AnchoredDiagnostic {
+    AnchoredDiagnostic::new(
+        Code::E0202,
+        at,
+        format!("`{name}` is a required file, not a step of this file"),
+    )
+}
+
+/// E0202 on an `after`/`on` entry that names nothing; `suggestion` is a
+/// close step name.
+fn unknown_dependency(at: Anchor, name: &str, suggestion: Option<&str>) -> AnchoredDiagnostic {
+    let diagnostic = AnchoredDiagnostic::new(
+        Code::E0202,
+        at,
+        format!(
+            "`{name}` is not a step of this file{}",
+            did_you_mean(suggestion)
+        ),
+    );
+    match suggestion {
+        Some(name) => diagnostic.with_fix(Fix::Replace(name.to_string())),
+        None => diagnostic,
+    }
+}
+
+/// E0203 on a step name defined before, at `first`.
+fn duplicate_step(at: Anchor, name: &str, first: Anchor) -> AnchoredDiagnostic {
+    AnchoredDiagnostic::new(
+        Code::E0203,
+        at,
+        format!("duplicate step `{name}`: rename one of the steps"),
+    )
+    .with_related(first, format!("`{name}` is first defined here"))
+}
+
+/// W0204 on a name required before, at `first`.
+fn file_required_twice(at: Anchor, name: &str, first: Anchor) -> AnchoredDiagnostic {
+    AnchoredDiagnostic::new(Code::W0204, at, format!("file `{name}` is required twice"))
+        .with_related(first, format!("`{name}` is first required here"))
+        .with_tag(Tag::Unnecessary)
+        .with_fix(Fix::RemoveRequire(Removal::Repeated))
+}
+
+/// E0205 on a required name that a step (at `step`) has too.
+fn file_and_step_share_a_name(at: Anchor, name: &str, step: Anchor) -> AnchoredDiagnostic {
+    AnchoredDiagnostic::new(
+        Code::E0205,
+        at,
+        format!("`{name}` is both a required file and a step (references to it mean the step); rename one of them"),
+    )
+    .with_related(step, format!("step `{name}` is defined here"))
+}
+
+/// W0206 on a required name that nothing reads.
+fn unused_file(at: Anchor, name: &str) -> AnchoredDiagnostic {
+    AnchoredDiagnostic::new(
+        Code::W0206,
+        at,
+        format!("required file `{name}` is never used"),
+    )
+    .with_tag(Tag::Unnecessary)
+    .with_fix(Fix::RemoveRequire(Removal::Unused))
+}
+
+/// I0209 on an `after` entry whose step the step reads already, at `read`.
+fn redundant_after(at: Anchor, name: &str, read: Anchor) -> AnchoredDiagnostic {
+    AnchoredDiagnostic::new(
+        Code::I0209,
+        at,
+        format!("`after {name}` is redundant: this step already reads `{name}`'s outputs"),
+    )
+    .with_related(read, format!("`{name}` is read here"))
+    .with_tag(Tag::Unnecessary)
+    .with_fix(Fix::RemoveDependency(Removal::Redundant))
+}
+
+/// W0210 on a member segment of a step reference that is not one; `of_result`
+/// when it follows `Result`.
+fn unknown_member(
+    at: Anchor,
+    head: &str,
+    of_result: bool,
+    member: &str,
+    expected: &str,
+) -> AnchoredDiagnostic {
+    let owner = if of_result {
+        format!("`{head}.Result`")
+    } else {
+        format!("step `{head}`")
+    };
+    AnchoredDiagnostic::new(
+        Code::W0210,
+        at,
+        format!("unknown member `{member}` of {owner}: expected {expected}"),
+    )
+}
+
+/// E0402 on a `<-` parameter's value that names a required file.
+fn stream_source_is_a_file(at: Anchor, name: &str) -> AnchoredDiagnostic {
+    AnchoredDiagnostic::new(
+        Code::E0402,
+        at,
+        format!("a stream source must be a step's output, but `{name}` is a required file"),
+    )
+}

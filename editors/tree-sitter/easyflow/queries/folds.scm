@@ -1,0 +1,8 @@
+; Steps, parameter lists, lists, code blocks and block comments fold.
+[
+  (step)
+  (parameters)
+  (list)
+  (code_block)
+  (comment)
+] @fold

@@ -114,9 +114,11 @@ const has = (problems: Problem[], code: string) => problems.some((p) => p.code =
 
 check("the status bar shows the server ready", async () => {
   await workbench.openFile("pipeline.flow");
-  const status = await workbench.readStatusItem(STATUS_ITEM);
-  assert.equal(status.text, "EasyFlow");
-  assert.equal(status.label, "EasyFlow language server: ready");
+  await workbench.waitForStatusItem(
+    STATUS_ITEM,
+    (item) => item.text === "EasyFlow" && item.label === "EasyFlow language server: ready",
+    "the EasyFlow item saying the server is ready",
+  );
 });
 
 check("the Problems panel lists the diagnostics with their codes and documentation links", async () => {
@@ -144,7 +146,7 @@ check("the Problems panel lists the diagnostics with their codes and documentati
 
 check("a topology file gets its own diagnostics", async () => {
   await workbench.openFile("cluster/spare.topology");
-  assert.equal((await workbench.readStatusItem("status.editor.mode")).text, "EasyFlow Topology");
+  await workbench.waitForStatusItem("status.editor.mode", (item) => item.text === "EasyFlow Topology", "the language EasyFlow Topology");
   const [perNode] = await workbench.waitForProblems("spare.topology", (p) => has(p, "W0605"), "W0605 on spare.topology");
   assert.equal(perNode.severity, "warning");
   assert.match(perNode.message, /`spare\+CPU` has PerNode 0/);
@@ -199,6 +201,7 @@ check("go to definition jumps from a reference to the step", async () => {
 
 check("a quick fix adds the missing `require`", async () => {
   await workbench.openFile("pipeline.flow");
+  await workbench.waitForProblems("pipeline.flow", (p) => has(p, "E0201"), "E0201 on Palette");
   const palette = at(PIPELINE, "Palette", 1);
   await workbench.goTo(palette.line, palette.column);
   const fixes = await workbench.quickFixes();

@@ -98,14 +98,12 @@ export class Workbench {
     return match ? { line: Number(match[1]), column: Number(match[2]), selected: Number(match[3] ?? 0) } : undefined;
   }
 
-  async waitForCursor(want: Partial<Cursor>, what: string): Promise<Cursor> {
-    return until(
-      async () => {
-        const cursor = await this.cursor();
-        return cursor && Object.entries(want).every(([key, value]) => cursor[key as keyof Cursor] === value) ? cursor : undefined;
-      },
+  async waitForCursor(want: Partial<Cursor>, what: string): Promise<Cursor | undefined> {
+    return waitUntil(
+      () => this.cursor(),
+      (cursor) => !!cursor && Object.entries(want).every(([key, value]) => cursor[key as keyof Cursor] === value),
       what,
-      async () => `the cursor is at ${JSON.stringify(await this.cursor())}`,
+      (cursor) => `the cursor is at ${JSON.stringify(cursor)}`,
     );
   }
 
@@ -194,12 +192,11 @@ export class Workbench {
     await input.fill(`#${query}`);
     const rows = this.page.locator(".quick-input-list .monaco-list-row");
     await rows.first().waitFor();
-    const labels = await until(
-      async () => {
-        const all = await rows.evaluateAll((els) => els.map((e) => e.getAttribute("aria-label") ?? ""));
-        return all.some((l) => l.startsWith("No matching")) ? undefined : all;
-      },
+    const labels = await waitUntil(
+      () => rows.evaluateAll((els) => els.map((e) => e.getAttribute("aria-label") ?? "")),
+      (all) => !all.some((label) => label.startsWith("No matching")),
       `workspace symbols for "${query}"`,
+      (all) => `the results are ${JSON.stringify(all)}`,
     );
     await this.page.keyboard.press("Escape");
     return labels;
@@ -241,14 +238,14 @@ export class Workbench {
 
   /** Waits until the Problems panel's entries for `file` pass `test`. */
   async waitForProblems(file: string, test: (problems: Problem[]) => boolean, what: string): Promise<Problem[]> {
-    return until(
-      async () => {
-        const problems = (await this.problems()).filter((p) => p.file === file);
-        return test(problems) ? problems : undefined;
-      },
+    const ofFile = (problems: Problem[]) => problems.filter((p) => p.file === file);
+    const all = await waitUntil(
+      () => this.problems(),
+      (problems) => test(ofFile(problems)),
       what,
-      async () => `the Problems panel shows:\n${(await this.problems()).map(describeProblem).join("\n") || "(nothing)"}`,
+      (problems) => `the Problems panel shows:\n${problems.map(describeProblem).join("\n") || "(nothing)"}`,
     );
+    return ofFile(all);
   }
 
   // --- Status bar, settings, webviews ---------------------------------------------
@@ -257,10 +254,19 @@ export class Workbench {
     return this.page.locator(`[id="${id}"]`);
   }
 
-  /** A status bar item's text and accessible label. */
-  async readStatusItem(id: string): Promise<{ text: string; label: string }> {
+  /** Waits until a status bar item's text and accessible label pass `test`. */
+  async waitForStatusItem(
+    id: string,
+    test: (item: { text: string; label: string }) => boolean,
+    what: string,
+  ): Promise<{ text: string; label: string }> {
     const item = this.statusItem(id);
-    return { text: (await item.innerText()).trim(), label: (await item.getAttribute("aria-label")) ?? "" };
+    return waitUntil(
+      async () => ({ text: (await item.innerText()).trim(), label: (await item.getAttribute("aria-label")) ?? "" }),
+      test,
+      what,
+      (shown) => `the status bar item ${id} shows ${JSON.stringify(shown)}`,
+    );
   }
 
   /**

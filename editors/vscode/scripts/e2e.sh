@@ -35,7 +35,7 @@ fi
 [ -d node_modules/playwright-core ] || npm ci --no-audit --no-fund --loglevel=error
 node scripts/build.mjs --e2e
 echo "e2e.sh: testing $vsix in code-server ($code_server)"
-CODE_SERVER_DIR="$code_server" EASYFLOW_VSIX="$vsix" node --test --test-reporter=spec out/e2e/
+CODE_SERVER_DIR="$code_server" EASYFLOW_VSIX="$vsix" node --test out/e2e/
 
 if [ -n "${UPDATE_SCREENSHOTS:-}" ]; then
   mkdir -p images

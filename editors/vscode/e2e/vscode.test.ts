@@ -50,6 +50,8 @@ before(
     rmSync(results, { recursive: true, force: true });
     mkdirSync(results, { recursive: true });
     scratch = mkdtempSync(join(tmpdir(), "easyflow-e2e-"));
+    // Keeps the scratch directory (with code-server.log) if the start fails.
+    failed = true;
     server = await startCodeServer({ installDir, vsix, workspace: fixture, scratch });
     browser = await chromium.launch({
       executablePath,
@@ -64,6 +66,7 @@ before(
       ],
     });
     workbench = await Workbench.open(browser, server.url, results);
+    failed = false;
   },
   { timeout: 240_000 },
 );

@@ -7,11 +7,13 @@
 //!   `crates/syntax/easyflow.ungram` (see `codegen.rs`).
 //! - `dist`: the release server packaged in the VS Code extension, as
 //!   `target/dist/easyflow-linux-x64-VERSION.vsix` (needs Node.js and npm).
+//!   `test` packages the same VSIX with the debug server for the VS Code
+//!   end-to-end test.
 
 mod codegen;
 
 use std::path::{Path, PathBuf};
-use std::process::{Command, ExitCode};
+use std::process::{Command, ExitCode, ExitStatus};
 
 fn main() -> ExitCode {
     let args: Vec<String> = std::env::args().skip(1).collect();
@@ -38,17 +40,21 @@ fn run(program: &str, args: &[&str]) -> Result<(), String> {
 }
 
 fn run_in(dir: &Path, program: &str, args: &[&str]) -> Result<(), String> {
-    eprintln!("xtask: running {program} {}", args.join(" "));
-    let status = Command::new(program)
-        .current_dir(dir)
-        .args(args)
-        .status()
-        .map_err(|e| format!("cannot run {program}: {e}"))?;
+    let status = status_of(dir, program, args)?;
     if status.success() {
         Ok(())
     } else {
         Err(format!("{program} {} failed: {status}", args.join(" ")))
     }
+}
+
+fn status_of(dir: &Path, program: &str, args: &[&str]) -> Result<ExitStatus, String> {
+    eprintln!("xtask: running {program} {}", args.join(" "));
+    Command::new(program)
+        .current_dir(dir)
+        .args(args)
+        .status()
+        .map_err(|e| format!("cannot run {program}: {e}"))
 }
 
 fn test() -> Result<(), String> {
@@ -64,7 +70,9 @@ fn test() -> Result<(), String> {
     let server = target.join("debug/easyflow-ls");
     let server = server.to_str().ok_or("a non-UTF-8 target path")?;
     // Editor tests need tools outside cargo; CI (`.ci/run`) installs them.
-    let editor_tests: [(&str, &[&str], &str); 6] = [
+    // Each is given the debug server, but the VS Code end-to-end test, given
+    // the VSIX (packaged with it).
+    let editor_tests: [(&str, &[&str], &str); 7] = [
         ("tests/nvim/run.sh", &["nvim"], "apt-get install neovim"),
         (
             "editors/nvim/test/run.sh",
@@ -88,6 +96,11 @@ fn test() -> Result<(), String> {
             &["npm", "chromium"],
             "apt-get install nodejs npm chromium",
         ),
+        (
+            VSCODE_E2E,
+            &["npm", "chromium"],
+            "apt-get install nodejs npm chromium",
+        ),
     ];
     let in_ci = std::env::var_os("CI").is_some();
     for (script, tools, install) in editor_tests {
@@ -107,9 +120,39 @@ fn test() -> Result<(), String> {
             eprintln!("xtask: SKIPPED {message}");
             continue;
         }
-        run_in(&root, "bash", &[script, server])?;
+        if script != VSCODE_E2E {
+            run_in(&root, "bash", &[script, server])?;
+            continue;
+        }
+        let vsix = package_extension(ServerBuild::Debug)?;
+        let vsix = vsix.to_str().ok_or("a non-UTF-8 target path")?;
+        if run_status(&root, "bash", &[script, vsix])? == SKIPPED_EXIT_CODE {
+            // The script said what it lacks (code-server cannot be installed).
+            let message = format!("{script} cannot run here (exit {SKIPPED_EXIT_CODE})");
+            if in_ci {
+                return Err(message);
+            }
+            eprintln!("xtask: SKIPPED {message}");
+        }
     }
     Ok(())
+}
+
+/// The VS Code end-to-end test: the VSIX in code-server (VS Code 1.139).
+const VSCODE_E2E: &str = "editors/vscode/scripts/e2e.sh";
+
+/// The exit code of a script that cannot run on this machine (as in
+/// automake's test harness).
+const SKIPPED_EXIT_CODE: i32 = 77;
+
+/// Runs a script whose exit code 77 means "skipped"; any other failure is an error.
+fn run_status(dir: &Path, program: &str, args: &[&str]) -> Result<i32, String> {
+    let status = status_of(dir, program, args)?;
+    match status.code() {
+        Some(0) => Ok(0),
+        Some(SKIPPED_EXIT_CODE) => Ok(SKIPPED_EXIT_CODE),
+        _ => Err(format!("{program} {} failed: {status}", args.join(" "))),
+    }
 }
 
 /// Whether `tool` is an executable on PATH.
@@ -165,9 +208,26 @@ const VSCODE_TARGET: Option<&str> = if cfg!(all(target_os = "linux", target_arch
     None
 };
 
-/// Builds the release server, copies it into `editors/vscode/server/`, and
-/// packages the extension with it (`vsce package --target <this platform>`).
 fn dist() -> Result<(), String> {
+    let vsix = package_extension(ServerBuild::Release)?;
+    eprintln!("xtask: packaged {}", vsix.display());
+    Ok(())
+}
+
+/// The server a VSIX carries: `dist` builds and packages the release server;
+/// `test` packages the debug server `cargo test` has just built (the same
+/// VSIX otherwise, without a second, optimised build of the server).
+#[derive(Clone, Copy, PartialEq)]
+enum ServerBuild {
+    Release,
+    Debug,
+}
+
+/// Copies the server into `editors/vscode/server/` and packages the extension
+/// with it (`vsce package --target <this platform>`, through the `package`
+/// script of its package.json), as `target/dist/easyflow-<platform>-<version>.vsix`
+/// (`…-debug.vsix` with the debug server). Returns the VSIX's path.
+fn package_extension(build: ServerBuild) -> Result<PathBuf, String> {
     let platform = VSCODE_TARGET.ok_or("dist: no VS Code target for this platform")?;
     let cargo = std::env::var("CARGO").unwrap_or_else(|_| "cargo".to_string());
     let root = Path::new(env!("CARGO_MANIFEST_DIR"))
@@ -178,21 +238,34 @@ fn dist() -> Result<(), String> {
         .map(PathBuf::from)
         .map(|t| if t.is_relative() { root.join(t) } else { t })
         .unwrap_or_else(|| root.join("target"));
-    run_in(
-        &root,
-        &cargo,
-        &["build", "--release", "--locked", "-p", "easyflow-ls"],
-    )?;
+    let profile = match build {
+        ServerBuild::Release => {
+            run_in(
+                &root,
+                &cargo,
+                &["build", "--release", "--locked", "-p", "easyflow-ls"],
+            )?;
+            "release"
+        }
+        ServerBuild::Debug => "debug",
+    };
 
     let extension = root.join("editors/vscode");
     let server = extension.join("server/easyflow-ls");
     std::fs::create_dir_all(extension.join("server")).map_err(|e| format!("{e}"))?;
     // Remove first: the old file may be the running server of an editor.
     let _ = std::fs::remove_file(&server);
-    std::fs::copy(target.join("release/easyflow-ls"), &server)
-        .map_err(|e| format!("cannot copy the server to {}: {e}", server.display()))?;
-    // The release profile keeps line tables (for profiling); users need none:
-    // stripped, the server is a seventh of the size.
+    let built = target.join(profile).join("easyflow-ls");
+    std::fs::copy(&built, &server).map_err(|e| {
+        format!(
+            "cannot copy the server {} to {}: {e}",
+            built.display(),
+            server.display()
+        )
+    })?;
+    // The release profile keeps line tables (for profiling), the debug one
+    // all debug info; users need none: stripped, the release server is a
+    // seventh of the size, the debug one a sixth.
     let server_arg = server.to_str().ok_or("non-UTF-8 path")?;
     if run("strip", &[server_arg]).is_err() {
         eprintln!("xtask: warning: could not strip {server_arg}; packaging it as it is");
@@ -209,7 +282,11 @@ fn dist() -> Result<(), String> {
             Some(line.split('"').nth(3)?.to_string())
         })
         .ok_or("no version in editors/vscode/package.json")?;
-    let vsix = dist.join(format!("easyflow-{platform}-{version}.vsix"));
+    let suffix = match build {
+        ServerBuild::Release => "",
+        ServerBuild::Debug => "-debug",
+    };
+    let vsix = dist.join(format!("easyflow-{platform}-{version}{suffix}.vsix"));
     let vsix_arg = vsix.to_str().ok_or("non-UTF-8 target directory")?;
     run_in(
         &extension,
@@ -218,19 +295,10 @@ fn dist() -> Result<(), String> {
     )?;
     run_in(
         &extension,
-        "npx",
+        "npm",
         &[
-            "vsce",
-            "package",
-            "--no-dependencies",
-            "--target",
-            platform,
-            "--skip-license",
-            "--allow-missing-repository",
-            "--out",
-            vsix_arg,
+            "run", "--silent", "package", "--", "--target", platform, "--out", vsix_arg,
         ],
     )?;
-    eprintln!("xtask: packaged {}", vsix.display());
-    Ok(())
+    Ok(vsix)
 }

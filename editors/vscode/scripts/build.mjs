@@ -6,6 +6,7 @@
 //   node scripts/build.mjs               development build (source maps)
 //   node scripts/build.mjs --production  minified; missing grammars are an error
 //   node scripts/build.mjs --tests       also the tests, into out/test/
+//   node scripts/build.mjs --e2e         also the end-to-end test, into out/e2e/
 
 import { copyFileSync, existsSync, mkdirSync, readdirSync, readFileSync, rmSync, writeFileSync } from "node:fs";
 import { dirname, join } from "node:path";
@@ -16,6 +17,7 @@ const root = join(dirname(fileURLToPath(import.meta.url)), "..");
 const repo = join(root, "..", "..");
 const production = process.argv.includes("--production");
 const tests = process.argv.includes("--tests");
+const e2e = process.argv.includes("--e2e");
 
 const GRAMMARS = ["easyflow.tmLanguage.json", "easyflow-topology.tmLanguage.json"];
 
@@ -51,18 +53,8 @@ const [extension, webview] = await Promise.all([
     target: "chrome122",
     metafile: true,
   }),
-  tests &&
-    esbuild.build({
-      ...common,
-      entryPoints: readdirSync(join(root, "test"))
-        .filter((f) => f.endsWith(".test.ts"))
-        .map((f) => `test/${f}`),
-      outdir: "out/test",
-      platform: "node",
-      format: "cjs",
-      target: "node20",
-      packages: "external",
-    }),
+  tests && buildTests("test"),
+  e2e && buildTests("e2e"),
 ]);
 copy(join(root, "src/webview/graph.css"), join(root, "out/webview/graph.css"));
 writeNotices([extension.metafile, webview.metafile], join(root, "out", "THIRD_PARTY_NOTICES.txt"));
@@ -82,6 +74,21 @@ for (const grammar of GRAMMARS.filter((g) => !missing.includes(g))) {
 // The server links each diagnostic's code to this file when it is installed
 // beside it (`<extension>/docs/diagnostics.md` for `<extension>/server/easyflow-ls`).
 copy(join(repo, "docs", "diagnostics.md"), join(root, "docs", "diagnostics.md"));
+
+/** The `*.test.ts` files of `dir` (each with what it imports) into out/<dir>/, for `node --test`. */
+function buildTests(dir) {
+  return esbuild.build({
+    ...common,
+    entryPoints: readdirSync(join(root, dir))
+      .filter((f) => f.endsWith(".test.ts"))
+      .map((f) => `${dir}/${f}`),
+    outdir: `out/${dir}`,
+    platform: "node",
+    format: "cjs",
+    target: "node20",
+    packages: "external",
+  });
+}
 
 /** The licences of the npm packages bundled into out/ (minifying drops their headers). */
 function writeNotices(metafiles, file) {

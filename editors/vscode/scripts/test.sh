@@ -35,11 +35,11 @@ strip -o server/easyflow-ls "$server" 2>/dev/null || cp "$server" server/easyflo
 chmod 755 server/easyflow-ls
 vsix=test-results/easyflow-linux-x64.vsix
 rm -f "$vsix"
-npx vsce package --no-dependencies --target linux-x64 --skip-license --allow-missing-repository --out "$vsix" >/dev/null
+npm run --silent package -- --target linux-x64 --out "$vsix" >/dev/null
 listing=$(unzip -Z "$vsix")
 failed=0
 for entry in \
-  extension/package.json extension/readme.md \
+  extension/package.json extension/readme.md extension/changelog.md extension/LICENSE.txt extension/images/icon.png \
   extension/out/extension.js extension/out/webview/graph.js extension/out/webview/graph.css \
   extension/out/THIRD_PARTY_NOTICES.txt \
   extension/syntaxes/easyflow.tmLanguage.json extension/syntaxes/easyflow-topology.tmLanguage.json \

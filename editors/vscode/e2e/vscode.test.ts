@@ -1,0 +1,278 @@
+// The extension in a real VS Code: code-server 4.139 (VS Code 1.139) with the
+// packaged VSIX installed, driven in Debian's headless Chromium. It checks
+// what a user sees in e2e/workspace: diagnostics, language features, the
+// status bar, the graph view and a settings change.
+//
+// Run by scripts/e2e.sh (which installs code-server and builds this file):
+//   CODE_SERVER_DIR   where scripts/code-server.sh installed code-server
+//   EASYFLOW_VSIX     the VSIX to install
+//   CHROMIUM          the browser (default /usr/bin/chromium)
+// Screenshots go to test-results/e2e/ (a failed check adds failed-NAME.png).
+//
+// Still to cover, once the features land (each a few lines with the helpers
+// of workbench.ts):
+// - "EasyFlow: Export Workflow…" (the export issue): runCommand, pick the
+//   target in the quick pick, check the exported document's text.
+// - Formatting (the formatting issue): disarrange pipeline.flow, runCommand
+//   "Format Document", check visibleText; then the same for a selection.
+// - A package catalog (the catalog issue): put easyflow-packages.toml in
+//   e2e/workspace; check its E08xx diagnostics in the Problems panel, package
+//   completion and signature help, and `easyflow.catalog` taking effect
+//   without a reload (setSetting).
+
+import assert from "node:assert/strict";
+import { existsSync, mkdirSync, mkdtempSync, readFileSync, rmSync } from "node:fs";
+import { tmpdir } from "node:os";
+import { join } from "node:path";
+import { after, before, test } from "node:test";
+import { type Browser, chromium } from "playwright-core";
+
+import { type CodeServer, startCodeServer } from "./codeServer";
+import { describeProblem, type Problem, STATUS_ITEM, Workbench } from "./workbench";
+
+const root = join(__dirname, "..", "..");
+const fixture = join(root, "e2e", "workspace");
+const results = join(root, "test-results", "e2e");
+const PIPELINE = readFileSync(join(fixture, "pipeline.flow"), "utf8");
+
+let server: CodeServer;
+let browser: Browser;
+let workbench: Workbench;
+let scratch: string;
+let failed = false;
+
+before(
+  async () => {
+    const installDir = required("CODE_SERVER_DIR", "the directory scripts/code-server.sh printed");
+    const vsix = required("EASYFLOW_VSIX", "the VSIX to test (cargo xtask dist)");
+    const executablePath = process.env.CHROMIUM ?? "/usr/bin/chromium";
+    assert.ok(existsSync(executablePath), `${executablePath} is missing: apt-get install chromium (or set CHROMIUM)`);
+    rmSync(results, { recursive: true, force: true });
+    mkdirSync(results, { recursive: true });
+    scratch = mkdtempSync(join(tmpdir(), "easyflow-e2e-"));
+    // Keeps the scratch directory (with code-server.log) if the start fails.
+    failed = true;
+    server = await startCodeServer({ installDir, vsix, workspace: fixture, scratch });
+    browser = await chromium.launch({
+      executablePath,
+      args: [
+        "--no-sandbox",
+        "--disable-gpu",
+        "--disable-quic",
+        "--no-first-run",
+        "--disable-background-networking",
+        "--disable-component-update",
+        "--disable-sync",
+      ],
+    });
+    workbench = await Workbench.open(browser, server.url, results);
+    failed = false;
+  },
+  { timeout: 240_000 },
+);
+
+after(async () => {
+  await browser?.close();
+  await server?.stop();
+  if (failed) {
+    console.log(`The scratch workspace, user data and code-server.log are kept in ${scratch}`);
+  } else if (scratch) {
+    rmSync(scratch, { recursive: true, force: true });
+  }
+});
+
+/** A check that leaves a screenshot when it fails. */
+function check(name: string, body: () => Promise<void>): void {
+  test(name, { timeout: 120_000 }, async () => {
+    try {
+      await workbench.reset();
+      await body();
+    } catch (error) {
+      failed = true;
+      const slug = name.replace(/[^a-z0-9]+/gi, "-").toLowerCase();
+      const shot = await workbench?.screenshot(`failed-${slug}`).catch(() => undefined);
+      if (error instanceof Error && shot) {
+        error.message += `\n(screenshot: ${shot})`;
+      }
+      throw error;
+    }
+  });
+}
+
+/** The 1-based position of `needle` in `text` (plus `offset` characters). */
+function at(text: string, needle: string, offset = 0): { line: number; column: number } {
+  const index = text.indexOf(needle);
+  assert.ok(index >= 0, `${needle} is not in the fixture`);
+  const before = text.slice(0, index + offset).split("\n");
+  return { line: before.length, column: before[before.length - 1].length + 1 };
+}
+
+function required(name: string, what: string): string {
+  const value = process.env[name];
+  assert.ok(value, `${name} is not set: it names ${what} (run scripts/e2e.sh)`);
+  return value;
+}
+
+const has = (problems: Problem[], code: string) => problems.some((p) => p.code === code);
+
+check("the status bar shows the server ready", async () => {
+  await workbench.openFile("pipeline.flow");
+  await workbench.waitForStatusItem(
+    STATUS_ITEM,
+    (item) => item.text === "EasyFlow" && item.label === "EasyFlow language server: ready",
+    "the EasyFlow item saying the server is ready",
+  );
+});
+
+check("the Problems panel lists the diagnostics with their codes and documentation links", async () => {
+  await workbench.openFile("pipeline.flow");
+  const problems = await workbench.waitForProblems(
+    "pipeline.flow",
+    (p) => has(p, "E0702") && has(p, "E0201"),
+    "E0702 and E0201 on pipeline.flow",
+  );
+  await workbench.screenshot("problems");
+  const gpu = problems.find((p) => p.code === "E0702")!;
+  assert.equal(gpu.severity, "error");
+  assert.match(gpu.message, /no worker type has capability `GPU` \(did you mean `CPU`\?\)/);
+  assert.deepEqual({ line: gpu.line, column: gpu.column }, at(PIPELINE, "compute+GPU", "compute+".length));
+  const unresolved = problems.find((p) => p.code === "E0201")!;
+  assert.deepEqual({ line: unresolved.line, column: unresolved.column }, at(PIPELINE, "Palette"));
+  // Each code links to its entry in the documentation packaged with the extension.
+  for (const p of problems) {
+    assert.ok(
+      p.href?.endsWith(`/docs/diagnostics.md#${p.code.toLowerCase()}`) && p.href.includes(server.extensionsDir),
+      `${describeProblem(p)} links to ${p.href}`,
+    );
+  }
+});
+
+check("a topology file gets its own diagnostics", async () => {
+  await workbench.openFile("cluster/spare.topology");
+  await workbench.waitForStatusItem("status.editor.mode", (item) => item.text === "EasyFlow Topology", "the language EasyFlow Topology");
+  const [perNode] = await workbench.waitForProblems("spare.topology", (p) => has(p, "W0605"), "W0605 on spare.topology");
+  assert.equal(perNode.severity, "warning");
+  assert.match(perNode.message, /`spare\+CPU` has PerNode 0/);
+});
+
+check("hover on a step shows its level, instances, dependencies and worker types", async () => {
+  await workbench.openFile("pipeline.flow");
+  const { line, column } = at(PIPELINE, "step Simulate", 6);
+  const hover = await workbench.hover(line, column, (text) => /worker types/.test(text), "the hover of step Simulate");
+  await workbench.screenshot("hover");
+  assert.match(hover, /step Simulate runs Solver\.Run/);
+  assert.match(hover, /level 1 · 3 instances/);
+  assert.match(hover, /depends on\s+Prepare/);
+  assert.match(hover, /dependents\s+Render/);
+  assert.match(hover, /worker types\s+none: no worker type has capability\s+GPU/);
+});
+
+check("code lenses above the steps and the instance count inlay hint", async () => {
+  await workbench.openFile("pipeline.flow");
+  await workbench.waitForText((text) => /step Simulate\s*×\s*3\s+runs/.test(text), "the inlay hint × 3 after Simulate");
+  assert.ok(!PIPELINE.includes("×"), "the fixture itself has no ×");
+  const lenses = [
+    "level 0 · depends on 0 · 1 dependent",
+    "level 1 · depends on 1 · 1 dependent",
+    "level 2 · depends on 1 · 0 dependents",
+  ];
+  await workbench.waitForCodeLenses((shown) => JSON.stringify(shown) === JSON.stringify(lenses), "a code lens above each step");
+});
+
+check("completion after `after` offers the other steps", async () => {
+  await workbench.openFile("pipeline.flow");
+  const end = PIPELINE.split("\n").length;
+  await workbench.goTo(end, 1);
+  await workbench.page.keyboard.type("step Publish runs Web.Publish after ");
+  // The other steps, and not Publish itself.
+  await workbench.complete(
+    (labels) => JSON.stringify([...labels].sort()) === JSON.stringify(["Prepare", "Render", "Simulate"]),
+    "the steps Prepare, Render and Simulate",
+  );
+  await workbench.screenshot("completion");
+  await workbench.page.keyboard.press("Escape");
+  await workbench.revert();
+});
+
+check("go to definition jumps from a reference to the step", async () => {
+  await workbench.openFile("pipeline.flow");
+  const reference = at(PIPELINE, "Simulate.outs", 2);
+  await workbench.goTo(reference.line, reference.column);
+  await workbench.page.keyboard.press("F12");
+  await workbench.waitForCursor(at(PIPELINE, "step Simulate", 5), "the cursor on the name of step Simulate");
+});
+
+check("a quick fix adds the missing `require`", async () => {
+  await workbench.openFile("pipeline.flow");
+  await workbench.waitForProblems("pipeline.flow", (p) => has(p, "E0201"), "E0201 on Palette");
+  const palette = at(PIPELINE, "Palette", 1);
+  await workbench.goTo(palette.line, palette.column);
+  const fixes = await workbench.quickFixes();
+  assert.ok(fixes.includes("Add `require Palette;`"), `quick fixes: ${JSON.stringify(fixes)}`);
+  await workbench.page.locator(".action-widget .monaco-list-row.action", { hasText: "Add `require Palette;`" }).click();
+  await workbench.waitForText((text) => text.includes("require Palette;"), "the added `require Palette;`");
+  await workbench.waitForProblems("pipeline.flow", (p) => !has(p, "E0201") && has(p, "E0702"), "E0201 gone, E0702 still there");
+  await workbench.revert();
+  await workbench.waitForProblems("pipeline.flow", (p) => has(p, "E0201"), "E0201 back after the revert");
+});
+
+check("rename renames the step and its references", async () => {
+  await workbench.openFile("pipeline.flow");
+  const name = at(PIPELINE, "step Prepare", 6);
+  await workbench.goTo(name.line, name.column);
+  await workbench.rename("Mesher");
+  const text = await workbench.waitForText(
+    (t) => t.includes("step Mesher runs") && t.includes('grid = Mesher.outs["grid"]'),
+    "Prepare renamed to Mesher in its step and its reference",
+  );
+  // (The package Mesh.Prepare keeps its name.)
+  assert.ok(!/(?<!Mesh\.)Prepare/.test(text), `Prepare is left in:\n${text}`);
+  await workbench.revert();
+});
+
+check("workspace symbols find steps in flows that are not open", async () => {
+  await workbench.openFile("pipeline.flow");
+  const labels = await workbench.workspaceSymbols("Summary");
+  assert.ok(
+    labels.some((l) => l.startsWith("Summary")),
+    `workspace symbols: ${JSON.stringify(labels)}`,
+  );
+});
+
+check("the graph view draws the flow and reveals a step on click", async () => {
+  await workbench.openFile("pipeline.flow");
+  await workbench.runCommand("EasyFlow: Show Workflow Graph");
+  const page = workbench.webview();
+  await page.locator('body[data-state="drawn"]').waitFor();
+  // Three steps and the unresolved name Palette.
+  assert.equal(await page.locator("body").getAttribute("data-nodes"), "4");
+  assert.equal(await page.locator("#summary").innerText(), "3 steps · 2 edges · 1 unresolved");
+  await page.locator(".node", { hasText: "Render" }).first().click();
+  const render = at(PIPELINE, "step Render", 5);
+  await workbench.waitForCursor(
+    { line: render.line, column: render.column + "Render".length, selected: "Render".length },
+    "the step name Render selected in the editor",
+  );
+  await workbench.screenshot("graph");
+});
+
+check("changing easyflow.topology re-checks the flow without a reload", async () => {
+  await workbench.openFile("pipeline.flow");
+  await workbench.waitForProblems("pipeline.flow", (p) => has(p, "E0702"), "E0702 with the CPU partition");
+  await workbench.setSetting("easyflow.topology", "cluster/gpu.topology", server.settingsFile);
+  await workbench.waitForProblems(
+    "pipeline.flow",
+    (p) => !has(p, "E0702") && has(p, "E0201"),
+    "E0702 gone with the GPU partition (E0201 still there)",
+  );
+  const simulate = at(PIPELINE, "step Simulate", 6);
+  await workbench.hover(simulate.line, simulate.column, (text) => /worker types\s+compute\+GPU/.test(text), "compute+GPU as the worker type of Simulate");
+  await workbench.screenshot("settings");
+  await workbench.page.keyboard.press("Escape");
+  await workbench.setSetting("easyflow.topology", "", server.settingsFile);
+  await workbench.waitForProblems("pipeline.flow", (p) => has(p, "E0702"), "E0702 back with the setting cleared");
+});
+
+check("the workbench requested nothing outside this machine", async () => {
+  assert.deepEqual(workbench.outsideRequests, []);
+});

@@ -5,8 +5,8 @@
 use easyflow_diagnostics::Code;
 use easyflow_diagnostics::suggest::{closest, did_you_mean};
 
-use crate::model::{Catalog, Number, Package, Param, ParamType};
 use crate::Value;
+use crate::model::{Catalog, Number, Package, Param, ParamType};
 
 /// A problem with a value, E0804 or E0805, with its message.
 #[derive(Debug, Clone, PartialEq, Eq, Hash)]
@@ -110,7 +110,8 @@ pub fn check_value(param: &Param, value: &Value) -> Option<ValueProblem> {
             if param.values.iter().any(|v| v == s) {
                 return None;
             }
-            let suggestion = closest(s, param.values.iter().map(String::as_str)).map(str::to_string);
+            let suggestion =
+                closest(s, param.values.iter().map(String::as_str)).map(str::to_string);
             let values: Vec<String> = param.values.iter().map(|v| format!("{v:?}")).collect();
             Some(ValueProblem {
                 code: Code::E0805,
@@ -183,7 +184,12 @@ name = "ORCA.DFT"
     fn param(name: &str) -> Param {
         let catalog = parse(CATALOG);
         assert_eq!(catalog.diagnostics, []);
-        catalog.package("ORCA.DFT").unwrap().param(name).unwrap().clone()
+        catalog
+            .package("ORCA.DFT")
+            .unwrap()
+            .param(name)
+            .unwrap()
+            .clone()
     }
 
     fn code(param_name: &str, value: Value) -> Option<Code> {
@@ -194,14 +200,26 @@ name = "ORCA.DFT"
     fn types_and_ranges() {
         assert_eq!(code("charge", Value::Int(-10)), None);
         assert_eq!(code("charge", Value::Int(11)), Some(Code::E0805));
-        assert_eq!(code("charge", Value::Double("2.0".into())), Some(Code::E0804));
+        assert_eq!(
+            code("charge", Value::Double("2.0".into())),
+            Some(Code::E0804)
+        );
         assert_eq!(code("scale", Value::Int(1)), None);
-        assert_eq!(code("scale", Value::Double("0.4".into())), Some(Code::E0805));
+        assert_eq!(
+            code("scale", Value::Double("0.4".into())),
+            Some(Code::E0805)
+        );
         assert_eq!(code("input", Value::File("molecule".into())), None);
-        assert_eq!(code("input", Value::String("m.xyz".into())), Some(Code::E0804));
+        assert_eq!(
+            code("input", Value::String("m.xyz".into())),
+            Some(Code::E0804)
+        );
         assert_eq!(code("method", Value::Constant("PBE0".into())), None);
         assert_eq!(code("method", Value::String("PBE0".into())), None);
-        assert_eq!(code("method", Value::String("PBE1".into())), Some(Code::E0805));
+        assert_eq!(
+            code("method", Value::String("PBE1".into())),
+            Some(Code::E0805)
+        );
         assert_eq!(code("method", Value::Int(1)), Some(Code::E0804));
         assert_eq!(code("charge", Value::Reference("A.Result".into())), None);
     }
@@ -224,7 +242,9 @@ name = "ORCA.DFT"
             "step `Optimize` is missing required parameters of `ORCA.DFT`: `input`"
         );
         assert_eq!(
-            check_value(&param("charge"), &Value::Int(12)).unwrap().message,
+            check_value(&param("charge"), &Value::Int(12))
+                .unwrap()
+                .message,
             "parameter `charge` expects a value from -10 to 10, found the integer 12"
         );
         assert_eq!(

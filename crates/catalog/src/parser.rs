@@ -9,9 +9,9 @@ use easyflow_diagnostics::{Code, Diagnostic, TextRange, TextSize};
 use toml::Spanned;
 use toml::de::{DeTable, DeValue};
 
+use crate::Value;
 use crate::check::{ValueProblem, check_value};
 use crate::model::{Catalog, Number, Output, Package, Param, ParamType, Requirement};
-use crate::Value;
 
 const TOP_LEVEL_KEYS: &[&str] = &["package"];
 const PACKAGE_KEYS: &[&str] = &[
@@ -101,7 +101,12 @@ impl Reader<'_> {
             .push(Diagnostic::new(Code::E0810, range, message));
     }
 
-    fn unknown_key(&mut self, key: &Spanned<std::borrow::Cow<'_, str>>, known: &[&str], place: &str) {
+    fn unknown_key(
+        &mut self,
+        key: &Spanned<std::borrow::Cow<'_, str>>,
+        known: &[&str],
+        place: &str,
+    ) {
         let name = key.get_ref().as_ref();
         let suggestion = closest(name, known.iter().copied());
         self.error(
@@ -272,10 +277,7 @@ impl Reader<'_> {
                 text,
             }),
             Err(error) => {
-                self.error(
-                    value.span(),
-                    format!("`requires`: {}", error.message),
-                );
+                self.error(value.span(), format!("`requires`: {}", error.message));
                 None
             }
         }
@@ -517,9 +519,7 @@ impl Reader<'_> {
     /// is a path string).
     fn default_problem(&self, param: &Param, value: &DeValue<'_>) -> Option<ValueProblem> {
         let value = match value {
-            DeValue::String(s) if param.ty == Some(ParamType::File) => {
-                Value::File(s.to_string())
-            }
+            DeValue::String(s) if param.ty == Some(ParamType::File) => Value::File(s.to_string()),
             other => flow_value(other),
         };
         check_value(param, &value)
@@ -568,7 +568,9 @@ fn flow_value(value: &DeValue<'_>) -> Value {
         },
         DeValue::Float(f) => Value::Double(f.as_str().replace('_', "")),
         DeValue::Boolean(b) => Value::Bool(*b),
-        DeValue::Array(items) => Value::List(items.iter().map(|i| flow_value(i.get_ref())).collect()),
+        DeValue::Array(items) => {
+            Value::List(items.iter().map(|i| flow_value(i.get_ref())).collect())
+        }
         _ => Value::Invalid,
     }
 }

@@ -18,7 +18,13 @@ fn span(range: TextRange) -> String {
 fn render(catalog: &Catalog) -> String {
     let mut out = String::new();
     for package in &catalog.packages {
-        writeln!(out, "package {:?} @{}", package.name, span(package.name_range)).unwrap();
+        writeln!(
+            out,
+            "package {:?} @{}",
+            package.name,
+            span(package.name_range)
+        )
+        .unwrap();
         if let Some(description) = &package.description {
             writeln!(out, "  description: {description:?}").unwrap();
         }
@@ -42,7 +48,13 @@ fn render(catalog: &Catalog) -> String {
             out.push('\n');
         }
         for output in &package.outputs {
-            writeln!(out, "  output {:?} @{}", output.name, span(output.name_range)).unwrap();
+            writeln!(
+                out,
+                "  output {:?} @{}",
+                output.name,
+                span(output.name_range)
+            )
+            .unwrap();
         }
     }
     if !catalog.diagnostics.is_empty() {
@@ -50,7 +62,13 @@ fn render(catalog: &Catalog) -> String {
         for d in &catalog.diagnostics {
             writeln!(out, "{}@{} {:?}", d.code, span(d.range), d.message).unwrap();
             for related in &d.related {
-                writeln!(out, "  related@{} {:?}", span(related.range), related.message).unwrap();
+                writeln!(
+                    out,
+                    "  related@{} {:?}",
+                    span(related.range),
+                    related.message
+                )
+                .unwrap();
             }
         }
     }
@@ -61,13 +79,15 @@ fn catalog_case(case: &Case) -> Result<Outputs, Failed> {
     // Read again as bytes: a case may be a file that is not UTF-8.
     let bytes = std::fs::read(&case.path)?;
     let catalog = parse_bytes(&bytes);
-    let codes: Vec<&str> = catalog.diagnostics.iter().map(|d| d.code.as_str()).collect();
+    let codes: Vec<&str> = catalog
+        .diagnostics
+        .iter()
+        .map(|d| d.code.as_str())
+        .collect();
     case.check_named_code(&codes)?;
     Ok(vec![("txt", render(&catalog))])
 }
 
 fn main() {
-    Harness::new()
-        .folder("catalog", "toml", catalog_case)
-        .run();
+    Harness::new().folder("catalog", "toml", catalog_case).run();
 }

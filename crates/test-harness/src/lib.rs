@@ -168,8 +168,7 @@ impl Harness {
 
 fn run_case(path: PathBuf, name: String, run: &CaseFunction) -> Result<(), Failed> {
     // Lossy: a case about bytes that are not UTF-8 reads its file itself.
-    let bytes =
-        std::fs::read(&path).map_err(|e| format!("cannot read {}: {e}", path.display()))?;
+    let bytes = std::fs::read(&path).map_err(|e| format!("cannot read {}: {e}", path.display()))?;
     let text = String::from_utf8_lossy(&bytes).into_owned();
     let case = Case { name, path, text };
     let outputs = run(&case).map_err(|failed| {

@@ -255,7 +255,9 @@ fn worker_types(
         return Some("not checked: the `requires` or `memory` value is malformed".to_string());
     }
     let topology = parse_topology(db, topology_file);
-    let fit = easyflow_db::fit::step_fit(topology, summary);
+    let catalog = easyflow_db::catalog::catalog_of(db, file);
+    let package = easyflow_db::catalog::package_of(catalog, summary);
+    let fit = easyflow_db::fit::step_fit(topology, summary, package);
     Some(match fit {
         Fit::Fits { workers, waves } => {
             let mut shown = limited(

@@ -12,6 +12,7 @@
 //! applies, a byte offset. [`defs`] is their shared core: what the name
 //! under the cursor defines or refers to, and where else it appears.
 
+mod catalog;
 pub mod call_hierarchy;
 pub mod code_actions;
 pub mod code_lens;

@@ -39,7 +39,8 @@ impl Session {
     }
 
     fn check_flow(&mut self, path: PathBuf, text: String) -> CheckedFile {
-        let discovery = discovery::discover(&absolute(&path), self.topology_flag.as_deref(), &self.disk);
+        let discovery =
+            discovery::discover(&absolute(&path), self.topology_flag.as_deref(), &self.disk);
         if let Some(config) = discovery.config {
             self.configs.insert(config);
         }
@@ -192,7 +193,10 @@ fn regular_or_reported(path: &Path) -> bool {
         return true;
     }
     if let Err(error) = easyflow_db::disk::probe(path, easyflow_db::disk::FileKind::of(path))
-        && !matches!(error.refusal, easyflow_db::disk::Refusal::NotRegular("a directory"))
+        && !matches!(
+            error.refusal,
+            easyflow_db::disk::Refusal::NotRegular("a directory")
+        )
     {
         eprintln!("warning: skipped {error}");
     }

@@ -16,7 +16,10 @@ fn check(case: &Case) -> Result<Outputs, Failed> {
     let output = easyflow(&["check", "."], &project.root());
     let report = format!(
         "exit status {}\n--- stdout\n{}--- stderr\n{}",
-        output.status.code().map_or("none".to_string(), |c| c.to_string()),
+        output
+            .status
+            .code()
+            .map_or("none".to_string(), |c| c.to_string()),
         stdout(&output),
         stderr(&output)
     );

@@ -35,7 +35,10 @@ impl FileKind {
     /// The kind a path's name says (`easyflow.toml`, `.topology`, a
     /// catalog's `.toml`); anything else is read as a flow.
     pub fn of(path: &Path) -> FileKind {
-        if path.file_name().is_some_and(|n| n == crate::discovery::CONFIG_FILE_NAME) {
+        if path
+            .file_name()
+            .is_some_and(|n| n == crate::discovery::CONFIG_FILE_NAME)
+        {
             FileKind::Config
         } else {
             match path.extension().and_then(|e| e.to_str()) {
@@ -80,7 +83,10 @@ impl fmt::Display for Refusal {
         match self {
             Refusal::NotFound => write!(f, "cannot read: no such file"),
             Refusal::NotRegular(what) => {
-                write!(f, "not a regular file ({what}); only regular files are read")
+                write!(
+                    f,
+                    "not a regular file ({what}); only regular files are read"
+                )
             }
             Refusal::SymlinkLoop => write!(f, "a loop of symbolic links"),
             Refusal::TooLarge { size, kind } => write!(
@@ -272,7 +278,10 @@ mod tests {
     #[test]
     fn kinds_by_name() {
         assert_eq!(FileKind::of(Path::new("a/easyflow.toml")), FileKind::Config);
-        assert_eq!(FileKind::of(Path::new("a/site.topology")), FileKind::Topology);
+        assert_eq!(
+            FileKind::of(Path::new("a/site.topology")),
+            FileKind::Topology
+        );
         assert_eq!(FileKind::of(Path::new("packages.toml")), FileKind::Catalog);
         assert_eq!(FileKind::of(Path::new("x.flow")), FileKind::Flow);
     }
@@ -304,7 +313,10 @@ mod tests {
         std::os::unix::fs::symlink(&looped, &looped).unwrap();
         assert_eq!(refusal(&looped, FileKind::Topology), Refusal::SymlinkLoop);
         let huge = dir.path().join("huge.toml");
-        File::create(&huge).unwrap().set_len(2 * 1024 * MIB).unwrap();
+        File::create(&huge)
+            .unwrap()
+            .set_len(2 * 1024 * MIB)
+            .unwrap();
         let error = read(&huge, FileKind::Config).unwrap_err();
         assert_eq!(
             error.to_string(),

@@ -146,7 +146,9 @@ impl Job {
             Source::Flow(file) => self.analysis.diagnostics(*file)?,
             Source::Topology(topology) => self.analysis.topology_diagnostics(*topology)?,
             Source::Config(path) => {
-                config = self.analysis.config_diagnostics(path, &self.text, &self.roots)?;
+                config = self
+                    .analysis
+                    .config_diagnostics(path, &self.text, &self.roots)?;
                 config.as_slice()
             }
         };

@@ -246,7 +246,11 @@ pub async fn index(state: &SharedState, client: &Client) {
             .filter(|p| p.extension().is_some_and(|e| e == "flow"))
             .filter(|p| match disk::probe(p, FileKind::Flow) {
                 // A flow over the limit is skipped (and logged) when read.
-                Ok(()) | Err(ReadError { refusal: Refusal::TooLarge { .. }, .. }) => true,
+                Ok(())
+                | Err(ReadError {
+                    refusal: Refusal::TooLarge { .. },
+                    ..
+                }) => true,
                 Err(error) => {
                     if error.refusal != Refusal::NotRegular("a directory") {
                         tracing::warn!("skipped {error}");

@@ -86,4 +86,3 @@ fn session(case: &Case) -> Result<Outputs, Failed> {
 fn main() {
     Harness::new().folder("hostile", "project", session).run();
 }
-

@@ -100,7 +100,8 @@ impl Project {
             ["symlink", name, "->", target] => symlink(target, &path(name)),
             ["sparse", name, bytes] => {
                 let file = std::fs::File::create(path(name)).unwrap();
-                file.set_len(bytes.parse().expect("a size in bytes")).unwrap();
+                file.set_len(bytes.parse().expect("a size in bytes"))
+                    .unwrap();
             }
             ["generate", name, generator, count] => {
                 let count: usize = count.parse().expect("a count");
@@ -202,9 +203,18 @@ mod tests {
             (root.join("a.flow"), "step A runs P ();\n".to_string())
         );
         use std::os::unix::fs::FileTypeExt;
-        assert!(std::fs::metadata(root.join("f")).unwrap().file_type().is_fifo());
+        assert!(
+            std::fs::metadata(root.join("f"))
+                .unwrap()
+                .file_type()
+                .is_fifo()
+        );
         assert!(root.join("d").is_dir());
-        assert!(std::fs::symlink_metadata(root.join("l")).unwrap().is_symlink());
+        assert!(
+            std::fs::symlink_metadata(root.join("l"))
+                .unwrap()
+                .is_symlink()
+        );
         assert_eq!(std::fs::metadata(root.join("s")).unwrap().len(), 4096);
         assert!(root.join("../outside/o.topology").is_file());
         assert_eq!(

@@ -4,9 +4,7 @@ use std::collections::{BTreeSet, HashMap};
 use std::path::{Path, PathBuf};
 
 use easyflow_db::discovery::{self, Disk};
-use easyflow_db::{
-    CatalogFile, Database, SourceFile, TopologyFile, parse_catalog, parse_topology,
-};
+use easyflow_db::{CatalogFile, Database, SourceFile, TopologyFile, parse_catalog, parse_topology};
 
 use crate::checked::{CheckedFile, Counts};
 use crate::input::read_source;
@@ -27,6 +25,8 @@ struct Session {
     used_catalogs: BTreeSet<PathBuf>,
     /// A catalog could not be read (named on stderr).
     unreadable_catalog: bool,
+    /// The disk, within the current directory: the workspace of a run.
+    disk: Disk,
 }
 
 impl Session {
@@ -50,10 +50,11 @@ impl Session {
             return *loaded;
         }
         // Bytes: a catalog that is not UTF-8 is its own E0810.
-        let loaded = match std::fs::read(path) {
+        let loaded = match easyflow_db::disk::read_bytes(path, easyflow_db::disk::FileKind::Catalog)
+        {
             Ok(bytes) => Some(CatalogFile::new(&self.db, path.to_path_buf(), bytes)),
             Err(error) => {
-                eprintln!("error: {}: cannot read: {error}", path.display());
+                eprintln!("error: {error}");
                 self.unreadable_catalog = true;
                 None
             }
@@ -85,16 +86,21 @@ impl Session {
     }
 
     fn check_flow(&mut self, path: PathBuf, text: String) -> CheckedFile {
-        let discovery = discovery::discover(&absolute(&path), self.topology_flag.as_deref(), &Disk);
+        let discovery =
+            discovery::discover(&absolute(&path), self.topology_flag.as_deref(), &self.disk);
         if let Some(config) = discovery.config {
             self.configs.insert(config);
         }
         let topology = discovery
             .topology
             .and_then(|(topology, _)| self.topology(&topology));
-        let catalog_flag = self.catalog_flag.as_ref().map(|(absolute, _)| absolute.clone());
-        let catalog = discovery::discover_catalog(&absolute(&path), catalog_flag.as_deref(), &Disk)
-            .and_then(|(catalog, _)| self.catalog(&catalog));
+        let catalog_flag = self
+            .catalog_flag
+            .as_ref()
+            .map(|(absolute, _)| absolute.clone());
+        let catalog =
+            discovery::discover_catalog(&absolute(&path), catalog_flag.as_deref(), &self.disk)
+                .and_then(|(catalog, _)| self.catalog(&catalog));
         let file = SourceFile::builder(path.clone(), text.clone())
             .topology(topology)
             .catalog(catalog)
@@ -154,11 +160,13 @@ pub fn check(
     topology: Option<&Path>,
     catalog: Option<&Path>,
 ) -> Result<Check, String> {
-    if let Some(flag) = topology.filter(|path| !path.is_file()) {
-        return Err(format!("--topology {}: no such file", flag.display()));
+    if let Some(flag) = topology {
+        easyflow_db::disk::probe(flag, easyflow_db::disk::FileKind::Topology)
+            .map_err(|error| format!("--topology {error}"))?;
     }
-    if let Some(flag) = catalog.filter(|path| !path.is_file()) {
-        return Err(format!("--catalog {}: no such file", flag.display()));
+    if let Some(flag) = catalog {
+        easyflow_db::disk::probe(flag, easyflow_db::disk::FileKind::Catalog)
+            .map_err(|error| format!("--catalog {error}"))?;
     }
     let mut unreadable = false;
     let mut session = Session {
@@ -170,6 +178,7 @@ pub fn check(
         catalog_flag: catalog.map(|given| (absolute(given), given.to_path_buf())),
         used_catalogs: BTreeSet::new(),
         unreadable_catalog: false,
+        disk: Disk::within(std::env::current_dir().into_iter().collect()),
     };
     let mut files = Vec::new();
     for path in discover(paths, &mut unreadable) {
@@ -187,7 +196,7 @@ pub fn check(
     for config in std::mem::take(&mut session.configs) {
         match read_source(&config) {
             Ok(text) => {
-                let diagnostics = discovery::config_diagnostics(&config, &text, &Disk);
+                let diagnostics = discovery::config_diagnostics(&config, &text, &session.disk);
                 files.push(CheckedFile {
                     path: for_display(&config),
                     text,
@@ -248,6 +257,23 @@ pub fn run(
     }
 }
 
+/// Whether `path`, found by the walk, is a regular file; if not, says
+/// that it is skipped and why (a FIFO, a device, a loop of links, …).
+fn regular_or_reported(path: &Path) -> bool {
+    if path.is_file() {
+        return true;
+    }
+    if let Err(error) = easyflow_db::disk::probe(path, easyflow_db::disk::FileKind::of(path))
+        && !matches!(
+            error.refusal,
+            easyflow_db::disk::Refusal::NotRegular("a directory")
+        )
+    {
+        eprintln!("warning: skipped {error}");
+    }
+    false
+}
+
 /// The `.flow` and `.topology` files named or found under `paths`, each directory's files in
 /// sorted order. Reports paths that do not exist and sets `unreadable`.
 fn discover(paths: &[PathBuf], unreadable: &mut bool) -> Vec<PathBuf> {
@@ -266,9 +292,9 @@ fn discover(paths: &[PathBuf], unreadable: &mut bool) -> Vec<PathBuf> {
                     }
                 })
                 .filter(|p| {
-                    p.is_file()
-                        && p.extension()
-                            .is_some_and(|e| e == "flow" || e == "topology")
+                    p.extension()
+                        .is_some_and(|e| e == "flow" || e == "topology")
+                        && regular_or_reported(p)
                 })
                 .map(|p| p.strip_prefix("./").map(Path::to_path_buf).unwrap_or(p))
                 .collect();

@@ -425,5 +425,5 @@ fn catalog_flag_reports_the_catalog_with_its_diagnostics() {
 
     let missing = easyflow(&["check", flow, "--catalog", "nowhere.toml"], &repo_root());
     assert_eq!(missing.status.code(), Some(2));
-    assert!(stderr(&missing).contains("--catalog nowhere.toml: no such file"));
+    assert!(stderr(&missing).contains("--catalog nowhere.toml: cannot read: no such file"));
 }

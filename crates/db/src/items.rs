@@ -551,7 +551,9 @@ impl StepWalker {
             sweep,
         });
         let elements = match value {
-            Some(ast::Expr::List(list)) => list.elements().map(|e| e.syntax().text_range()).collect(),
+            Some(ast::Expr::List(list)) => {
+                list.elements().map(|e| e.syntax().text_range()).collect()
+            }
             _ => Vec::new(),
         };
         self.anchors.params.push(ParamAnchors {
@@ -644,7 +646,9 @@ fn catalog_value(expr: Option<&ast::Expr<GreenRef<'_>>>) -> easyflow_catalog::Va
             }
             None => V::Invalid,
         },
-        ast::Expr::List(list) => V::List(list.elements().map(|e| catalog_value(Some(&e))).collect()),
+        ast::Expr::List(list) => {
+            V::List(list.elements().map(|e| catalog_value(Some(&e))).collect())
+        }
         ast::Expr::Ref(reference) => {
             let members: Vec<SmolStr> = reference
                 .segments()

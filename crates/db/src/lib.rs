@@ -26,6 +26,7 @@ pub mod catalog;
 pub mod config;
 pub mod diagnostics;
 pub mod discovery;
+pub mod disk;
 pub mod fit;
 pub mod graph;
 pub mod items;

@@ -62,7 +62,11 @@ fn editing_one_parameter_rechecks_only_its_step() {
     let diagnostics = file_diagnostics(&db, file).clone();
     let executed = query_names(&log.take());
     assert_eq!(count(&executed, "step_analysis"), 1, "{executed:?}");
-    assert_eq!(count(&executed, "step_catalog_diagnostics"), 1, "{executed:?}");
+    assert_eq!(
+        count(&executed, "step_catalog_diagnostics"),
+        1,
+        "{executed:?}"
+    );
     assert_not_executed(
         &executed,
         &[
@@ -108,8 +112,15 @@ fn editing_the_catalog_reruns_only_its_parse_and_the_catalog_checks() {
             "semantic_diagnostics",
         ],
     );
-    for query in ["parse_catalog", "step_catalog_diagnostics", "file_diagnostics"] {
-        assert!(count(&executed, query) > 0, "{query} did not re-run: {executed:?}");
+    for query in [
+        "parse_catalog",
+        "step_catalog_diagnostics",
+        "file_diagnostics",
+    ] {
+        assert!(
+            count(&executed, query) > 0,
+            "{query} did not re-run: {executed:?}"
+        );
     }
     assert!(!diagnostics.is_empty());
     assert!(

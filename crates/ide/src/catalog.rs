@@ -95,3 +95,185 @@ pub fn package_markdown(package: &Package) -> String {
     }
     out
 }
+
+/// The features that read the catalog: quick fixes from its diagnostics'
+/// fixes (each applied, and the code re-checked gone), and hover.
+#[cfg(test)]
+mod tests {
+    use easyflow_db::{Code, file_diagnostics};
+    use easyflow_diagnostics::TextRange;
+
+    use crate::code_actions::code_actions;
+    use crate::fixture::{apply, with_catalog};
+    use crate::hover::hover;
+
+    pub(crate) const CATALOG: &str = r#"
+[[package]]
+name = "ORCA.DFT"
+description = "Geometry optimization by density functional theory"
+requires = "compute+CPU"
+memory = "1GiB"
+
+  [[package.param]]
+  name = "input"
+  type = "File"
+  required = true
+  description = "Molecule in XYZ format"
+
+  [[package.param]]
+  name = "method"
+  type = "Enum"
+  values = ["B3LYP", "PBE0"]
+  default = "B3LYP"
+
+  [[package.param]]
+  name = "charge"
+  type = "Int"
+  min = -10
+  max = 10
+  required = true
+
+  [[package.output]]
+  name = "geometry.xyz"
+
+[[package]]
+name = "Vis.Mesh"
+
+  [[package.param]]
+  name = "data"
+  type = "File"
+  required = true
+"#;
+
+    fn codes(text: &str) -> Vec<Code> {
+        let f = with_catalog(text, CATALOG);
+        file_diagnostics(&f.db, f.file)
+            .iter()
+            .map(|d| d.code)
+            .collect()
+    }
+
+    /// Applies the one quick fix for `code` at `$0` and checks the result,
+    /// and that `code` is gone from it.
+    fn check_fix(before: &str, code: Code, title: &str, after: &str) {
+        let f = with_catalog(before, CATALOG);
+        let range = f.range.unwrap_or(TextRange::empty(f.offset));
+        let actions: Vec<_> = code_actions(&f.db, f.file, range)
+            .into_iter()
+            .filter(|a| a.diagnostic.as_ref().map(|d| d.code) == Some(code))
+            .collect();
+        let Some(action) = actions.iter().find(|a| a.title == title) else {
+            let titles: Vec<&str> = actions.iter().map(|a| a.title.as_str()).collect();
+            panic!("no action {title:?} for {code:?}; got {titles:?}");
+        };
+        let fixed = apply(&f.text, &action.edits);
+        assert_eq!(fixed, after);
+        assert!(!codes(&fixed).contains(&code), "{code:?} left in {fixed:?}");
+    }
+
+    #[test]
+    fn unknown_package_and_parameter_are_replaced() {
+        check_fix(
+            "require m;\nstep A runs ORCA.D$0TF (input = m, charge = 0);\n",
+            Code::E0801,
+            "Replace with `ORCA.DFT`",
+            "require m;\nstep A runs ORCA.DFT (input = m, charge = 0);\n",
+        );
+        check_fix(
+            "require m;\nstep A runs ORCA.DFT (input = m, charge = 0, met$0od = \"PBE0\");\n",
+            Code::E0802,
+            "Replace with `method`",
+            "require m;\nstep A runs ORCA.DFT (input = m, charge = 0, method = \"PBE0\");\n",
+        );
+    }
+
+    #[test]
+    fn enum_value_and_output_are_replaced() {
+        check_fix(
+            "require m;\nstep A runs ORCA.DFT (input = m, charge = 0, method = @PB$0E1);\n",
+            Code::E0805,
+            "Replace with `\"PBE0\"`",
+            "require m;\nstep A runs ORCA.DFT (input = m, charge = 0, method = \"PBE0\");\n",
+        );
+        check_fix(
+            "require m;\nstep A runs ORCA.DFT (input = m, charge = 0);\nstep B runs Vis.Mesh (data = A.outs[\"geometry.x$0zy\"]);\n",
+            Code::W0806,
+            "Replace with `\"geometry.xyz\"`",
+            "require m;\nstep A runs ORCA.DFT (input = m, charge = 0);\nstep B runs Vis.Mesh (data = A.outs[\"geometry.xyz\"]);\n",
+        );
+    }
+
+    #[test]
+    fn missing_required_parameters_are_added() {
+        let title = "Add the missing required parameters: `input`, `charge`";
+        check_fix(
+            "step $0A runs ORCA.DFT (method = \"PBE0\");\n",
+            Code::E0803,
+            title,
+            "step A runs ORCA.DFT (method = \"PBE0\", input = \"\", charge = -10);\n",
+        );
+        check_fix(
+            "step $0A runs ORCA.DFT ();\n",
+            Code::E0803,
+            title,
+            "step A runs ORCA.DFT (input = \"\", charge = -10);\n",
+        );
+        check_fix(
+            "step $0A runs ORCA.DFT (exec: nodes = 2);\n",
+            Code::E0803,
+            title,
+            "step A runs ORCA.DFT (input = \"\", charge = -10, exec: nodes = 2);\n",
+        );
+        check_fix(
+            "step $0A runs ORCA.DFT;\n",
+            Code::E0803,
+            title,
+            "step A runs ORCA.DFT (input = \"\", charge = -10);\n",
+        );
+    }
+
+    #[test]
+    fn hover_on_a_package_and_a_parameter() {
+        let f = with_catalog(
+            "require m;\nstep A runs ORCA.D$0FT (input = m, charge = 0);\n",
+            CATALOG,
+        );
+        let result = hover(&f.db, f.file, f.offset).expect("a hover on the package");
+        assert_eq!(&f.text[result.range], "ORCA.DFT");
+        expect_test::expect![[r#"
+            **package** `ORCA.DFT`
+
+            Geometry optimization by density functional theory
+
+            | parameter | type | range | default | |
+            |---|---|---|---|---|
+            | `input` | File |  |  | required |
+            | `charge` | Int | -10..=10 |  | required |
+            | `method` | Enum | "B3LYP" \| "PBE0" | `"B3LYP"` |  |
+
+            outputs: `geometry.xyz`
+
+            defaults: requires `compute+CPU`, memory `1GiB`
+        "#]]
+        .assert_eq(&result.markdown);
+
+        let f = with_catalog(
+            "require m;\nstep A runs ORCA.DFT (in$0put = m, charge = 0);\n",
+            CATALOG,
+        );
+        let result = hover(&f.db, f.file, f.offset).expect("a hover on the parameter");
+        assert_eq!(&f.text[result.range], "input");
+        expect_test::expect![[r#"
+            ```text
+            input: File
+            ```
+
+            required
+
+            Molecule in XYZ format
+
+            ---
+            parameter of `ORCA.DFT`"#]]
+        .assert_eq(&result.markdown);
+    }
+}

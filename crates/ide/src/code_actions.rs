@@ -352,9 +352,7 @@ impl Fixer<'_> {
             ));
         };
         let sections: Vec<ast::ParamSection> = block.sections().collect();
-        let app = sections
-            .iter()
-            .find(|s| s.kind() == ast::SectionKind::App);
+        let app = sections.iter().find(|s| s.kind() == ast::SectionKind::App);
         if let Some(last) = app.and_then(|s| s.params().last()) {
             return Some(QuickFix::new(
                 title,
@@ -370,13 +368,14 @@ impl Fixer<'_> {
             Some(label_end) => (label_end.text_range().end(), " "),
             None => (block.l_paren_token()?.text_range().end(), ""),
         };
-        let exec_follows = sections
-            .iter()
-            .any(|s| s.kind() == ast::SectionKind::Exec);
+        let exec_follows = sections.iter().any(|s| s.kind() == ast::SectionKind::Exec);
         let after = if exec_follows { ", " } else { "" };
         Some(QuickFix::new(
             title,
-            vec![edit(TextRange::empty(at), &format!("{before}{params}{after}"))],
+            vec![edit(
+                TextRange::empty(at),
+                &format!("{before}{params}{after}"),
+            )],
         ))
     }
 

@@ -30,6 +30,8 @@
 use std::path::{Path, PathBuf};
 use std::sync::Arc;
 
+pub mod project;
+
 pub use libtest_mimic::Failed;
 use libtest_mimic::{Arguments, Trial};
 

@@ -54,7 +54,8 @@ pub(crate) fn check_step(analysis: &StepAnalysis, catalog: &Catalog, out: &mut V
             // E0403 already.
             (Sweep::NotAList, _) => {}
             _ => {
-                if let (Some(range), Some(problem)) = (at.value, check::check_value(declared, value))
+                if let (Some(range), Some(problem)) =
+                    (at.value, check::check_value(declared, value))
                 {
                     out.push(value_problem(range, problem));
                 }

@@ -1,12 +1,16 @@
-//! Which topology a flow uses (`topology.md` §1). The host (CLI or server)
-//! runs this against its view of the file system, then sets the flow's
-//! `topology` input: the analysis itself never touches the disk.
+//! Which topology (`topology.md` §1) and which package catalog
+//! (`catalog.md`) a flow uses, by the same rule: the setting, else the key
+//! of the nearest `easyflow.toml`, else the nearest file of the known name.
+//! The host (CLI or server) runs this against its view of the file system,
+//! then sets the flow's `topology` and `catalog` inputs: the analysis itself
+//! never touches the disk.
 
 use std::path::{Path, PathBuf};
 
 use easyflow_diagnostics::{Code, Diagnostic};
 
 use crate::config::{Config, parse_config};
+use crate::disk::{self, FileKind, ReadError, Refusal};
 
 /// Name of the configuration file searched upwards from a flow.
 pub const CONFIG_FILE_NAME: &str = "easyflow.toml";
@@ -15,35 +19,73 @@ pub const TOPOLOGY_FILE_NAME: &str = "easyflow.topology";
 
 /// What discovery may read. Open editor documents override the disk.
 pub trait FileSystem {
-    fn read(&self, path: &Path) -> Option<String>;
+    /// The text of the file at `path`, read as `kind` (`disk::read`).
+    fn read(&self, path: &Path, kind: FileKind) -> Result<String, ReadError>;
+    /// Whether `path` would be read as `kind`, without reading it.
+    fn probe(&self, path: &Path, kind: FileKind) -> Result<(), ReadError> {
+        self.read(path, kind).map(drop)
+    }
+    /// Whether a regular file is at `path` (an oversized one too: reading it
+    /// then says why it is skipped).
     fn exists(&self, path: &Path) -> bool {
-        self.read(path).is_some()
+        self.probe(path, FileKind::Flow).is_ok()
+    }
+    /// The workspace folders: a path an `easyflow.toml` names is read only
+    /// inside the folder that holds that file (or, outside every folder,
+    /// inside the file's own directory).
+    fn workspace_roots(&self) -> &[PathBuf] {
+        &[]
     }
 }
 
-/// The real file system.
-pub struct Disk;
+/// The real file system, through [`disk`], within some workspace folders.
+#[derive(Debug, Clone, Default)]
+pub struct Disk {
+    pub roots: Vec<PathBuf>,
+}
+
+impl Disk {
+    pub fn within(roots: Vec<PathBuf>) -> Disk {
+        Disk { roots }
+    }
+}
 
 impl FileSystem for Disk {
-    fn read(&self, path: &Path) -> Option<String> {
-        std::fs::read_to_string(path).ok()
+    fn read(&self, path: &Path, kind: FileKind) -> Result<String, ReadError> {
+        disk::read(path, kind)
+    }
+
+    fn probe(&self, path: &Path, kind: FileKind) -> Result<(), ReadError> {
+        disk::probe(path, kind)
     }
 
     fn exists(&self, path: &Path) -> bool {
         path.is_file()
     }
+
+    fn workspace_roots(&self) -> &[PathBuf] {
+        &self.roots
+    }
 }
 
-/// Where a flow's topology came from.
+/// Where a flow's topology or catalog came from.
 #[derive(Debug, Clone, PartialEq, Eq)]
 pub enum TopologyOrigin {
-    /// The `--topology` flag or the editor setting `easyflow.topology`.
+    /// The flag (`--topology`, `--catalog`) or the editor setting
+    /// (`easyflow.topology`, `easyflow.catalog`).
     Setting,
-    /// The `topology` key of this `easyflow.toml`.
+    /// The key (`topology`, `catalog`) of this `easyflow.toml`.
     Config(PathBuf),
-    /// The nearest `easyflow.topology`.
+    /// The nearest file of the name (`easyflow.topology`,
+    /// `easyflow-packages.toml`).
     Nearest,
 }
+
+/// Where a flow's catalog came from: as for topologies.
+pub type CatalogOrigin = TopologyOrigin;
+
+/// Name of the catalog file searched upwards when no configuration names one.
+pub const CATALOG_FILE_NAME: &str = easyflow_catalog::CATALOG_FILE_NAME;
 
 #[derive(Debug, Clone, PartialEq, Eq, Default)]
 pub struct Discovery {
@@ -66,7 +108,7 @@ fn nearest(flow: &Path, name: &str, fs: &dyn FileSystem) -> Option<PathBuf> {
 
 /// The topology of `flow`: the setting if it names an existing file, else
 /// the nearest configuration's `topology` (relative to that file) if it
-/// exists, else the nearest `easyflow.topology`.
+/// can be read, else the nearest `easyflow.topology`.
 pub fn discover(flow: &Path, setting: Option<&Path>, fs: &dyn FileSystem) -> Discovery {
     let config = nearest_config(flow, fs);
     if let Some(setting) = setting.filter(|path| fs.exists(path)) {
@@ -77,10 +119,11 @@ pub fn discover(flow: &Path, setting: Option<&Path>, fs: &dyn FileSystem) -> Dis
     }
     if let Some(config_path) = &config {
         let parsed = fs
-            .read(config_path)
+            .read(config_path, FileKind::Config)
             .map(|text| parse_config(&text))
             .unwrap_or_default();
-        if let Some(path) = configured_topology(config_path, &parsed).filter(|path| fs.exists(path))
+        if let Some(path) = configured_topology(config_path, &parsed)
+            .filter(|path| usable(config_path, path, FileKind::Topology, fs).is_ok())
         {
             let origin = TopologyOrigin::Config(config_path.clone());
             return Discovery {
@@ -94,6 +137,40 @@ pub fn discover(flow: &Path, setting: Option<&Path>, fs: &dyn FileSystem) -> Dis
     Discovery { topology, config }
 }
 
+/// The package catalog of `flow`: the setting if it names an existing file,
+/// else the nearest configuration's `catalog` (relative to that file) if it
+/// can be read, else the nearest `easyflow-packages.toml`. `None`: no catalog.
+pub fn discover_catalog(
+    flow: &Path,
+    setting: Option<&Path>,
+    fs: &dyn FileSystem,
+) -> Option<(PathBuf, CatalogOrigin)> {
+    if let Some(setting) = setting.filter(|path| fs.exists(path)) {
+        return Some((setting.to_path_buf(), CatalogOrigin::Setting));
+    }
+    if let Some(config_path) = nearest_config(flow, fs) {
+        let parsed = fs
+            .read(&config_path, FileKind::Config)
+            .map(|text| parse_config(&text))
+            .unwrap_or_default();
+        if let Some(path) = configured_catalog(&config_path, &parsed)
+            .filter(|path| usable(&config_path, path, FileKind::Catalog, fs).is_ok())
+        {
+            return Some((path, CatalogOrigin::Config(config_path)));
+        }
+    }
+    nearest(flow, CATALOG_FILE_NAME, fs).map(|path| (path, CatalogOrigin::Nearest))
+}
+
+/// The catalog path a usable configuration names, resolved against its directory.
+pub fn configured_catalog(config_path: &Path, config: &Config) -> Option<PathBuf> {
+    if !config.is_usable() {
+        return None;
+    }
+    let relative = &config.catalog.as_ref()?.path;
+    Some(config_path.parent().unwrap_or(Path::new("")).join(relative))
+}
+
 /// The topology path a usable configuration names, resolved against its directory.
 pub fn configured_topology(config_path: &Path, config: &Config) -> Option<PathBuf> {
     if !config.is_usable() {
@@ -103,26 +180,60 @@ pub fn configured_topology(config_path: &Path, config: &Config) -> Option<PathBu
     Some(config_path.parent().unwrap_or(Path::new("")).join(relative))
 }
 
+/// Whether `path`, named by the `easyflow.toml` at `config_path`, may be
+/// read as `kind`: inside that file's workspace folder, and a file
+/// `disk::read` takes.
+pub fn usable(
+    config_path: &Path,
+    path: &Path,
+    kind: FileKind,
+    fs: &dyn FileSystem,
+) -> Result<(), ReadError> {
+    let config_dir = config_path.parent().unwrap_or(Path::new(""));
+    let root = fs
+        .workspace_roots()
+        .iter()
+        .find(|root| disk::inside(config_path, root))
+        .map_or(config_dir, PathBuf::as_path);
+    fs.probe(path, kind)?;
+    if !disk::inside(path, root) {
+        return Err(ReadError {
+            path: path.to_path_buf(),
+            refusal: Refusal::OutsideWorkspace(root.to_path_buf()),
+        });
+    }
+    Ok(())
+}
+
 /// Every diagnostic of an `easyflow.toml`: its own (E0901, W0902) and E0903
-/// for each configured path that does not exist.
+/// for each configured path that does not exist or cannot be read.
 pub fn config_diagnostics(config_path: &Path, text: &str, fs: &dyn FileSystem) -> Vec<Diagnostic> {
     let config = parse_config(text);
     let mut diagnostics = config.diagnostics.clone();
     if config.is_usable() {
         let base = config_path.parent().unwrap_or(Path::new(""));
-        for configured in [&config.topology, &config.catalog].into_iter().flatten() {
+        let configured = [
+            (&config.topology, FileKind::Topology),
+            (&config.catalog, FileKind::Catalog),
+        ];
+        for (configured, kind) in configured {
+            let Some(configured) = configured else {
+                continue;
+            };
             let path = base.join(&configured.path);
-            if !fs.exists(&path) {
-                diagnostics.push(Diagnostic::new(
-                    Code::E0903,
-                    configured.range,
-                    format!(
-                        "`{}` does not exist or cannot be read (looked for {})",
-                        configured.path,
-                        path.display()
-                    ),
-                ));
-            }
+            let message = match usable(config_path, &path, kind, fs) {
+                Ok(()) => continue,
+                Err(ReadError {
+                    refusal: Refusal::NotFound,
+                    ..
+                }) => format!(
+                    "`{}` does not exist or cannot be read (looked for {})",
+                    configured.path,
+                    path.display()
+                ),
+                Err(error) => format!("`{}` is skipped: {error}", configured.path),
+            };
+            diagnostics.push(Diagnostic::new(Code::E0903, configured.range, message));
         }
     }
     easyflow_diagnostics::sort(&mut diagnostics);
@@ -138,8 +249,11 @@ mod tests {
     struct Files(HashMap<PathBuf, String>);
 
     impl FileSystem for Files {
-        fn read(&self, path: &Path) -> Option<String> {
-            self.0.get(path).cloned()
+        fn read(&self, path: &Path, _: FileKind) -> Result<String, ReadError> {
+            self.0.get(path).cloned().ok_or_else(|| ReadError {
+                path: path.to_path_buf(),
+                refusal: Refusal::NotFound,
+            })
         }
     }
 
@@ -202,6 +316,38 @@ mod tests {
             discover(Path::new("/q/x.flow"), None, &fs),
             Discovery::default()
         );
+    }
+
+    #[test]
+    fn catalog_by_setting_then_config_then_nearest() {
+        let fs = files(&[
+            ("/p/easyflow.toml", "catalog = \"packages/main.toml\"\n"),
+            ("/p/packages/main.toml", ""),
+            ("/p/a/easyflow-packages.toml", ""),
+            ("/q/easyflow-packages.toml", ""),
+            ("/given.toml", ""),
+        ]);
+        let flow = Path::new("/p/a/x.flow");
+        // The configured catalog beats a closer decoy.
+        assert_eq!(
+            discover_catalog(flow, None, &fs),
+            Some((
+                PathBuf::from("/p/packages/main.toml"),
+                CatalogOrigin::Config("/p/easyflow.toml".into())
+            ))
+        );
+        assert_eq!(
+            discover_catalog(flow, Some(Path::new("/given.toml")), &fs),
+            Some((PathBuf::from("/given.toml"), CatalogOrigin::Setting))
+        );
+        assert_eq!(
+            discover_catalog(Path::new("/q/r/y.flow"), None, &fs),
+            Some((
+                PathBuf::from("/q/easyflow-packages.toml"),
+                CatalogOrigin::Nearest
+            ))
+        );
+        assert_eq!(discover_catalog(Path::new("/z/y.flow"), None, &fs), None);
     }
 
     #[test]

@@ -184,7 +184,10 @@ fn completion_item(lines: &Lines<'_>, item: completion::CompletionItem) -> lsp::
             K::AttributeKey => lsp::CompletionItemKind::PROPERTY,
             K::Constant => lsp::CompletionItemKind::ENUM_MEMBER,
             K::Capability => lsp::CompletionItemKind::VALUE,
+            K::Package => lsp::CompletionItemKind::MODULE,
+            K::Parameter => lsp::CompletionItemKind::FIELD,
         }),
+        sort_text: item.sort_text,
         detail: item.detail,
         documentation: item
             .documentation

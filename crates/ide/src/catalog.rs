@@ -306,7 +306,10 @@ name = "Vis.Mesh"
     fn packages_after_runs() {
         let items = completions("step A runs $0");
         assert_eq!(items.len(), 2, "{items:#?}");
-        assert!(items[0].starts_with("ORCA.DFT [Geometry optimization"), "{items:#?}");
+        assert!(
+            items[0].starts_with("ORCA.DFT [Geometry optimization"),
+            "{items:#?}"
+        );
         // A compound name half typed is replaced whole.
         let items = completions("step A runs ORCA.D$0 ();");
         assert!(items[0].ends_with("@ORCA.D"), "{items:#?}");
@@ -330,15 +333,24 @@ name = "Vis.Mesh"
         "#]]
         .assert_debug_eq(&completions("step A runs ORCA.DFT (input = x, me$0 = 1);"));
         // The platform's section has none of the package's.
-        assert_eq!(completions("step A runs ORCA.DFT (exec: $0);"), Vec::<String>::new());
+        assert_eq!(
+            completions("step A runs ORCA.DFT (exec: $0);"),
+            Vec::<String>::new()
+        );
         // No catalog entry: nothing.
-        assert_eq!(completions("step A runs Other.Pkg ($0);"), Vec::<String>::new());
+        assert_eq!(
+            completions("step A runs Other.Pkg ($0);"),
+            Vec::<String>::new()
+        );
     }
 
     #[test]
     fn enum_values_after_the_parameter() {
         let items = completions("step A runs ORCA.DFT (method = $0);");
-        assert!(items[0].starts_with("\"B3LYP\" [Enum of `method`]"), "{items:#?}");
+        assert!(
+            items[0].starts_with("\"B3LYP\" [Enum of `method`]"),
+            "{items:#?}"
+        );
         assert!(items[1].starts_with("\"PBE0\""), "{items:#?}");
     }
 
@@ -353,14 +365,18 @@ name = "Vis.Mesh"
 
     #[test]
     fn signature_help_with_the_active_parameter() {
-        let label = "ORCA.DFT(input: File, charge: Int (-10..=10), method: Enum (\"B3LYP\" | \"PBE0\"))";
+        let label =
+            "ORCA.DFT(input: File, charge: Int (-10..=10), method: Enum (\"B3LYP\" | \"PBE0\"))";
         assert_eq!(
             signature("step A runs ORCA.DFT ($0);"),
             Some((label.to_string(), None))
         );
         assert_eq!(
             signature("step A runs ORCA.DFT (input = x, method = \"PB$0\");"),
-            Some((label.to_string(), Some("method: Enum (\"B3LYP\" | \"PBE0\")".to_string())))
+            Some((
+                label.to_string(),
+                Some("method: Enum (\"B3LYP\" | \"PBE0\")".to_string())
+            ))
         );
         assert_eq!(
             signature("step A runs ORCA.DFT (input = x,$0 charge = 1);"),

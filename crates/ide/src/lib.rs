@@ -198,7 +198,11 @@ impl Analysis {
 
     /// A package catalog's own diagnostics (E0810).
     pub fn catalog_diagnostics(&self, catalog: CatalogFile) -> Cancellable<&[Diagnostic]> {
-        self.with_db(|db| easyflow_db::parse_catalog(db, catalog).diagnostics.as_slice())
+        self.with_db(|db| {
+            easyflow_db::parse_catalog(db, catalog)
+                .diagnostics
+                .as_slice()
+        })
     }
 
     /// The signature of the package whose step's parentheses hold `offset`.

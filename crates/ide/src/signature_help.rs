@@ -4,8 +4,8 @@
 
 use easyflow_db::{Db, SourceFile, parse};
 use easyflow_diagnostics::TextSize;
-use easyflow_syntax::ast::{self, AstNode};
 use easyflow_syntax::SyntaxKind;
+use easyflow_syntax::ast::{self, AstNode};
 
 use crate::tokens::token_left_of;
 

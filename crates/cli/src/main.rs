@@ -5,7 +5,7 @@ use std::path::PathBuf;
 use std::process::ExitCode;
 
 use clap::{Parser, Subcommand};
-use easyflow_cli::{check, graph, parse, report, topology};
+use easyflow_cli::{check, fmt, graph, parse, report, topology};
 
 // Analysis allocates many small tree nodes; mimalloc handles that pattern
 // markedly faster than the system allocator.
@@ -45,6 +45,16 @@ enum Command {
         #[arg(long, value_name = "PATH")]
         catalog: Option<PathBuf>,
     },
+    /// Format `.flow` files in place (directories are searched recursively;
+    /// `-` formats standard input to standard output).
+    Fmt {
+        /// Files or directories to format, or `-`.
+        #[arg(default_value = ".")]
+        paths: Vec<PathBuf>,
+        /// Write nothing: list the files that would change, exit 1 if any would.
+        #[arg(long)]
+        check: bool,
+    },
     /// Print the dependency graph of a flow.
     Graph {
         file: PathBuf,
@@ -79,6 +89,7 @@ fn main() -> ExitCode {
             format,
             deny_warnings,
         ),
+        Command::Fmt { paths, check } => fmt::run(&paths, check),
         Command::Graph { file, format } => graph::run(&file, format),
         Command::Parse { file } => parse::run(&file),
         Command::Topology { file, gpispace } => topology::run(&file, gpispace),

@@ -72,9 +72,9 @@ pub fn run(paths: &[PathBuf], check: bool) -> u8 {
 fn status(outcomes: &[Outcome], check: bool) -> u8 {
     if outcomes.contains(&Outcome::Failed) {
         exit::FAILURE
-    } else if outcomes.contains(&Outcome::SyntaxErrors) {
-        exit::PROBLEMS
-    } else if check && outcomes.contains(&Outcome::Changed) {
+    } else if outcomes.contains(&Outcome::SyntaxErrors)
+        || (check && outcomes.contains(&Outcome::Changed))
+    {
         exit::PROBLEMS
     } else {
         exit::OK

@@ -209,6 +209,37 @@ mod tests {
     use super::*;
 
     #[test]
+    fn format_settings_with_defaults_and_limits() {
+        let settings = |text: &str| parse_config(text).format_settings();
+        assert_eq!(
+            settings(""),
+            FormatSettings {
+                width: 100,
+                indent: 2
+            }
+        );
+        assert_eq!(
+            settings("[format]\nwidth = 80\n"),
+            FormatSettings {
+                width: 80,
+                indent: 2
+            }
+        );
+        assert_eq!(
+            settings("[format]\nwidth = 0\nindent = 99\n"),
+            FormatSettings {
+                width: 1,
+                indent: 16
+            }
+        );
+        assert_eq!(
+            settings("[format\nwidth = 80"),
+            FormatSettings::default(),
+            "E0901"
+        );
+    }
+
+    #[test]
     fn reads_known_keys_with_ranges() {
         let text = "topology = \"cluster/site.topology\"\n[format]\nwidth = 100\nindent = 2\n";
         let config = parse_config(text);

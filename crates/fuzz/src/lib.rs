@@ -112,7 +112,10 @@ pub fn analysis(data: &[u8]) {
     let mut host = AnalysisHost::new();
     let file = host.add_flow(Path::new("fuzz.flow"), &text);
     let analysis = host.analysis();
-    let diagnostics = analysis.diagnostics(file).expect("nothing cancels").to_vec();
+    let diagnostics = analysis
+        .diagnostics(file)
+        .expect("nothing cancels")
+        .to_vec();
     assert_diagnostics_inside(&text, &diagnostics);
     assert!(
         diagnostics
@@ -239,15 +242,25 @@ pub fn edits(data: &[u8]) {
         let deleted = apply(&mut text, edit);
         let fresh_parse = easyflow_syntax::parse(&text);
         if let Some(reparsed) = easyflow_syntax::reparse(&parse, deleted, &edit.inserted, &text) {
-            assert_eq!(reparsed, fresh_parse, "the reparse differs from a full parse");
+            assert_eq!(
+                reparsed, fresh_parse,
+                "the reparse differs from a full parse"
+            );
         }
         parse = fresh_parse;
         host.edit_flow(file, &text, deleted, &edit.inserted);
         let incremental = host.analysis().diagnostics(file).unwrap().to_vec();
         let mut fresh_host = AnalysisHost::new();
         let fresh_file = fresh_host.add_flow(Path::new("fuzz.flow"), &text);
-        let fresh = fresh_host.analysis().diagnostics(fresh_file).unwrap().to_vec();
-        assert_eq!(incremental, fresh, "incremental differs from fresh for {text:?}");
+        let fresh = fresh_host
+            .analysis()
+            .diagnostics(fresh_file)
+            .unwrap()
+            .to_vec();
+        assert_eq!(
+            incremental, fresh,
+            "incremental differs from fresh for {text:?}"
+        );
     }
 }
 

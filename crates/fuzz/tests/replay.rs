@@ -58,18 +58,66 @@ fn run(target: &Target, input: &[u8], origin: &dyn std::fmt::Display) {
 
 /// Pieces of the languages that random bytes seldom spell.
 const TOKENS: &[&str] = &[
-    "step ", "~step ", " runs ", " after ", " on ", "require ", " from ", "(", ")", "[", "]",
-    "{", "}", ";", ",", "=", "<-", ":", ".", "\"", "\\", "\n", "\r\n", "code\n", "\ncode end\n",
-    "pre ", "post ", "exec:", "app:", "outs", "Result", "/*", "*/", "//", "#", "é", "😀",
-    "\u{200b}", "99999999999999999999", "[requires = \"", "+", "x", "topology = ", "catalog = ",
-    "[format]", "[[package]]", "name = ",
+    "step ",
+    "~step ",
+    " runs ",
+    " after ",
+    " on ",
+    "require ",
+    " from ",
+    "(",
+    ")",
+    "[",
+    "]",
+    "{",
+    "}",
+    ";",
+    ",",
+    "=",
+    "<-",
+    ":",
+    ".",
+    "\"",
+    "\\",
+    "\n",
+    "\r\n",
+    "code\n",
+    "\ncode end\n",
+    "pre ",
+    "post ",
+    "exec:",
+    "app:",
+    "outs",
+    "Result",
+    "/*",
+    "*/",
+    "//",
+    "#",
+    "é",
+    "😀",
+    "\u{200b}",
+    "99999999999999999999",
+    "[requires = \"",
+    "+",
+    "x",
+    "topology = ",
+    "catalog = ",
+    "[format]",
+    "[[package]]",
+    "name = ",
     // Edits, for the `edits` target (a zero byte, two of position, one of length, the text).
-    "\0\x11\x01\x05step ", "\0\x40\x02\x03;", "\0\x03\x01\x20", "\0\x70\x01\x01\u{e9}",
+    "\0\x11\x01\x05step ",
+    "\0\x40\x02\x03;",
+    "\0\x03\x01\x20",
+    "\0\x70\x01\x01\u{e9}",
     "\0\x22\x01\x60",
 ];
 
 fn mutate(rng: &mut fastrand::Rng, seeds: &[Vec<u8>]) -> Vec<u8> {
-    let mut data = seeds.get(rng.usize(..seeds.len().max(1))).cloned().unwrap_or_default();
+    let mut data = seeds
+        .get(rng.usize(..seeds.len().max(1)))
+        .cloned()
+        .unwrap_or_default();
     for _ in 0..rng.usize(1..6) {
         let at = rng.usize(..=data.len());
         match rng.u8(..6) {
@@ -133,9 +181,11 @@ fn every_target_is_replayed_here_and_has_a_fuzz_target() {
     names.sort();
     assert_eq!(tested, names, "a test per target below");
     for name in names {
-        let path = repo_root().join("fuzz/fuzz_targets").join(format!("{name}.rs"));
-        let source = std::fs::read_to_string(&path)
-            .unwrap_or_else(|e| panic!("{}: {e}", path.display()));
+        let path = repo_root()
+            .join("fuzz/fuzz_targets")
+            .join(format!("{name}.rs"));
+        let source =
+            std::fs::read_to_string(&path).unwrap_or_else(|e| panic!("{}: {e}", path.display()));
         assert!(
             source.contains(&format!("easyflow_fuzz::{name}(")),
             "{} calls easyflow_fuzz::{name}",

@@ -14,7 +14,7 @@
 # without a sanitizer (`-s none`, no -Z flags), with debug assertions on.
 set -euo pipefail
 cd "$(dirname "$0")"
-targets=(topology config catalog parse edits analysis ide)
+targets=(topology config catalog parse format edits analysis ide)
 target=${1:?usage: campaign.sh TARGET|all [RUNS] [-- libFuzzer flags]}
 runs=${2:-10000000}
 shift $(( $# < 2 ? $# : 2 ))
@@ -28,6 +28,7 @@ seeds() {
     topology) echo "$data/topology" ;;
     config) echo "$data/cli/discovery/easyflow.toml" ;;
     catalog) echo "$data/catalog" ;;
+    format) echo "$data/fmt $data/parser/corpus" ;;
     *) echo "unknown target $1 (one of: ${targets[*]})" >&2; exit 2 ;;
   esac
 }
@@ -41,7 +42,7 @@ campaign() {
     if [[ -d $seed ]]; then inputs+=("$seed"); else cp "$seed" "$corpus/"; fi
   done
   local dict=()
-  [[ $name == parse || $name == analysis || $name == ide || $name == edits ]] && dict=(-dict=parse.dict)
+  [[ $name == parse || $name == analysis || $name == ide || $name == edits || $name == format ]] && dict=(-dict=parse.dict)
   echo "$(date -u +%FT%TZ) $name: $runs runs" | tee -a logs/campaigns.log
   nice -n 19 cargo fuzz run -s none --debug-assertions "$name" "$corpus" "${inputs[@]}" -- \
     -runs="$runs" -max_len=4096 -timeout=10 -rss_limit_mb=4096 -print_final_stats=1 \

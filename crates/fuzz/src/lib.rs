@@ -60,6 +60,11 @@ pub const TARGETS: &[Target] = &[
         check: catalog,
         seeds: &["catalog"],
     },
+    Target {
+        name: "format",
+        check: format,
+        seeds: &["fmt", "parser/corpus", "parser/ok"],
+    },
 ];
 
 /// The target named `name`.
@@ -292,6 +297,37 @@ pub fn catalog(data: &[u8]) {
     let catalog = easyflow_catalog::parse_bytes(data);
     if let Ok(text) = std::str::from_utf8(data) {
         assert_diagnostics_inside(text, &catalog.diagnostics);
+    }
+}
+
+/// The formatter, with a width and indent the first two bytes choose: no
+/// panic, never an internal error (its output check failing), and
+/// formatting is idempotent.
+pub fn format(data: &[u8]) {
+    let (options, rest) = match data {
+        [width, indent, rest @ ..] => (
+            easyflow_fmt::Options {
+                width: usize::from(*width % 160) + 1,
+                indent: usize::from(*indent % 9),
+            },
+            rest,
+        ),
+        _ => return,
+    };
+    let Ok(text) = std::str::from_utf8(rest) else {
+        return;
+    };
+    match easyflow_fmt::format(text, &options) {
+        Ok(formatted) => {
+            let again = easyflow_fmt::format(&formatted, &options);
+            assert_eq!(
+                again.as_ref(),
+                Ok(&formatted),
+                "formatting is not idempotent"
+            );
+        }
+        Err(easyflow_fmt::FormatError::Syntax(_)) => {}
+        Err(error) => panic!("{error}"),
     }
 }
 

@@ -201,4 +201,6 @@ macro_rules! replays {
     };
 }
 
-replays!(parse, analysis, ide, edits, topology, config, catalog);
+replays!(
+    parse, analysis, ide, edits, topology, config, catalog, format
+);

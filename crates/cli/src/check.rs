@@ -36,17 +36,22 @@ impl Session {
         loaded
     }
 
-    fn check_flow(&mut self, path: PathBuf, text: String) -> CheckedFile {
-        let discovery = discovery::discover(&absolute(&path), self.topology_flag.as_deref(), &Disk);
+    /// A flow with the topology discovery gives it.
+    fn open_flow(&mut self, path: &Path, text: String) -> SourceFile {
+        let discovery = discovery::discover(&absolute(path), self.topology_flag.as_deref(), &Disk);
         if let Some(config) = discovery.config {
             self.configs.insert(config);
         }
         let topology = discovery
             .topology
             .and_then(|(topology, _)| self.topology(&topology));
-        let file = SourceFile::builder(path.clone(), text.clone())
+        SourceFile::builder(path.to_path_buf(), text)
             .topology(topology)
-            .new(&self.db);
+            .new(&self.db)
+    }
+
+    fn check_flow(&mut self, path: PathBuf, text: String) -> CheckedFile {
+        let file = self.open_flow(&path, text.clone());
         let diagnostics = self.db.check(file).to_vec();
         CheckedFile {
             path,
@@ -65,6 +70,23 @@ impl Session {
             diagnostics,
         }
     }
+}
+
+/// One flow, read and given its topology as `check` does (the `--topology`
+/// flag, else discovery), in a database of its own.
+pub fn open_flow(path: &Path, topology: Option<&Path>) -> Result<(Database, SourceFile), String> {
+    if let Some(flag) = topology.filter(|path| !path.is_file()) {
+        return Err(format!("--topology {}: no such file", flag.display()));
+    }
+    let text = read_source(path)?;
+    let mut session = Session {
+        db: Database::default(),
+        topologies: HashMap::new(),
+        configs: BTreeSet::new(),
+        topology_flag: topology.map(absolute),
+    };
+    let file = session.open_flow(path, text);
+    Ok((session.db, file))
 }
 
 /// `path` made absolute (for searching upwards past the current directory).

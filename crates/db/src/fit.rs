@@ -27,6 +27,40 @@ pub fn step_fit(topology: &Topology, step: &StepSummary) -> Fit {
     )
 }
 
+/// Where one step runs, as the exports write it: what it requires and the
+/// worker type that runs it.
+#[derive(Debug, Clone, PartialEq, Eq, Default)]
+pub struct StepPlacement {
+    /// The required capability set in the topology's syntax (`compute+GPU`),
+    /// when the step has a `requires` attribute.
+    pub requires: Option<String>,
+    /// Working memory per instance, when the step has a `memory` attribute.
+    pub memory_bytes: Option<u64>,
+    /// The worker type the fit check chose (the first that fits, by its
+    /// capability set as written); `None` without a topology or a fit.
+    pub host: Option<String>,
+}
+
+/// The one place that decides a step's requirement and worker type for the
+/// exports, from the step's attributes and the fit check, so the model and
+/// the diagnostics never disagree.
+pub fn step_placement(topology: Option<&Topology>, step: &StepSummary) -> StepPlacement {
+    let has = |key: &str| step.attributes.iter().any(|(k, _)| k == key);
+    let requirement = &step.requirement;
+    let host = topology
+        .filter(|_| !requirement.malformed)
+        .and_then(|topology| {
+            let fit = step_fit(topology, step);
+            let chosen = *fit.fitting_workers().first()?;
+            Some(topology.workers[chosen].name().to_string())
+        });
+    StepPlacement {
+        requires: has("requires").then(|| requirement.capabilities.join("+")),
+        memory_bytes: has("memory").then_some(requirement.memory),
+        host,
+    }
+}
+
 #[salsa::tracked(returns(ref))]
 pub fn fit_diagnostics(db: &dyn Db, file: SourceFile) -> Vec<AnchoredDiagnostic> {
     let Some(topology_file) = file.topology(db) else {

@@ -40,13 +40,15 @@ pub enum Outcome {
     Refused(CheckedFile, Refused),
 }
 
-/// Exports the flow at `path`, its topology found as `check` finds it.
+/// Exports the flow at `path`, its topology and catalog found as `check`
+/// finds them.
 pub fn export(
     path: &Path,
     topology: Option<&Path>,
+    catalog: Option<&Path>,
     format: export::Format,
 ) -> Result<Outcome, String> {
-    let (db, file) = check::open_flow(path, topology)?;
+    let (db, file) = check::open_flow(path, topology, catalog)?;
     Ok(match export::export(&db, file, format) {
         Ok(text) => Outcome::Exported(text),
         Err(refused) => Outcome::Refused(
@@ -77,8 +79,14 @@ pub fn write_refusal(
     out.flush()
 }
 
-pub fn run(path: &Path, topology: Option<&Path>, to: ExportFormat, output: Option<&Path>) -> u8 {
-    let outcome = match export(path, topology, to.into()) {
+pub fn run(
+    path: &Path,
+    topology: Option<&Path>,
+    catalog: Option<&Path>,
+    to: ExportFormat,
+    output: Option<&Path>,
+) -> u8 {
+    let outcome = match export(path, topology, catalog, to.into()) {
         Ok(outcome) => outcome,
         Err(message) => {
             eprintln!("error: {message}");

@@ -40,6 +40,10 @@ enum Command {
         /// nearest `easyflow.topology`).
         #[arg(long, value_name = "PATH")]
         topology: Option<PathBuf>,
+        /// Use this package catalog for every flow (instead of `easyflow.toml`
+        /// or the nearest `easyflow-packages.toml`).
+        #[arg(long, value_name = "PATH")]
+        catalog: Option<PathBuf>,
     },
     /// Print the dependency graph of a flow.
     Graph {
@@ -62,6 +66,10 @@ enum Command {
         /// `easyflow.topology`).
         #[arg(long, value_name = "PATH")]
         topology: Option<PathBuf>,
+        /// Use this package catalog (instead of `easyflow.toml` or the
+        /// nearest `easyflow-packages.toml`).
+        #[arg(long, value_name = "PATH")]
+        catalog: Option<PathBuf>,
     },
     /// Print the syntax tree of a file (`-` reads standard input).
     Parse { file: PathBuf },
@@ -82,14 +90,28 @@ fn main() -> ExitCode {
             format,
             deny_warnings,
             topology,
-        } => check::run(&paths, topology.as_deref(), format, deny_warnings),
+            catalog,
+        } => check::run(
+            &paths,
+            topology.as_deref(),
+            catalog.as_deref(),
+            format,
+            deny_warnings,
+        ),
         Command::Graph { file, format } => graph::run(&file, format),
         Command::Export {
             file,
             to,
             output,
             topology,
-        } => export::run(&file, topology.as_deref(), to, output.as_deref()),
+            catalog,
+        } => export::run(
+            &file,
+            topology.as_deref(),
+            catalog.as_deref(),
+            to,
+            output.as_deref(),
+        ),
         Command::Parse { file } => parse::run(&file),
         Command::Topology { file, gpispace } => topology::run(&file, gpispace),
     };

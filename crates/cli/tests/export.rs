@@ -18,7 +18,7 @@ fn exports(case: &Case) -> Result<Outputs, Failed> {
     let refused_by_name = case.name.starts_with("refused-");
     let mut outputs = Vec::new();
     for format in Format::ALL {
-        match export(&case.path, None, format)? {
+        match export(&case.path, None, None, format)? {
             Outcome::Exported(text) => {
                 if refused_by_name {
                     return Err("the case is named `refused-…` but was exported".into());

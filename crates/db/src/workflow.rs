@@ -18,6 +18,7 @@ use easyflow_syntax::green::GreenRef;
 use rustc_hash::FxHashMap;
 use smol_str::SmolStr;
 
+use crate::catalog::{catalog_of, package_of};
 use crate::fit::{StepPlacement, step_placement};
 use crate::graph::{EdgeKind, EdgeSource, dependency_graph};
 use crate::items::{StepId, StepNode, Sweep, file_outline, item_index};
@@ -181,6 +182,7 @@ pub fn expanded_workflow(db: &dyn Db, file: SourceFile) -> ExpandedWorkflow {
     let resolution = name_resolution(db, file);
     let graph = dependency_graph(db, file);
     let topology = file.topology(db).map(|t| parse_topology(db, t));
+    let catalog = catalog_of(db, file);
 
     // Output order: levels first (steps on cycles last), then source order.
     let mut order: Vec<StepId> = (0..index.steps.len() as u32).map(StepId).collect();
@@ -231,7 +233,7 @@ pub fn expanded_workflow(db: &dyn Db, file: SourceFile) -> ExpandedWorkflow {
                 .map(|(key, _)| key.clone())
                 .zip(values.attributes.iter().cloned())
                 .collect(),
-            placement: step_placement(topology, summary),
+            placement: step_placement(topology, summary, package_of(catalog, summary)),
             depends_on: Vec::new(),
         });
     }

@@ -248,7 +248,7 @@ pub fn generated_flows() -> Result<(), Failed> {
         std::fs::write(&path, &text)?;
         let mut outputs = Vec::new();
         for format in Format::ALL {
-            match export(&path, None, format)? {
+            match export(&path, None, None, format)? {
                 Outcome::Exported(text) => outputs.push(text),
                 Outcome::Refused(_, refused) => {
                     return Err(format!("seed {seed} refused: {:?}", refused.errors).into());

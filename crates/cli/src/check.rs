@@ -44,7 +44,7 @@ impl Session {
         let topology = discovery
             .topology
             .and_then(|(topology, _)| self.topology(&topology));
-        let file = SourceFile::builder(path.clone(), text.clone())
+        let file = SourceFile::builder(path.clone(), text.as_str().into())
             .topology(topology)
             .new(&self.db);
         let diagnostics = self.db.check(file).to_vec();

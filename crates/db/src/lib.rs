@@ -54,8 +54,10 @@ pub use view::{GraphEdge, GraphNode, GraphView, UnresolvedName, graph_view};
 pub struct SourceFile {
     #[returns(ref)]
     pub path: PathBuf,
+    /// Shared with the host (an editor's open document), so setting it
+    /// copies nothing.
     #[returns(ref)]
-    pub text: String,
+    pub text: Arc<str>,
     #[default]
     #[returns(copy)]
     pub topology: Option<TopologyFile>,

@@ -35,7 +35,7 @@ pub(crate) fn with_topology(text: &str, topology: Option<&str>) -> Fixture {
     let db = Database::default();
     let topology =
         topology.map(|t| TopologyFile::new(&db, "cluster.topology".into(), t.to_string()));
-    let file = SourceFile::builder("test.flow".into(), clean.clone())
+    let file = SourceFile::builder("test.flow".into(), clean.as_str().into())
         .topology(topology)
         .new(&db);
     Fixture {

@@ -10,11 +10,11 @@ use std::sync::{Arc, Mutex, MutexGuard};
 
 use easyflow_ide::discovery;
 use easyflow_ide::{Analysis, AnalysisHost, SourceFile, TextRange, TextSize, TopologyFile};
-use line_index::LineIndex;
 use tower_lsp_server::ls_types as lsp;
 
 use crate::capabilities::ClientCapabilities;
 use crate::convert::{Encoding, Lines};
+use crate::line_index::LineIndex;
 
 /// Settings of the section `easyflow` (initialization options or
 /// `workspace/didChangeConfiguration`).
@@ -148,7 +148,7 @@ impl SharedState {
 
 impl State {
     /// The flow at `path`, created with `text` or set to it.
-    pub fn set_flow(&mut self, path: &Path, text: &str) -> SourceFile {
+    pub fn set_flow(&mut self, path: &Path, text: Arc<str>) -> SourceFile {
         match self.flows.get(path) {
             Some(&file) => {
                 self.host.set_flow_text(file, text);
@@ -163,7 +163,7 @@ impl State {
     pub fn edit_flow(
         &mut self,
         path: &Path,
-        text: &str,
+        text: Arc<str>,
         deleted: TextRange,
         inserted: &str,
     ) -> SourceFile {
@@ -176,7 +176,7 @@ impl State {
         }
     }
 
-    fn add_flow(&mut self, path: &Path, text: &str) -> SourceFile {
+    fn add_flow(&mut self, path: &Path, text: Arc<str>) -> SourceFile {
         let file = self.host.add_flow(path, text);
         self.flows.insert(path.to_path_buf(), file);
         file

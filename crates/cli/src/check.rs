@@ -18,6 +18,8 @@ struct Session {
     /// The `easyflow.toml` files the flows use, to report their diagnostics.
     configs: BTreeSet<PathBuf>,
     topology_flag: Option<PathBuf>,
+    /// The disk, within the current directory: the workspace of a run.
+    disk: Disk,
 }
 
 impl Session {
@@ -37,7 +39,8 @@ impl Session {
     }
 
     fn check_flow(&mut self, path: PathBuf, text: String) -> CheckedFile {
-        let discovery = discovery::discover(&absolute(&path), self.topology_flag.as_deref(), &Disk);
+        let discovery =
+            discovery::discover(&absolute(&path), self.topology_flag.as_deref(), &self.disk);
         if let Some(config) = discovery.config {
             self.configs.insert(config);
         }
@@ -97,8 +100,9 @@ pub struct Check {
 /// with `topology` (if given) as every flow's topology. Paths are reported as
 /// given, and looked up from the current directory.
 pub fn check(paths: &[PathBuf], topology: Option<&Path>) -> Result<Check, String> {
-    if let Some(flag) = topology.filter(|path| !path.is_file()) {
-        return Err(format!("--topology {}: no such file", flag.display()));
+    if let Some(flag) = topology {
+        easyflow_db::disk::probe(flag, easyflow_db::disk::FileKind::Topology)
+            .map_err(|error| format!("--topology {error}"))?;
     }
     let mut unreadable = false;
     let mut session = Session {
@@ -106,6 +110,7 @@ pub fn check(paths: &[PathBuf], topology: Option<&Path>) -> Result<Check, String
         topologies: HashMap::new(),
         configs: BTreeSet::new(),
         topology_flag: topology.map(absolute),
+        disk: Disk::within(std::env::current_dir().into_iter().collect()),
     };
     let mut files = Vec::new();
     for path in discover(paths, &mut unreadable) {
@@ -123,7 +128,7 @@ pub fn check(paths: &[PathBuf], topology: Option<&Path>) -> Result<Check, String
     for config in std::mem::take(&mut session.configs) {
         match read_source(&config) {
             Ok(text) => {
-                let diagnostics = discovery::config_diagnostics(&config, &text, &Disk);
+                let diagnostics = discovery::config_diagnostics(&config, &text, &session.disk);
                 files.push(CheckedFile {
                     path: for_display(&config),
                     text,
@@ -181,6 +186,23 @@ pub fn run(
     }
 }
 
+/// Whether `path`, found by the walk, is a regular file; if not, says
+/// that it is skipped and why (a FIFO, a device, a loop of links, …).
+fn regular_or_reported(path: &Path) -> bool {
+    if path.is_file() {
+        return true;
+    }
+    if let Err(error) = easyflow_db::disk::probe(path, easyflow_db::disk::FileKind::of(path))
+        && !matches!(
+            error.refusal,
+            easyflow_db::disk::Refusal::NotRegular("a directory")
+        )
+    {
+        eprintln!("warning: skipped {error}");
+    }
+    false
+}
+
 /// The `.flow` and `.topology` files named or found under `paths`, each directory's files in
 /// sorted order. Reports paths that do not exist and sets `unreadable`.
 fn discover(paths: &[PathBuf], unreadable: &mut bool) -> Vec<PathBuf> {
@@ -199,9 +221,9 @@ fn discover(paths: &[PathBuf], unreadable: &mut bool) -> Vec<PathBuf> {
                     }
                 })
                 .filter(|p| {
-                    p.is_file()
-                        && p.extension()
-                            .is_some_and(|e| e == "flow" || e == "topology")
+                    p.extension()
+                        .is_some_and(|e| e == "flow" || e == "topology")
+                        && regular_or_reported(p)
                 })
                 .map(|p| p.strip_prefix("./").map(Path::to_path_buf).unwrap_or(p))
                 .collect();

@@ -7,6 +7,7 @@ use std::path::{Path, PathBuf};
 use easyflow_diagnostics::{Code, Diagnostic};
 
 use crate::config::{Config, parse_config};
+use crate::disk::{self, FileKind, ReadError, Refusal};
 
 /// Name of the configuration file searched upwards from a flow.
 pub const CONFIG_FILE_NAME: &str = "easyflow.toml";
@@ -15,22 +16,52 @@ pub const TOPOLOGY_FILE_NAME: &str = "easyflow.topology";
 
 /// What discovery may read. Open editor documents override the disk.
 pub trait FileSystem {
-    fn read(&self, path: &Path) -> Option<String>;
+    /// The text of the file at `path`, read as `kind` (`disk::read`).
+    fn read(&self, path: &Path, kind: FileKind) -> Result<String, ReadError>;
+    /// Whether `path` would be read as `kind`, without reading it.
+    fn probe(&self, path: &Path, kind: FileKind) -> Result<(), ReadError> {
+        self.read(path, kind).map(drop)
+    }
+    /// Whether a regular file is at `path` (an oversized one too: reading it
+    /// then says why it is skipped).
     fn exists(&self, path: &Path) -> bool {
-        self.read(path).is_some()
+        self.probe(path, FileKind::Flow).is_ok()
+    }
+    /// The workspace folders: a path an `easyflow.toml` names is read only
+    /// inside the folder that holds that file (or, outside every folder,
+    /// inside the file's own directory).
+    fn workspace_roots(&self) -> &[PathBuf] {
+        &[]
     }
 }
 
-/// The real file system.
-pub struct Disk;
+/// The real file system, through [`disk`], within some workspace folders.
+#[derive(Debug, Clone, Default)]
+pub struct Disk {
+    pub roots: Vec<PathBuf>,
+}
+
+impl Disk {
+    pub fn within(roots: Vec<PathBuf>) -> Disk {
+        Disk { roots }
+    }
+}
 
 impl FileSystem for Disk {
-    fn read(&self, path: &Path) -> Option<String> {
-        std::fs::read_to_string(path).ok()
+    fn read(&self, path: &Path, kind: FileKind) -> Result<String, ReadError> {
+        disk::read(path, kind)
+    }
+
+    fn probe(&self, path: &Path, kind: FileKind) -> Result<(), ReadError> {
+        disk::probe(path, kind)
     }
 
     fn exists(&self, path: &Path) -> bool {
         path.is_file()
+    }
+
+    fn workspace_roots(&self) -> &[PathBuf] {
+        &self.roots
     }
 }
 
@@ -66,7 +97,7 @@ fn nearest(flow: &Path, name: &str, fs: &dyn FileSystem) -> Option<PathBuf> {
 
 /// The topology of `flow`: the setting if it names an existing file, else
 /// the nearest configuration's `topology` (relative to that file) if it
-/// exists, else the nearest `easyflow.topology`.
+/// can be read, else the nearest `easyflow.topology`.
 pub fn discover(flow: &Path, setting: Option<&Path>, fs: &dyn FileSystem) -> Discovery {
     let config = nearest_config(flow, fs);
     if let Some(setting) = setting.filter(|path| fs.exists(path)) {
@@ -77,10 +108,11 @@ pub fn discover(flow: &Path, setting: Option<&Path>, fs: &dyn FileSystem) -> Dis
     }
     if let Some(config_path) = &config {
         let parsed = fs
-            .read(config_path)
+            .read(config_path, FileKind::Config)
             .map(|text| parse_config(&text))
             .unwrap_or_default();
-        if let Some(path) = configured_topology(config_path, &parsed).filter(|path| fs.exists(path))
+        if let Some(path) = configured_topology(config_path, &parsed)
+            .filter(|path| usable(config_path, path, FileKind::Topology, fs).is_ok())
         {
             let origin = TopologyOrigin::Config(config_path.clone());
             return Discovery {
@@ -103,26 +135,60 @@ pub fn configured_topology(config_path: &Path, config: &Config) -> Option<PathBu
     Some(config_path.parent().unwrap_or(Path::new("")).join(relative))
 }
 
+/// Whether `path`, named by the `easyflow.toml` at `config_path`, may be
+/// read as `kind`: inside that file's workspace folder, and a file
+/// `disk::read` takes.
+pub fn usable(
+    config_path: &Path,
+    path: &Path,
+    kind: FileKind,
+    fs: &dyn FileSystem,
+) -> Result<(), ReadError> {
+    let config_dir = config_path.parent().unwrap_or(Path::new(""));
+    let root = fs
+        .workspace_roots()
+        .iter()
+        .find(|root| disk::inside(config_path, root))
+        .map_or(config_dir, PathBuf::as_path);
+    fs.probe(path, kind)?;
+    if !disk::inside(path, root) {
+        return Err(ReadError {
+            path: path.to_path_buf(),
+            refusal: Refusal::OutsideWorkspace(root.to_path_buf()),
+        });
+    }
+    Ok(())
+}
+
 /// Every diagnostic of an `easyflow.toml`: its own (E0901, W0902) and E0903
-/// for each configured path that does not exist.
+/// for each configured path that does not exist or cannot be read.
 pub fn config_diagnostics(config_path: &Path, text: &str, fs: &dyn FileSystem) -> Vec<Diagnostic> {
     let config = parse_config(text);
     let mut diagnostics = config.diagnostics.clone();
     if config.is_usable() {
         let base = config_path.parent().unwrap_or(Path::new(""));
-        for configured in [&config.topology, &config.catalog].into_iter().flatten() {
+        let configured = [
+            (&config.topology, FileKind::Topology),
+            (&config.catalog, FileKind::Catalog),
+        ];
+        for (configured, kind) in configured {
+            let Some(configured) = configured else {
+                continue;
+            };
             let path = base.join(&configured.path);
-            if !fs.exists(&path) {
-                diagnostics.push(Diagnostic::new(
-                    Code::E0903,
-                    configured.range,
-                    format!(
-                        "`{}` does not exist or cannot be read (looked for {})",
-                        configured.path,
-                        path.display()
-                    ),
-                ));
-            }
+            let message = match usable(config_path, &path, kind, fs) {
+                Ok(()) => continue,
+                Err(ReadError {
+                    refusal: Refusal::NotFound,
+                    ..
+                }) => format!(
+                    "`{}` does not exist or cannot be read (looked for {})",
+                    configured.path,
+                    path.display()
+                ),
+                Err(error) => format!("`{}` is skipped: {error}", configured.path),
+            };
+            diagnostics.push(Diagnostic::new(Code::E0903, configured.range, message));
         }
     }
     easyflow_diagnostics::sort(&mut diagnostics);
@@ -138,8 +204,11 @@ mod tests {
     struct Files(HashMap<PathBuf, String>);
 
     impl FileSystem for Files {
-        fn read(&self, path: &Path) -> Option<String> {
-            self.0.get(path).cloned()
+        fn read(&self, path: &Path, _: FileKind) -> Result<String, ReadError> {
+            self.0.get(path).cloned().ok_or_else(|| ReadError {
+                path: path.to_path_buf(),
+                refusal: Refusal::NotFound,
+            })
         }
     }
 

@@ -24,6 +24,7 @@ pub mod attributes;
 pub mod config;
 pub mod diagnostics;
 pub mod discovery;
+pub mod disk;
 pub mod fit;
 pub mod graph;
 pub mod items;

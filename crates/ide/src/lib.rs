@@ -37,6 +37,7 @@ use std::path::{Path, PathBuf};
 use std::sync::Arc;
 
 pub use easyflow_db::discovery;
+pub use easyflow_db::disk;
 use easyflow_db::salsa::{self, Database as _, Setter};
 pub use easyflow_db::{Database, Db, SourceFile, StepId, TopologyFile};
 pub use easyflow_diagnostics::{Diagnostic, TextRange, TextSize};
@@ -188,9 +189,16 @@ impl Analysis {
     }
 
     /// The diagnostics of an `easyflow.toml` with this text (E0901–E0903).
-    /// Not a query: it reads the disk, to check the topology it names.
-    pub fn config_diagnostics(&self, path: &Path, text: &str) -> Cancellable<Vec<Diagnostic>> {
-        self.with_db(|_| discovery::config_diagnostics(path, text, &discovery::Disk))
+    /// Not a query: it reads the disk, to check the files it names (which
+    /// must lie inside the workspace folder of `roots` that holds it).
+    pub fn config_diagnostics(
+        &self,
+        path: &Path,
+        text: &str,
+        roots: &[PathBuf],
+    ) -> Cancellable<Vec<Diagnostic>> {
+        let disk = discovery::Disk::within(roots.to_vec());
+        self.with_db(|_| discovery::config_diagnostics(path, text, &disk))
     }
 
     pub fn hover(

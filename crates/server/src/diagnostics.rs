@@ -114,6 +114,8 @@ struct Job {
     encoding: Encoding,
     /// The setting `docsUrl`, if set.
     docs_url: Option<String>,
+    /// The workspace folders, which configured paths must lie inside.
+    roots: Vec<PathBuf>,
 }
 
 impl Job {
@@ -134,6 +136,7 @@ impl Job {
             lines: document.lines.clone(),
             encoding: state.client.encoding,
             docs_url: state.settings.docs_url.clone(),
+            roots: state.workspace_folders.clone(),
         })
     }
 
@@ -143,7 +146,9 @@ impl Job {
             Source::Flow(file) => self.analysis.diagnostics(*file)?,
             Source::Topology(topology) => self.analysis.topology_diagnostics(*topology)?,
             Source::Config(path) => {
-                config = self.analysis.config_diagnostics(path, &self.text)?;
+                config = self
+                    .analysis
+                    .config_diagnostics(path, &self.text, &self.roots)?;
                 config.as_slice()
             }
         };

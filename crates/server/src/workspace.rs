@@ -11,6 +11,7 @@ use std::sync::Arc;
 
 use easyflow_ide::SourceFile;
 use easyflow_ide::discovery::{self, FileSystem};
+use easyflow_ide::disk::{self, FileKind, ReadError, Refusal};
 use tower_lsp_server::Client;
 use tower_lsp_server::ls_types as lsp;
 
@@ -18,32 +19,58 @@ use crate::line_index::LineIndex;
 use crate::state::{DocumentKind, DocumentSnapshot, SharedState, State, path_of};
 
 /// The file system as the editor sees it: the open documents' texts (taken
-/// under the lock) over the disk (read after it is released).
-struct OpenTexts(HashMap<PathBuf, Arc<str>>);
+/// under the lock) over the disk (read after it is released), within the
+/// workspace folders.
+struct OpenTexts {
+    open: HashMap<PathBuf, Arc<str>>,
+    disk: discovery::Disk,
+}
 
 impl OpenTexts {
     fn of(state: &State) -> OpenTexts {
-        OpenTexts(
-            state
+        OpenTexts {
+            open: state
                 .documents
                 .iter()
                 .filter_map(|(uri, document)| Some((path_of(uri)?, document.text.clone())))
                 .collect(),
-        )
+            disk: discovery::Disk::within(state.workspace_folders.clone()),
+        }
     }
 }
 
 impl FileSystem for OpenTexts {
-    fn read(&self, path: &Path) -> Option<String> {
-        match self.0.get(path) {
-            Some(text) => Some(text.to_string()),
-            None => std::fs::read_to_string(path).ok(),
+    fn read(&self, path: &Path, kind: FileKind) -> Result<String, ReadError> {
+        match self.open.get(path) {
+            Some(text) => Ok(text.to_string()),
+            None => read_logged(path, kind),
+        }
+    }
+
+    fn probe(&self, path: &Path, kind: FileKind) -> Result<(), ReadError> {
+        match self.open.contains_key(path) {
+            true => Ok(()),
+            false => self.disk.probe(path, kind),
         }
     }
 
     fn exists(&self, path: &Path) -> bool {
-        self.0.contains_key(path) || path.is_file()
+        self.open.contains_key(path) || self.disk.exists(path)
     }
+
+    fn workspace_roots(&self) -> &[PathBuf] {
+        self.disk.workspace_roots()
+    }
+}
+
+/// Reads a project file from the disk, logging what is skipped and why
+/// (a file that is simply gone is not worth a warning).
+pub fn read_logged(path: &Path, kind: FileKind) -> Result<String, ReadError> {
+    disk::read(path, kind).inspect_err(|error| {
+        if error.refusal != Refusal::NotFound {
+            tracing::warn!("skipped {error}");
+        }
+    })
 }
 
 /// Which flows to run discovery for.
@@ -87,7 +114,8 @@ pub fn rediscover(state: &SharedState, flows: Flows) {
             && !loaded.contains(topology)
             && !texts.contains_key(topology)
         {
-            texts.insert(topology.clone(), files.read(topology));
+            let text = files.read(topology, FileKind::Topology).ok();
+            texts.insert(topology.clone(), text);
         }
         found.push((file, topology));
     }
@@ -108,7 +136,7 @@ pub fn rediscover(state: &SharedState, flows: Flows) {
 /// Reads a flow that is not open again from the disk; a flow that is gone
 /// from the disk leaves the analysis.
 pub fn reload_flow(state: &SharedState, path: &Path) {
-    let text = std::fs::read_to_string(path);
+    let text = read_logged(path, FileKind::Flow);
     let mut state = state.lock();
     match text {
         Ok(text) => {
@@ -132,7 +160,7 @@ pub fn reload_topology(state: &SharedState, path: &Path) {
     };
     let text = match open {
         Some(text) => text.to_string(),
-        None => std::fs::read_to_string(path).unwrap_or_default(),
+        None => read_logged(path, FileKind::Topology).unwrap_or_default(),
     };
     state.lock().set_topology(path, text);
 }
@@ -160,7 +188,7 @@ pub fn flow_snapshot(state: &SharedState, uri: &lsp::Uri) -> Option<DocumentSnap
     if DocumentKind::of(&path) != Some(DocumentKind::Flow) {
         return None;
     }
-    let text: Arc<str> = std::fs::read_to_string(&path).ok()?.into();
+    let text: Arc<str> = read_logged(&path, FileKind::Flow).ok()?.into();
     let lines = Arc::new(LineIndex::new(&text));
     let file = state.lock().set_flow(&path, text.clone());
     rediscover(state, Flows::One(file));
@@ -215,7 +243,21 @@ pub async fn index(state: &SharedState, client: &Client) {
             .iter()
             .flat_map(|folder| ignore::WalkBuilder::new(folder).build().flatten())
             .map(|entry| entry.into_path())
-            .filter(|p| p.is_file() && p.extension().is_some_and(|e| e == "flow"))
+            .filter(|p| p.extension().is_some_and(|e| e == "flow"))
+            .filter(|p| match disk::probe(p, FileKind::Flow) {
+                // A flow over the limit is skipped (and logged) when read.
+                Ok(())
+                | Err(ReadError {
+                    refusal: Refusal::TooLarge { .. },
+                    ..
+                }) => true,
+                Err(error) => {
+                    if error.refusal != Refusal::NotRegular("a directory") {
+                        tracing::warn!("skipped {error}");
+                    }
+                    false
+                }
+            })
             .collect()
     })
     .await
@@ -242,7 +284,7 @@ pub async fn index(state: &SharedState, client: &Client) {
         let read: Vec<(PathBuf, String)> = tokio::task::spawn_blocking(move || {
             chunk
                 .into_iter()
-                .filter_map(|p| Some((p.clone(), std::fs::read_to_string(&p).ok()?)))
+                .filter_map(|p| Some((p.clone(), read_logged(&p, FileKind::Flow).ok()?)))
                 .collect()
         })
         .await

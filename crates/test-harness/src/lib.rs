@@ -30,6 +30,8 @@
 use std::path::{Path, PathBuf};
 use std::sync::Arc;
 
+pub mod project;
+
 pub use libtest_mimic::Failed;
 use libtest_mimic::{Arguments, Trial};
 
@@ -46,6 +48,7 @@ pub struct Case {
     pub name: String,
     /// The input, relative to the repository root (the current directory).
     pub path: PathBuf,
+    /// The input's text (invalid UTF-8 replaced by U+FFFD).
     pub text: String,
 }
 
@@ -166,8 +169,9 @@ impl Harness {
 }
 
 fn run_case(path: PathBuf, name: String, run: &CaseFunction) -> Result<(), Failed> {
-    let text = std::fs::read_to_string(&path)
-        .map_err(|e| format!("cannot read {}: {e}", path.display()))?;
+    // Lossy: a case about bytes that are not UTF-8 reads its file itself.
+    let bytes = std::fs::read(&path).map_err(|e| format!("cannot read {}: {e}", path.display()))?;
+    let text = String::from_utf8_lossy(&bytes).into_owned();
     let case = Case { name, path, text };
     let outputs = run(&case).map_err(|failed| {
         let message = failed.message().unwrap_or("failed");

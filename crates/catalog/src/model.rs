@@ -16,6 +16,9 @@ pub struct Catalog {
     pub diagnostics: Vec<Diagnostic>,
     /// Index into `packages` by name.
     by_name: HashMap<String, usize>,
+    /// False when the file could not be read as TOML at all (bad syntax, not
+    /// UTF-8): then flows are checked as with no catalog.
+    readable: bool,
 }
 
 impl Catalog {
@@ -29,7 +32,22 @@ impl Catalog {
             packages,
             diagnostics,
             by_name,
+            readable: true,
         }
+    }
+
+    /// A file that could not be read as TOML at all: its one diagnostic.
+    pub(crate) fn unreadable(diagnostic: Diagnostic) -> Catalog {
+        Catalog {
+            readable: false,
+            ..Catalog::new(Vec::new(), vec![diagnostic])
+        }
+    }
+
+    /// Whether flows are checked against it (`catalog.md`: a file that cannot
+    /// be read as TOML at all leaves them as with no catalog).
+    pub fn is_usable(&self) -> bool {
+        self.readable
     }
 
     /// The package of this compound name.

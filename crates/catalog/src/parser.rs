@@ -39,17 +39,14 @@ const OUTPUT_KEYS: &[&str] = &["name", "description"];
 pub fn parse_bytes(bytes: &[u8]) -> Catalog {
     match std::str::from_utf8(bytes) {
         Ok(text) => parse(text),
-        Err(error) => Catalog::new(
-            Vec::new(),
-            vec![Diagnostic::new(
-                Code::E0810,
-                TextRange::empty(TextSize::from(0)),
-                format!(
-                    "the package catalog is not valid UTF-8 (invalid byte at offset {}); no package of it is known",
-                    error.valid_up_to()
-                ),
-            )],
-        ),
+        Err(error) => Catalog::unreadable(Diagnostic::new(
+            Code::E0810,
+            TextRange::empty(TextSize::from(0)),
+            format!(
+                "the package catalog is not valid UTF-8 (invalid byte at offset {}); no package of it is known",
+                error.valid_up_to()
+            ),
+        )),
     }
 }
 
@@ -65,7 +62,8 @@ pub fn parse(text: &str) -> Catalog {
         Err(error) => {
             let span = error.span().unwrap_or(0..0);
             reader.error(span, format!("invalid TOML: {}", error.message().trim()));
-            Vec::new()
+            let diagnostic = reader.diagnostics.remove(0);
+            return Catalog::unreadable(diagnostic);
         }
     };
     let mut diagnostics = reader.diagnostics;

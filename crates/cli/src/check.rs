@@ -4,20 +4,27 @@ use std::collections::{BTreeSet, HashMap};
 use std::path::{Path, PathBuf};
 
 use easyflow_db::discovery::{self, Disk};
-use easyflow_db::{Database, SourceFile, TopologyFile, parse_topology};
+use easyflow_db::{CatalogFile, Database, SourceFile, TopologyFile, parse_catalog, parse_topology};
 
 use crate::checked::{CheckedFile, Counts};
 use crate::input::read_source;
 use crate::{exit, report};
 
-/// The analysis of one run: the database and the topology files loaded so
-/// far (each is read and parsed once, however many flows use it).
+/// The analysis of one run: the database and the topology and catalog files
+/// loaded so far (each is read and parsed once, however many flows use it).
 struct Session {
     db: Database,
     topologies: HashMap<PathBuf, Option<TopologyFile>>,
+    catalogs: HashMap<PathBuf, Option<CatalogFile>>,
     /// The `easyflow.toml` files the flows use, to report their diagnostics.
     configs: BTreeSet<PathBuf>,
     topology_flag: Option<PathBuf>,
+    /// `--catalog`: absolute, and as given (how the report names it).
+    catalog_flag: Option<(PathBuf, PathBuf)>,
+    /// The catalogs the flows use (absolute), to report their diagnostics.
+    used_catalogs: BTreeSet<PathBuf>,
+    /// A catalog could not be read (named on stderr).
+    unreadable_catalog: bool,
     /// The disk, within the current directory: the workspace of a run.
     disk: Disk,
 }
@@ -38,6 +45,46 @@ impl Session {
         loaded
     }
 
+    fn catalog(&mut self, path: &Path) -> Option<CatalogFile> {
+        if let Some(loaded) = self.catalogs.get(path) {
+            return *loaded;
+        }
+        // Bytes: a catalog that is not UTF-8 is its own E0810.
+        let loaded = match easyflow_db::disk::read_bytes(path, easyflow_db::disk::FileKind::Catalog)
+        {
+            Ok(bytes) => Some(CatalogFile::new(&self.db, path.to_path_buf(), bytes)),
+            Err(error) => {
+                eprintln!("error: {error}");
+                self.unreadable_catalog = true;
+                None
+            }
+        };
+        self.catalogs.insert(path.to_path_buf(), loaded);
+        if loaded.is_some() {
+            self.used_catalogs.insert(path.to_path_buf());
+        }
+        loaded
+    }
+
+    /// The catalog files used, with their own diagnostics (E0810).
+    fn checked_catalogs(&self) -> Vec<CheckedFile> {
+        self.used_catalogs
+            .iter()
+            .filter_map(|path| {
+                let file = (*self.catalogs.get(path)?)?;
+                let shown = match &self.catalog_flag {
+                    Some((absolute, given)) if absolute == path => given.clone(),
+                    _ => for_display(path),
+                };
+                Some(CheckedFile {
+                    path: shown,
+                    text: String::from_utf8_lossy(file.bytes(&self.db)).into_owned(),
+                    diagnostics: parse_catalog(&self.db, file).diagnostics.clone(),
+                })
+            })
+            .collect()
+    }
+
     fn check_flow(&mut self, path: PathBuf, text: String) -> CheckedFile {
         let discovery =
             discovery::discover(&absolute(&path), self.topology_flag.as_deref(), &self.disk);
@@ -47,8 +94,16 @@ impl Session {
         let topology = discovery
             .topology
             .and_then(|(topology, _)| self.topology(&topology));
+        let catalog_flag = self
+            .catalog_flag
+            .as_ref()
+            .map(|(absolute, _)| absolute.clone());
+        let catalog =
+            discovery::discover_catalog(&absolute(&path), catalog_flag.as_deref(), &self.disk)
+                .and_then(|(catalog, _)| self.catalog(&catalog));
         let file = SourceFile::builder(path.clone(), text.as_str().into())
             .topology(topology)
+            .catalog(catalog)
             .new(&self.db);
         let diagnostics = self.db.check(file).to_vec();
         CheckedFile {
@@ -86,7 +141,7 @@ fn for_display(path: &Path) -> PathBuf {
 /// What one `easyflow check` found.
 pub struct Check {
     /// Every checked file in report order: the flows and topologies under the
-    /// paths, then the `easyflow.toml` files they use.
+    /// paths, then the `easyflow.toml` files they use, then their catalogs.
     pub files: Vec<CheckedFile>,
     /// Some path did not exist or some file could not be read (each named
     /// on stderr); the others are still in `files`.
@@ -97,19 +152,32 @@ pub struct Check {
 }
 
 /// Checks the `.flow` and `.topology` files named or found under `paths`,
-/// with `topology` (if given) as every flow's topology. Paths are reported as
-/// given, and looked up from the current directory.
-pub fn check(paths: &[PathBuf], topology: Option<&Path>) -> Result<Check, String> {
+/// with `topology` and `catalog` (if given) as every flow's topology and
+/// package catalog. Paths are reported as given, and looked up from the
+/// current directory.
+pub fn check(
+    paths: &[PathBuf],
+    topology: Option<&Path>,
+    catalog: Option<&Path>,
+) -> Result<Check, String> {
     if let Some(flag) = topology {
         easyflow_db::disk::probe(flag, easyflow_db::disk::FileKind::Topology)
             .map_err(|error| format!("--topology {error}"))?;
+    }
+    if let Some(flag) = catalog {
+        easyflow_db::disk::probe(flag, easyflow_db::disk::FileKind::Catalog)
+            .map_err(|error| format!("--catalog {error}"))?;
     }
     let mut unreadable = false;
     let mut session = Session {
         db: Database::default(),
         topologies: HashMap::new(),
+        catalogs: HashMap::new(),
         configs: BTreeSet::new(),
         topology_flag: topology.map(absolute),
+        catalog_flag: catalog.map(|given| (absolute(given), given.to_path_buf())),
+        used_catalogs: BTreeSet::new(),
+        unreadable_catalog: false,
         disk: Disk::within(std::env::current_dir().into_iter().collect()),
     };
     let mut files = Vec::new();
@@ -141,6 +209,8 @@ pub fn check(paths: &[PathBuf], topology: Option<&Path>) -> Result<Check, String
             }
         }
     }
+    files.extend(session.checked_catalogs());
+    unreadable |= session.unreadable_catalog;
     Ok(Check {
         files,
         unreadable,
@@ -152,6 +222,7 @@ pub fn check(paths: &[PathBuf], topology: Option<&Path>) -> Result<Check, String
 pub fn run(
     paths: &[PathBuf],
     topology: Option<&Path>,
+    catalog: Option<&Path>,
     format: report::Format,
     deny_warnings: bool,
 ) -> u8 {
@@ -159,7 +230,7 @@ pub fn run(
         files,
         unreadable,
         session,
-    } = match check(paths, topology) {
+    } = match check(paths, topology, catalog) {
         Ok(check) => check,
         Err(message) => {
             eprintln!("error: {message}");

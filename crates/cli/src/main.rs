@@ -40,6 +40,10 @@ enum Command {
         /// nearest `easyflow.topology`).
         #[arg(long, value_name = "PATH")]
         topology: Option<PathBuf>,
+        /// Use this package catalog for every flow (instead of `easyflow.toml`
+        /// or the nearest `easyflow-packages.toml`).
+        #[arg(long, value_name = "PATH")]
+        catalog: Option<PathBuf>,
     },
     /// Print the dependency graph of a flow.
     Graph {
@@ -67,7 +71,14 @@ fn main() -> ExitCode {
             format,
             deny_warnings,
             topology,
-        } => check::run(&paths, topology.as_deref(), format, deny_warnings),
+            catalog,
+        } => check::run(
+            &paths,
+            topology.as_deref(),
+            catalog.as_deref(),
+            format,
+            deny_warnings,
+        ),
         Command::Graph { file, format } => graph::run(&file, format),
         Command::Parse { file } => parse::run(&file),
         Command::Topology { file, gpispace } => topology::run(&file, gpispace),

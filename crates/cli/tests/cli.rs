@@ -15,8 +15,8 @@ fn check_corpus_json() {
     let report: serde_json::Value = serde_json::from_str(&stdout(&output)).unwrap();
     assert_eq!(
         report["files"].as_array().unwrap().len(),
-        8,
-        "every corpus file is listed"
+        9,
+        "every corpus file is listed, and the catalog they use"
     );
     expect_output("check-corpus.json", &stdout(&output));
 }
@@ -377,4 +377,53 @@ fn check_case_folders_through_the_binary() {
         })
         .count();
     assert_eq!(flows, cases, "every case is in the report");
+}
+
+/// `--catalog PATH` beats discovery, and the catalog is reported under the
+/// path as given with its own diagnostics (E0810 at their TOML location),
+/// in every format.
+#[test]
+fn catalog_flag_reports_the_catalog_with_its_diagnostics() {
+    let catalog = "tests/data/catalog/e0810-several-errors-valid-part-kept.toml";
+    let flow = "tests/data/catalog-flows/e0801-ok-known-packages.flow";
+    let args = |format: &'static str| ["check", flow, "--catalog", catalog, "--format", format];
+    let output = easyflow(&args("json"), &repo_root());
+    assert_eq!(output.status.code(), Some(1), "{}", stderr(&output));
+    let report: serde_json::Value = serde_json::from_str(&stdout(&output)).unwrap();
+    let files = report["files"].as_array().unwrap();
+    let paths: Vec<&str> = files.iter().map(|f| f["path"].as_str().unwrap()).collect();
+    assert_eq!(paths, [flow, catalog]);
+    let codes = |file: &serde_json::Value| -> Vec<String> {
+        file["diagnostics"]
+            .as_array()
+            .unwrap()
+            .iter()
+            .map(|d| d["code"].as_str().unwrap().to_string())
+            .collect()
+    };
+    // The flow's packages are not in this catalog.
+    assert_eq!(codes(&files[0]), ["E0801", "E0801"]);
+    assert_eq!(codes(&files[1]), ["E0810"; 4]);
+    expect_output(
+        "check-catalog-human.txt",
+        &stdout(&easyflow(&args("human"), &repo_root())),
+    );
+    let sarif: serde_json::Value =
+        serde_json::from_str(&stdout(&easyflow(&args("sarif"), &repo_root()))).unwrap();
+    let in_catalog = sarif["runs"][0]["results"]
+        .as_array()
+        .unwrap()
+        .iter()
+        .filter(|r| {
+            r["ruleId"] == "E0810"
+                && r["locations"][0]["physicalLocation"]["artifactLocation"]["uri"]
+                    .as_str()
+                    .is_some_and(|uri| uri.ends_with(".toml"))
+        })
+        .count();
+    assert_eq!(in_catalog, 4);
+
+    let missing = easyflow(&["check", flow, "--catalog", "nowhere.toml"], &repo_root());
+    assert_eq!(missing.status.code(), Some(2));
+    assert!(stderr(&missing).contains("--catalog nowhere.toml: cannot read: no such file"));
 }

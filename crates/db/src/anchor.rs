@@ -28,6 +28,10 @@ pub enum Anchor {
     RequiresValue(StepId),
     /// A step's `memory` value.
     MemoryValue(StepId),
+    /// A step's compound package name after `runs`.
+    Package(StepId),
+    /// The index string of `outs["x"]` in a step's n-th reference.
+    OutputIndex(StepId, u32),
 }
 
 impl Anchor {
@@ -56,7 +60,9 @@ pub fn anchor_range(db: &dyn Db, outline: &FileOutline<'_>, anchor: Anchor) -> O
     | Anchor::Member(step, _, _)
     | Anchor::Capability(step, _)
     | Anchor::RequiresValue(step)
-    | Anchor::MemoryValue(step)) = anchor
+    | Anchor::MemoryValue(step)
+    | Anchor::Package(step)
+    | Anchor::OutputIndex(step, _)) = anchor
     else {
         return None;
     };
@@ -75,6 +81,8 @@ pub fn anchor_range(db: &dyn Db, outline: &FileOutline<'_>, anchor: Anchor) -> O
         Anchor::Capability(_, n) => *anchors.capabilities.get(n as usize)?,
         Anchor::RequiresValue(_) => anchors.requires_value.or(anchors.name)?,
         Anchor::MemoryValue(_) => anchors.memory_value?,
+        Anchor::Package(_) => anchors.package?,
+        Anchor::OutputIndex(_, n) => anchors.references.get(n as usize)?.output?,
         Anchor::Require(_) => return None,
     };
     Some(relative + outline_step.offset)

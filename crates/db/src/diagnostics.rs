@@ -1,5 +1,5 @@
 //! Layer 6: the file's diagnostics, assembled from the rule families
-//! (`rules/`, `attributes.rs`, `fit.rs`). [`semantic_diagnostics`] runs the
+//! (`rules/`, `attributes.rs`, `fit.rs`, `catalog.rs`). [`semantic_diagnostics`] runs the
 //! file-wide rules on the position-free layers, anchored to parts of steps;
 //! [`file_diagnostics`] places everything at byte ranges.
 
@@ -74,13 +74,28 @@ pub fn file_diagnostics(db: &dyn Db, file: SourceFile) -> Vec<Diagnostic> {
                 .map(|d| d.clone().moved(|range| range + step.offset)),
         );
     }
+    if let Some(catalog) = file.catalog(db) {
+        for id in crate::catalog::steps_with_catalog_diagnostics(db, file) {
+            let Some(step) = outline.steps.get(id.index()) else {
+                continue;
+            };
+            let diagnostics = crate::catalog::step_catalog_diagnostics(db, step.node, catalog);
+            out.extend(
+                diagnostics
+                    .iter()
+                    .map(|d| d.clone().moved(|range| range + step.offset)),
+            );
+        }
+    }
     flow_attribute_diagnostics(outline, &mut out);
     let semantic = semantic_diagnostics(db, file);
     let fit = crate::fit::fit_diagnostics(db, file);
+    let outputs = crate::catalog::output_diagnostics(db, file);
     out.extend(
         semantic
             .iter()
             .chain(fit)
+            .chain(outputs)
             .filter_map(|d| d.place(|anchor| anchor_range(db, outline, *anchor))),
     );
     easyflow_diagnostics::sort(&mut out);

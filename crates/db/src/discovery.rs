@@ -1,6 +1,9 @@
-//! Which topology a flow uses (`topology.md` §1). The host (CLI or server)
-//! runs this against its view of the file system, then sets the flow's
-//! `topology` input: the analysis itself never touches the disk.
+//! Which topology (`topology.md` §1) and which package catalog
+//! (`catalog.md`) a flow uses, by the same rule: the setting, else the key
+//! of the nearest `easyflow.toml`, else the nearest file of the known name.
+//! The host (CLI or server) runs this against its view of the file system,
+//! then sets the flow's `topology` and `catalog` inputs: the analysis itself
+//! never touches the disk.
 
 use std::path::{Path, PathBuf};
 
@@ -65,16 +68,24 @@ impl FileSystem for Disk {
     }
 }
 
-/// Where a flow's topology came from.
+/// Where a flow's topology or catalog came from.
 #[derive(Debug, Clone, PartialEq, Eq)]
 pub enum TopologyOrigin {
-    /// The `--topology` flag or the editor setting `easyflow.topology`.
+    /// The flag (`--topology`, `--catalog`) or the editor setting
+    /// (`easyflow.topology`, `easyflow.catalog`).
     Setting,
-    /// The `topology` key of this `easyflow.toml`.
+    /// The key (`topology`, `catalog`) of this `easyflow.toml`.
     Config(PathBuf),
-    /// The nearest `easyflow.topology`.
+    /// The nearest file of the name (`easyflow.topology`,
+    /// `easyflow-packages.toml`).
     Nearest,
 }
+
+/// Where a flow's catalog came from: as for topologies.
+pub type CatalogOrigin = TopologyOrigin;
+
+/// Name of the catalog file searched upwards when no configuration names one.
+pub const CATALOG_FILE_NAME: &str = easyflow_catalog::CATALOG_FILE_NAME;
 
 #[derive(Debug, Clone, PartialEq, Eq, Default)]
 pub struct Discovery {
@@ -124,6 +135,40 @@ pub fn discover(flow: &Path, setting: Option<&Path>, fs: &dyn FileSystem) -> Dis
     let topology =
         nearest(flow, TOPOLOGY_FILE_NAME, fs).map(|path| (path, TopologyOrigin::Nearest));
     Discovery { topology, config }
+}
+
+/// The package catalog of `flow`: the setting if it names an existing file,
+/// else the nearest configuration's `catalog` (relative to that file) if it
+/// can be read, else the nearest `easyflow-packages.toml`. `None`: no catalog.
+pub fn discover_catalog(
+    flow: &Path,
+    setting: Option<&Path>,
+    fs: &dyn FileSystem,
+) -> Option<(PathBuf, CatalogOrigin)> {
+    if let Some(setting) = setting.filter(|path| fs.exists(path)) {
+        return Some((setting.to_path_buf(), CatalogOrigin::Setting));
+    }
+    if let Some(config_path) = nearest_config(flow, fs) {
+        let parsed = fs
+            .read(&config_path, FileKind::Config)
+            .map(|text| parse_config(&text))
+            .unwrap_or_default();
+        if let Some(path) = configured_catalog(&config_path, &parsed)
+            .filter(|path| usable(&config_path, path, FileKind::Catalog, fs).is_ok())
+        {
+            return Some((path, CatalogOrigin::Config(config_path)));
+        }
+    }
+    nearest(flow, CATALOG_FILE_NAME, fs).map(|path| (path, CatalogOrigin::Nearest))
+}
+
+/// The catalog path a usable configuration names, resolved against its directory.
+pub fn configured_catalog(config_path: &Path, config: &Config) -> Option<PathBuf> {
+    if !config.is_usable() {
+        return None;
+    }
+    let relative = &config.catalog.as_ref()?.path;
+    Some(config_path.parent().unwrap_or(Path::new("")).join(relative))
 }
 
 /// The topology path a usable configuration names, resolved against its directory.
@@ -271,6 +316,38 @@ mod tests {
             discover(Path::new("/q/x.flow"), None, &fs),
             Discovery::default()
         );
+    }
+
+    #[test]
+    fn catalog_by_setting_then_config_then_nearest() {
+        let fs = files(&[
+            ("/p/easyflow.toml", "catalog = \"packages/main.toml\"\n"),
+            ("/p/packages/main.toml", ""),
+            ("/p/a/easyflow-packages.toml", ""),
+            ("/q/easyflow-packages.toml", ""),
+            ("/given.toml", ""),
+        ]);
+        let flow = Path::new("/p/a/x.flow");
+        // The configured catalog beats a closer decoy.
+        assert_eq!(
+            discover_catalog(flow, None, &fs),
+            Some((
+                PathBuf::from("/p/packages/main.toml"),
+                CatalogOrigin::Config("/p/easyflow.toml".into())
+            ))
+        );
+        assert_eq!(
+            discover_catalog(flow, Some(Path::new("/given.toml")), &fs),
+            Some((PathBuf::from("/given.toml"), CatalogOrigin::Setting))
+        );
+        assert_eq!(
+            discover_catalog(Path::new("/q/r/y.flow"), None, &fs),
+            Some((
+                PathBuf::from("/q/easyflow-packages.toml"),
+                CatalogOrigin::Nearest
+            ))
+        );
+        assert_eq!(discover_catalog(Path::new("/z/y.flow"), None, &fs), None);
     }
 
     #[test]

@@ -215,6 +215,18 @@ pub fn probe(path: &Path, kind: FileKind) -> Result<(), ReadError> {
 /// kind's limit, in UTF-8. Never blocks on a FIFO and never reads past the
 /// limit, even when the file grows while it is read.
 pub fn read(path: &Path, kind: FileKind) -> Result<String, ReadError> {
+    let bytes = read_bytes(path, kind)?;
+    String::from_utf8(bytes).map_err(|e| ReadError {
+        path: path.to_path_buf(),
+        refusal: Refusal::NotUtf8 {
+            offset: e.utf8_error().valid_up_to(),
+        },
+    })
+}
+
+/// As [`read`], without requiring UTF-8: for a package catalog, whose
+/// bytes that are not UTF-8 are its own diagnostic (E0810).
+pub fn read_bytes(path: &Path, kind: FileKind) -> Result<Vec<u8>, ReadError> {
     let refused = |refusal| ReadError {
         path: path.to_path_buf(),
         refusal,
@@ -233,11 +245,7 @@ pub fn read(path: &Path, kind: FileKind) -> Result<String, ReadError> {
             kind,
         }));
     }
-    String::from_utf8(bytes).map_err(|e| {
-        refused(Refusal::NotUtf8 {
-            offset: e.utf8_error().valid_up_to(),
-        })
-    })
+    Ok(bytes)
 }
 
 #[cfg(unix)]

@@ -1,17 +1,68 @@
 //! The topology-fit check of every step (`topology.md` §4): E0701, E0702,
-//! E0703 and I0705. Reads the item index and the flow's topology, so editing
-//! the topology re-runs this and nothing of the flow's own analysis.
+//! E0703 and I0705. Reads the item index and the flow's topology (and its
+//! catalog, for the packages' default requirements), so editing the
+//! topology re-runs this and nothing of the flow's own analysis.
 
+use std::borrow::Cow;
+
+use easyflow_catalog::Package;
 use easyflow_diagnostics::Code;
 use easyflow_topology::{Fit, Requirement, Topology, check_fit};
 
 use crate::anchor::{Anchor, AnchoredDiagnostic};
-use crate::items::{StepId, StepSummary, item_index};
+use crate::catalog::{catalog_of, package_of};
+use crate::items::{StepId, StepRequirement, StepSummary, item_index};
 use crate::{Db, SourceFile, parse_topology};
 
-/// The fit check of one step (its `requires`, `memory` and instance count).
-pub fn step_fit(topology: &Topology, step: &StepSummary) -> Fit {
-    let requirement = &step.requirement;
+/// What a step asks of the topology: its own `requires` and `memory`, each
+/// falling back separately to its package's default (`topology.md` §3).
+#[derive(Debug, Clone, PartialEq, Eq)]
+pub struct EffectiveRequirement<'a> {
+    pub requirement: Cow<'a, StepRequirement>,
+    /// The capabilities are the package's default.
+    pub capabilities_from_package: bool,
+    /// The memory is the package's default.
+    pub memory_from_package: bool,
+}
+
+/// The one place that applies a package's default `requires`/`memory` to a
+/// step: a step's own attribute wins, each attribute separately.
+pub fn effective_requirement<'a>(
+    step: &'a StepSummary,
+    package: Option<&Package>,
+) -> EffectiveRequirement<'a> {
+    let own = |key: &str| step.attributes.iter().any(|(k, _)| k == key);
+    let capabilities_default = package
+        .and_then(|p| p.requires.as_ref())
+        .filter(|_| !own("requires"));
+    let memory_default = package
+        .and_then(|p| p.memory.as_ref())
+        .filter(|_| !own("memory"));
+    let requirement = if capabilities_default.is_none() && memory_default.is_none() {
+        Cow::Borrowed(&step.requirement)
+    } else {
+        let mut requirement = step.requirement.clone();
+        if let Some(requires) = capabilities_default {
+            requirement.capabilities = requires.value.clone();
+        }
+        if let Some(memory) = memory_default {
+            requirement.memory = memory.value;
+            requirement.memory_text = Some(memory.text.clone());
+        }
+        Cow::Owned(requirement)
+    };
+    EffectiveRequirement {
+        requirement,
+        capabilities_from_package: capabilities_default.is_some(),
+        memory_from_package: memory_default.is_some(),
+    }
+}
+
+/// The fit check of one step (its requirement with its package's defaults,
+/// and its instance count).
+pub fn step_fit(topology: &Topology, step: &StepSummary, package: Option<&Package>) -> Fit {
+    let effective = effective_requirement(step, package);
+    let requirement = &effective.requirement;
     check_fit(
         topology,
         &Requirement {
@@ -33,6 +84,7 @@ pub fn fit_diagnostics(db: &dyn Db, file: SourceFile) -> Vec<AnchoredDiagnostic>
         return Vec::new();
     };
     let topology = parse_topology(db, topology_file);
+    let catalog = catalog_of(db, file);
     let index = item_index(db, file);
     let mut out = Vec::new();
     for (i, step) in index.steps.iter().enumerate() {
@@ -40,7 +92,18 @@ pub fn fit_diagnostics(db: &dyn Db, file: SourceFile) -> Vec<AnchoredDiagnostic>
         if step.requirement.malformed {
             continue;
         }
-        match step_fit(topology, step) {
+        let package = package_of(catalog, step);
+        let effective = effective_requirement(step, package);
+        // A requirement from the package has no value in the flow: its
+        // diagnostics go on the package name (`topology.md` §4).
+        let capabilities_anchor = |anchor| {
+            if effective.capabilities_from_package {
+                Anchor::Package(id)
+            } else {
+                anchor
+            }
+        };
+        match step_fit(topology, step, package) {
             Fit::Fits {
                 waves: Some(waves), ..
             } => {
@@ -55,7 +118,7 @@ pub fn fit_diagnostics(db: &dyn Db, file: SourceFile) -> Vec<AnchoredDiagnostic>
                 for capability in unknown {
                     out.push(AnchoredDiagnostic::new(
                         Code::E0702,
-                        Anchor::Capability(id, capability.index as u32),
+                        capabilities_anchor(Anchor::Capability(id, capability.index as u32)),
                         capability.message,
                     ));
                 }
@@ -63,16 +126,17 @@ pub fn fit_diagnostics(db: &dyn Db, file: SourceFile) -> Vec<AnchoredDiagnostic>
             Fit::NoWorkerType { message, .. } => {
                 out.push(AnchoredDiagnostic::new(
                     Code::E0701,
-                    Anchor::RequiresValue(id),
+                    capabilities_anchor(Anchor::RequiresValue(id)),
                     message,
                 ));
             }
             Fit::NotEnoughMemory { message, .. } => {
-                out.push(AnchoredDiagnostic::new(
-                    Code::E0703,
-                    Anchor::MemoryValue(id),
-                    message,
-                ));
+                let anchor = if effective.memory_from_package {
+                    Anchor::Package(id)
+                } else {
+                    Anchor::MemoryValue(id)
+                };
+                out.push(AnchoredDiagnostic::new(Code::E0703, anchor, message));
             }
         }
     }

@@ -183,6 +183,8 @@ pub struct ReferenceSummary {
     pub members: Vec<SmolStr>,
     /// The whole value of a `<-` parameter.
     pub stream_source: bool,
+    /// The file named by `outs["x"]` in it (a step output), for W0806.
+    pub output: Option<SmolStr>,
 }
 
 /// One name of an `after` or `on` list.
@@ -236,12 +238,16 @@ pub struct StepAnchors {
     pub capabilities: Vec<TextRange>,
     pub requires_value: Option<TextRange>,
     pub memory_value: Option<TextRange>,
+    /// The compound package name after `runs`.
+    pub package: Option<TextRange>,
 }
 
 #[derive(Debug, Clone, PartialEq, Eq, Default)]
 pub struct ParamAnchors {
     pub name: Option<TextRange>,
     pub value: Option<TextRange>,
+    /// The elements of a list value.
+    pub elements: Vec<TextRange>,
 }
 
 #[derive(Debug, Clone, PartialEq, Eq)]
@@ -249,6 +255,8 @@ pub struct ReferenceAnchors {
     pub whole: TextRange,
     pub head: TextRange,
     pub members: Vec<TextRange>,
+    /// The index string of `outs["x"]`.
+    pub output: Option<TextRange>,
 }
 
 #[derive(Debug, Clone, PartialEq, Eq, Default)]
@@ -264,6 +272,10 @@ pub struct StepAnalysis {
     pub anchors: StepAnchors,
     /// Diagnostics that need nothing outside the step, at relative ranges.
     pub local_diagnostics: Vec<Diagnostic>,
+    /// Each parameter's value as the catalog checks see it; indices match
+    /// [`StepSummary::params`]. Kept out of the summary: values are not in
+    /// the firewall, so editing one re-checks only its step.
+    pub param_values: Vec<easyflow_catalog::Value>,
 }
 
 /// Layer 3: one step, parsed on its own from its text. Parsing a step alone
@@ -280,6 +292,7 @@ pub fn step_analysis<'db>(db: &'db dyn Db, step: StepNode<'db>) -> StepAnalysis 
         summary: Arc::new(walker.summary),
         anchors: walker.anchors,
         local_diagnostics: walker.diagnostics,
+        param_values: walker.param_values,
     }
 }
 
@@ -288,6 +301,7 @@ struct StepWalker {
     summary: StepSummary,
     anchors: StepAnchors,
     diagnostics: Vec<Diagnostic>,
+    param_values: Vec<easyflow_catalog::Value>,
 }
 
 /// The text of a name's identifier.
@@ -313,6 +327,7 @@ impl StepWalker {
             let mut text = smol_str::SmolStrBuilder::new();
             let _ = package.write_text(&mut text);
             self.summary.package = Some(text.finish());
+            self.anchors.package = Some(package.syntax().text_range());
         }
         for clause in step.dependency_clauses() {
             let on = clause.on_clause();
@@ -535,10 +550,18 @@ impl StepWalker {
             stream,
             sweep,
         });
+        let elements = match value {
+            Some(ast::Expr::List(list)) => {
+                list.elements().map(|e| e.syntax().text_range()).collect()
+            }
+            _ => Vec::new(),
+        };
         self.anchors.params.push(ParamAnchors {
             name: name_range,
             value: value.map(|v| v.syntax().text_range()),
+            elements,
         });
+        self.param_values.push(catalog_value(value.as_ref()));
         if let Some(value) = value {
             self.references(value, index, stream);
         }
@@ -560,16 +583,19 @@ impl StepWalker {
                 let mut names = reference.segments().map_while(|s| s.name_ref());
                 if let Some(head) = names.next() {
                     let members: Vec<ast::NameRef<GreenRef<'_>>> = names.collect();
+                    let output = output_index(&reference);
                     self.summary.references.push(ReferenceSummary {
                         param,
                         head: name_text(head.ident_token()),
                         members: members.iter().map(|m| name_text(m.ident_token())).collect(),
                         stream_source,
+                        output: output.as_ref().map(|(name, _)| name.clone()),
                     });
                     self.anchors.references.push(ReferenceAnchors {
                         whole: reference.syntax().text_range(),
                         head: head.syntax().text_range(),
                         members: members.iter().map(|m| m.syntax().text_range()).collect(),
+                        output: output.map(|(_, range)| range),
                     });
                 }
                 for segment in reference.segments() {
@@ -579,6 +605,63 @@ impl StepWalker {
                 }
             }
             ast::Expr::Literal(_) => {}
+        }
+    }
+}
+
+/// The file named by the string index of an `outs` segment (`A.outs["x"]`,
+/// `A.Result.outs["x"]`), with the string's range.
+fn output_index(reference: &ast::RefExpr<GreenRef<'_>>) -> Option<(SmolStr, TextRange)> {
+    let outs = reference
+        .segments()
+        .skip(1)
+        .find(|s| s.name_ref().is_some_and(|n| n.text() == "outs"))?;
+    match outs.indexer()?.expr()? {
+        ast::Expr::Literal(literal) if literal.kind() == Some(ast::LiteralKind::String) => {
+            let name = literal.string_value()?;
+            Some((SmolStr::new(name), literal.syntax().text_range()))
+        }
+        _ => None,
+    }
+}
+
+/// A parameter's value as the catalog checks see it (`catalog.md`): a
+/// reference to a required file or to a step's outputs is a File; any other
+/// reference (`A.Result`) has a type the checks do not know.
+fn catalog_value(expr: Option<&ast::Expr<GreenRef<'_>>>) -> easyflow_catalog::Value {
+    use easyflow_catalog::Value as V;
+    let Some(expr) = expr else {
+        return V::Invalid;
+    };
+    match expr {
+        ast::Expr::Literal(literal) => match literal.kind() {
+            Some(ast::LiteralKind::String) => literal.string_value().map_or(V::Invalid, V::String),
+            Some(ast::LiteralKind::Int) => literal.int_value().map_or(V::Invalid, V::Int),
+            Some(ast::LiteralKind::Double) => literal
+                .token()
+                .map_or(V::Invalid, |t| V::Double(t.text.to_string())),
+            Some(ast::LiteralKind::Bool) => literal.bool_value().map_or(V::Invalid, V::Bool),
+            Some(ast::LiteralKind::Constant) => {
+                literal.constant_name().map_or(V::Invalid, V::Constant)
+            }
+            None => V::Invalid,
+        },
+        ast::Expr::List(list) => {
+            V::List(list.elements().map(|e| catalog_value(Some(&e))).collect())
+        }
+        ast::Expr::Ref(reference) => {
+            let members: Vec<SmolStr> = reference
+                .segments()
+                .skip(1)
+                .map_while(|s| s.name_ref())
+                .map(|n| name_text(n.ident_token()))
+                .collect();
+            let text = reference.text();
+            if members.is_empty() || members.iter().any(|m| m == "outs") {
+                V::File(text)
+            } else {
+                V::Reference(text)
+            }
         }
     }
 }

@@ -14,13 +14,15 @@
 //!    backdates it and nothing below re-runs.
 //! 5. [`resolve::name_resolution`], then [`graph::dependency_graph`] (petgraph).
 //! 6. [`diagnostics::semantic_diagnostics`] (the file-wide rules of `rules/`)
-//!    and [`fit::fit_diagnostics`] (against the flow's [`TopologyFile`]),
+//!    [`fit::fit_diagnostics`] (against the flow's [`TopologyFile`]) and
+//!    the catalog checks of [`catalog`] (against its [`CatalogFile`]),
 //!    at [`anchor::Anchor`]s rather than offsets, and
 //!    [`diagnostics::file_diagnostics`], which places everything at byte
 //!    ranges and sorts it.
 
 pub mod anchor;
 pub mod attributes;
+pub mod catalog;
 pub mod config;
 pub mod diagnostics;
 pub mod discovery;
@@ -62,6 +64,11 @@ pub struct SourceFile {
     #[default]
     #[returns(copy)]
     pub topology: Option<TopologyFile>,
+    /// The package catalog, set by the host after discovery like `topology`;
+    /// `None`: no E08xx, and package names are free.
+    #[default]
+    #[returns(copy)]
+    pub catalog: Option<CatalogFile>,
     /// The parse of `text` when the host already has it (from an
     /// incremental reparse, `easyflow_syntax::reparse`); `None` otherwise.
     /// The host keeps it in step with `text`.
@@ -77,6 +84,22 @@ pub struct TopologyFile {
     pub path: PathBuf,
     #[returns(ref)]
     pub text: String,
+}
+
+/// A package catalog (`easyflow-packages.toml`): the salsa input. Bytes,
+/// since a catalog that is not UTF-8 is itself a diagnostic (E0810).
+#[salsa::input(debug)]
+pub struct CatalogFile {
+    #[returns(ref)]
+    pub path: PathBuf,
+    #[returns(ref)]
+    pub bytes: Vec<u8>,
+}
+
+/// A catalog's packages and its own diagnostics (E0810).
+#[salsa::tracked(returns(ref))]
+pub fn parse_catalog(db: &dyn Db, file: CatalogFile) -> easyflow_catalog::Catalog {
+    easyflow_catalog::parse_bytes(file.bytes(db))
 }
 
 /// A topology file's worker types and its own diagnostics (E06xx).

@@ -150,8 +150,8 @@ pub enum Tag {
 /// the message fills it in from the same values, and the IDE layer turns it
 /// into edits: no fix reads anything back out of a message. A new code with
 /// a fix of a kind listed here (e.g. a "did you mean" [`Fix::Replace`], as
-/// the catalog's unknown package and parameter will be) needs no change in
-/// the IDE layer; a new kind of fix is a new variant with its data (e.g. the
+/// the catalog's unknown package and parameter have) needs no change in the
+/// IDE layer; a new kind of fix is a new variant with its data (e.g. the
 /// names of the missing required parameters) and its edits in the IDE layer.
 #[derive(Debug, Clone, Default, PartialEq, Eq, Hash)]
 pub enum Fix {
@@ -161,7 +161,8 @@ pub enum Fix {
     /// range is empty, inserting any of them is a fix.
     InsertToken(Vec<&'static str>),
     /// Put this in place of the range: the close name, key or constant of a
-    /// "did you mean" (E0202, W0405, W0406, W0501, W0502).
+    /// "did you mean" (E0202, W0405, W0406, W0501, W0502, E0801, E0802,
+    /// E0805, W0806).
     Replace(String),
     /// An unresolved name (E0201): the close name to put in its place, if
     /// any, and whether `require NAME;` could define it (a plain name, not
@@ -180,6 +181,9 @@ pub enum Fix {
     WrapInList,
     /// Write `after` in place of the `on` at the range (E0408).
     UseAfter,
+    /// Add these parameters, missing from the step whose name is at the
+    /// range, to its parameter list (E0803), in this order.
+    AddParams(Vec<String>),
 }
 
 /// Why an entry can go.

@@ -126,6 +126,60 @@ fn generate_flow(steps: usize, seed: u64, with_requires: bool) -> String {
     out
 }
 
+/// A package catalog (`easyflow-packages.toml`) of `packages` packages (at
+/// least the five the generated flows run), under which every generated
+/// flow is clean: each step's parameters declared with their types and
+/// ranges, the outputs the flows read declared.
+pub fn catalog(packages: usize) -> String {
+    let mut out = String::with_capacity(packages * 400);
+    let param = |out: &mut String, name: &str, ty: &str, extra: &str| {
+        let _ = writeln!(
+            out,
+            "  [[package.param]]\n  name = \"{name}\"\n  type = \"{ty}\"\n{extra}"
+        );
+    };
+    for i in 0..packages.max(PACKAGES.len()) {
+        match PACKAGES.get(i) {
+            Some(name) => {
+                let _ = writeln!(
+                    out,
+                    "[[package]]\nname = \"{name}\"\ndescription = \"Package {name} of the generated flows\"\n"
+                );
+                param(&mut out, "source", "File", "");
+                for j in 0..3 {
+                    param(&mut out, &format!("in{j}"), "File", "");
+                }
+                param(
+                    &mut out,
+                    "threshold",
+                    "Double",
+                    "  min = 0\n  max = 1\n  description = \"Cut-off\"\n",
+                );
+                param(&mut out, "label", "String", "  required = true\n");
+                param(&mut out, "iterations", "Int", "  min = 1\n  max = 1000\n");
+                param(&mut out, "grid", "List", "");
+                for part in 0..7 {
+                    let _ = writeln!(out, "  [[package.output]]\n  name = \"part{part}.dat\"\n");
+                }
+            }
+            None => {
+                let _ = writeln!(
+                    out,
+                    "[[package]]\nname = \"Filler.Package{i}\"\nrequires = \"compute+CPU\"\n"
+                );
+                param(&mut out, "input", "File", "  required = true\n");
+                param(
+                    &mut out,
+                    "mode",
+                    "Enum",
+                    "  values = [\"fast\", \"exact\"]\n  default = \"fast\"\n",
+                );
+            }
+        }
+    }
+    out
+}
+
 /// Replaces about `removed` bytes at about `at` (wrapped into the text and
 /// moved out to char boundaries) with `inserted`, as a random edit of a
 /// property test; returns the replaced range.

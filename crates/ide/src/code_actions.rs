@@ -127,6 +127,7 @@ impl Fixer<'_> {
                 "Replace `on` with `after`".to_string(),
                 vec![edit(d.range, "after")],
             )),
+            Fix::AddParams(names) => self.add_params(names),
         };
         fix.into_iter().collect()
     }
@@ -308,6 +309,73 @@ impl Fixer<'_> {
         Some(QuickFix::remove(
             format!("Remove `{keyword} {name}`"),
             TextRange::new(start, clause.text_range().end()),
+        ))
+    }
+
+    /// E0803: the missing parameters at the end of the step's application
+    /// section, each with a value of its type to fill in (its default when
+    /// the catalog gives one).
+    fn add_params(&self, names: &[String]) -> Option<QuickFix> {
+        let step = ast::Step::cast(self.node(SyntaxKind::STEP)?)?;
+        let catalog = easyflow_db::catalog::catalog_of(self.db, self.file);
+        let package = step
+            .package()
+            .and_then(|p| catalog?.package(&p.syntax().text().to_string()));
+        let params: Vec<String> = names
+            .iter()
+            .map(|name| {
+                let value = package
+                    .and_then(|p| p.param(name))
+                    .map_or_else(|| "\"\"".to_string(), crate::catalog::placeholder);
+                format!("{name} = {value}")
+            })
+            .collect();
+        let params = params.join(", ");
+        let title = format!(
+            "Add the missing required parameters: {}",
+            names
+                .iter()
+                .map(|n| format!("`{n}`"))
+                .collect::<Vec<_>>()
+                .join(", ")
+        );
+        let Some(block) = step.param_block() else {
+            // No parentheses at all: after the header.
+            let header_end = step
+                .dependency_clauses()
+                .last()
+                .map(|c| c.syntax().text_range().end())
+                .or_else(|| step.package().map(|p| p.syntax().text_range().end()))?;
+            return Some(QuickFix::new(
+                title,
+                vec![edit(TextRange::empty(header_end), &format!(" ({params})"))],
+            ));
+        };
+        let sections: Vec<ast::ParamSection> = block.sections().collect();
+        let app = sections.iter().find(|s| s.kind() == ast::SectionKind::App);
+        if let Some(last) = app.and_then(|s| s.params().last()) {
+            return Some(QuickFix::new(
+                title,
+                vec![edit(
+                    TextRange::empty(last.syntax().text_range().end()),
+                    &format!(", {params}"),
+                )],
+            ));
+        }
+        // No application parameters yet: first in the parentheses (after an
+        // empty `app:` label, if any).
+        let (at, before) = match app.and_then(|s| s.syntax().last_token()) {
+            Some(label_end) => (label_end.text_range().end(), " "),
+            None => (block.l_paren_token()?.text_range().end(), ""),
+        };
+        let exec_follows = sections.iter().any(|s| s.kind() == ast::SectionKind::Exec);
+        let after = if exec_follows { ", " } else { "" };
+        Some(QuickFix::new(
+            title,
+            vec![edit(
+                TextRange::empty(at),
+                &format!("{before}{params}{after}"),
+            )],
         ))
     }
 

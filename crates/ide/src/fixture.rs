@@ -1,7 +1,7 @@
 //! Test fixtures: a flow with the cursor marked `$0` (and, where a test needs
 //! a range, a second `$0`).
 
-use easyflow_db::{Database, SourceFile, TopologyFile};
+use easyflow_db::{CatalogFile, Database, SourceFile, TopologyFile};
 
 use crate::TextEdit;
 use easyflow_diagnostics::{TextRange, TextSize};
@@ -23,6 +23,15 @@ pub(crate) fn fixture(text: &str) -> Fixture {
 
 /// Like [`fixture`], with a topology for the fit check.
 pub(crate) fn with_topology(text: &str, topology: Option<&str>) -> Fixture {
+    with_project(text, topology, None)
+}
+
+/// Like [`fixture`], with a package catalog.
+pub(crate) fn with_catalog(text: &str, catalog: &str) -> Fixture {
+    with_project(text, None, Some(catalog))
+}
+
+fn with_project(text: &str, topology: Option<&str>, catalog: Option<&str>) -> Fixture {
     let markers: Vec<usize> = text.match_indices("$0").map(|(i, _)| i).collect();
     let clean = text.replace("$0", "");
     let at = |n: usize| TextSize::from((markers[n] - 2 * n) as u32);
@@ -35,8 +44,11 @@ pub(crate) fn with_topology(text: &str, topology: Option<&str>) -> Fixture {
     let db = Database::default();
     let topology =
         topology.map(|t| TopologyFile::new(&db, "cluster.topology".into(), t.to_string()));
+    let catalog = catalog
+        .map(|c| CatalogFile::new(&db, "easyflow-packages.toml".into(), c.as_bytes().to_vec()));
     let file = SourceFile::builder("test.flow".into(), clean.as_str().into())
         .topology(topology)
+        .catalog(catalog)
         .new(&db);
     Fixture {
         db,

@@ -255,7 +255,9 @@ fn worker_types(
         return Some("not checked: the `requires` or `memory` value is malformed".to_string());
     }
     let topology = parse_topology(db, topology_file);
-    let fit = easyflow_db::fit::step_fit(topology, summary);
+    let catalog = easyflow_db::catalog::catalog_of(db, file);
+    let package = easyflow_db::catalog::package_of(catalog, summary);
+    let fit = easyflow_db::fit::step_fit(topology, summary, package);
     Some(match fit {
         Fit::Fits { workers, waves } => {
             let mut shown = limited(
@@ -352,6 +354,11 @@ fn token_hover(
             if let Some((title, doc)) = keyword_doc(kind) {
                 return documented(title, doc);
             }
+            if kind == SyntaxKind::IDENT
+                && let Some(hover) = catalog_hover(db, file, token)
+            {
+                return Some(hover);
+            }
             match kind {
                 SyntaxKind::IDENT => ident_hover(token),
                 SyntaxKind::CONSTANT => constant_hover(token),
@@ -360,6 +367,42 @@ fn token_hover(
             }
         }
     }
+}
+
+/// A package name after `runs`, or a parameter name of a step whose
+/// package the catalog knows: what the catalog says of it.
+fn catalog_hover(db: &dyn Db, file: SourceFile, token: &SyntaxToken) -> Option<HoverResult> {
+    let catalog = easyflow_db::catalog::catalog_of(db, file)?;
+    let parent = token.parent()?;
+    if let Some(path) = parent
+        .ancestors()
+        .find(|n| n.kind() == SyntaxKind::PACKAGE_PATH)
+    {
+        let package = catalog.package(&path.text().to_string())?;
+        return Some(HoverResult {
+            range: path.text_range(),
+            markdown: crate::catalog::package_markdown(package),
+        });
+    }
+    let name = ast::Name::cast(parent)?;
+    let param = ast::Param::cast(name.syntax().parent()?)?;
+    let section = ast::ParamSection::cast(param.syntax().parent()?)?;
+    if section.kind() != SectionKind::App {
+        return None;
+    }
+    let step = section.syntax().ancestors().find_map(ast::Step::cast)?;
+    let package = catalog.package(&step.package()?.syntax().text().to_string())?;
+    let declared = package.param(token.text())?;
+    Some(HoverResult {
+        range: token.text_range(),
+        markdown: format!(
+            "{}
+---
+parameter of `{}`",
+            crate::catalog::param_markdown(declared),
+            package.name
+        ),
+    })
 }
 
 fn previous_is_adjacent_tilde(token: &SyntaxToken) -> bool {

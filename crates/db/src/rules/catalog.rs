@@ -1,0 +1,118 @@
+//! The catalog rules (`catalog.md`, "Checks"): E0801–E0805 of one step, at
+//! ranges relative to the step, and W0806 at anchors. The checks themselves
+//! are the catalog crate's plain functions; each rule here puts their
+//! message at its range with its fix's data.
+
+use easyflow_catalog::check::{self, ValueProblem};
+use easyflow_catalog::{Catalog, Package, Value};
+use easyflow_diagnostics::{Code, Diagnostic, Fix, TextRange};
+use easyflow_syntax::ast::SectionKind;
+
+use crate::anchor::{Anchor, AnchoredDiagnostic};
+use crate::items::{StepAnalysis, Sweep};
+
+/// E0801–E0805 of one step against the catalog. A step whose package is
+/// unknown gets only E0801; parameters of the `exec:` section are the
+/// platform's, not the package's, and are not checked.
+pub(crate) fn check_step(analysis: &StepAnalysis, catalog: &Catalog, out: &mut Vec<Diagnostic>) {
+    let summary = &analysis.summary;
+    let anchors = &analysis.anchors;
+    let Some(name) = summary.package.as_deref() else {
+        return;
+    };
+    let Some(package) = catalog.package(name) else {
+        if let Some(range) = anchors.package {
+            out.push(unknown_package(range, catalog, name));
+        }
+        return;
+    };
+    let app_params = summary
+        .params
+        .iter()
+        .enumerate()
+        .filter(|(_, p)| p.section == SectionKind::App);
+    for (i, param) in app_params.clone() {
+        let Some(name) = param.name.as_deref() else {
+            continue;
+        };
+        let at = &anchors.params[i];
+        let Some(declared) = package.param(name) else {
+            if let Some(range) = at.name {
+                out.push(unknown_param(range, package, name));
+            }
+            continue;
+        };
+        let value = &analysis.param_values[i];
+        match (param.sweep, value) {
+            (Sweep::List(_), Value::List(elements)) => {
+                for (element, range) in elements.iter().zip(&at.elements) {
+                    if let Some(problem) = check::check_value(declared, element) {
+                        out.push(value_problem(*range, problem));
+                    }
+                }
+            }
+            // E0403 already.
+            (Sweep::NotAList, _) => {}
+            _ => {
+                if let (Some(range), Some(problem)) =
+                    (at.value, check::check_value(declared, value))
+                {
+                    out.push(value_problem(range, problem));
+                }
+            }
+        }
+    }
+    let given = app_params.filter_map(|(_, p)| p.name.as_deref());
+    let missing = check::missing_required(package, given);
+    if !missing.is_empty()
+        && let Some(range) = anchors.name.or(anchors.package)
+    {
+        let step = summary.name.as_deref().unwrap_or("?");
+        out.push(missing_required(range, step, package, &missing));
+    }
+}
+
+/// E0801 on the compound name after `runs`.
+pub(crate) fn unknown_package(range: TextRange, catalog: &Catalog, name: &str) -> Diagnostic {
+    let (message, suggestion) = check::unknown_package(catalog, name);
+    Diagnostic::new(Code::E0801, range, message).with_fix(replace(suggestion))
+}
+
+/// E0802 on the parameter name.
+pub(crate) fn unknown_param(range: TextRange, package: &Package, name: &str) -> Diagnostic {
+    let (message, suggestion) = check::unknown_param(package, name);
+    Diagnostic::new(Code::E0802, range, message).with_fix(replace(suggestion))
+}
+
+/// E0803 on the step name, naming every missing required parameter.
+pub(crate) fn missing_required(
+    range: TextRange,
+    step: &str,
+    package: &Package,
+    missing: &[&easyflow_catalog::Param],
+) -> Diagnostic {
+    let message = check::missing_required_message(step, package, missing);
+    let names = missing.iter().map(|p| p.name.clone()).collect();
+    Diagnostic::new(Code::E0803, range, message).with_fix(Fix::AddParams(names))
+}
+
+/// E0804 or E0805 on the value or list element; an Enum value close to an
+/// allowed one can be replaced by it, written as a string.
+pub(crate) fn value_problem(range: TextRange, problem: ValueProblem) -> Diagnostic {
+    let fix = replace(problem.suggestion.map(|s| format!("{s:?}")));
+    Diagnostic::new(problem.code, range, problem.message).with_fix(fix)
+}
+
+/// W0806 on the index string of `A.outs["x"]`.
+pub(crate) fn unknown_output(
+    anchor: Anchor,
+    message: String,
+    suggestion: Option<String>,
+) -> AnchoredDiagnostic {
+    let fix = replace(suggestion.map(|s| format!("{s:?}")));
+    AnchoredDiagnostic::new(Code::W0806, anchor, message).with_fix(fix)
+}
+
+fn replace(suggestion: Option<String>) -> Fix {
+    suggestion.map_or(Fix::None, Fix::Replace)
+}

@@ -13,7 +13,11 @@
 //!   the flow keys; after `priority =` or `mode =` in an attribute: the
 //!   constants;
 //! - inside a `requires` string: the topology's capability names;
-//! - in a step header: `runs` after the name, `after` after the package.
+//! - in a step header: `runs` after the name, `after` after the package;
+//! - with a package catalog: the packages after `runs` (the compound name,
+//!   with its description), the package's parameters inside the parentheses
+//!   (required first, those given left out, with type and range), an Enum
+//!   parameter's values after `param =`.
 
 use std::collections::HashSet;
 
@@ -40,6 +44,9 @@ pub struct CompletionItem {
     /// The partial word being completed, replaced by `insert` (empty at the
     /// cursor when nothing is typed yet).
     pub replace: TextRange,
+    /// The order clients sort by, when it is not the label's (a package's
+    /// required parameters first).
+    pub sort_text: Option<String>,
 }
 
 #[derive(Debug, Clone, Copy, PartialEq, Eq, Hash)]
@@ -52,6 +59,10 @@ pub enum CompletionKind {
     AttributeKey,
     Constant,
     Capability,
+    /// A package of the catalog.
+    Package,
+    /// A parameter of a step's package.
+    Parameter,
 }
 
 /// What replaces the partial word.
@@ -88,6 +99,11 @@ enum Context {
     AttributeValue(String),
     /// One keyword of a step header.
     Keyword(SyntaxKind),
+    /// The compound package name after `runs`, written from this offset
+    /// (`None`: the word at the cursor is all of it).
+    Package(Option<TextSize>),
+    /// A parameter name in a step's application parameters.
+    ParamName,
     Nothing,
 }
 
@@ -126,6 +142,7 @@ pub fn completions(db: &dyn Db, file: SourceFile, offset: TextSize) -> Vec<Compl
             documentation,
             insert,
             replace,
+            sort_text: None,
         })
     };
     match context {
@@ -171,6 +188,7 @@ pub fn completions(db: &dyn Db, file: SourceFile, offset: TextSize) -> Vec<Compl
                 documentation: keyword_doc(kind).map(|(_, doc)| doc.to_string()),
                 insert: Insert::Snippet(snippet.to_string()),
                 replace: TextRange::new(start, replace.end()),
+                sort_text: None,
             });
         }
         Context::AfterList => {
@@ -182,9 +200,25 @@ pub fn completions(db: &dyn Db, file: SourceFile, offset: TextSize) -> Vec<Compl
         Context::Expression => {
             let current = current_step(db, file, before.as_ref(), offset);
             let prefix = typed_prefix(file.text(db), replace, offset);
-            let mut items = step_names(db, file, current, None, replace, prefix);
+            let mut items = before
+                .as_ref()
+                .map(|b| enum_values(db, file, b, replace))
+                .unwrap_or_default();
+            items.extend(step_names(db, file, current, None, replace, prefix));
             items.extend(file_names(db, file, replace));
             return items;
+        }
+        Context::Package(start) => {
+            let start = start.unwrap_or(replace.start());
+            return packages(db, file, TextRange::new(start, replace.end()));
+        }
+        Context::ParamName => {
+            let Some(before) = &before else {
+                return Vec::new();
+            };
+            let has_value = next(word.as_ref(), left.as_ref(), &root, offset)
+                .is_some_and(|t| matches!(t.kind(), SyntaxKind::EQ | SyntaxKind::ARROW));
+            return param_names(db, file, before, word.as_ref(), has_value, replace);
         }
         Context::Member { after_result } => {
             let members: &[(&str, &str)] = if after_result {
@@ -406,6 +440,7 @@ fn classify(db: &dyn Db, file: SourceFile, before: Option<&SyntaxToken>) -> Cont
         SyntaxKind::COMMA => match parent_kind(before) {
             Some(SyntaxKind::AFTER_CLAUSE | SyntaxKind::ON_CLAUSE) => Context::AfterList,
             Some(SyntaxKind::LIST_EXPR) => expression(before),
+            Some(SyntaxKind::PARAM_SECTION | SyntaxKind::PARAM_BLOCK) => Context::ParamName,
             _ if in_after_list(before) => Context::AfterList,
             _ => Context::Nothing,
         },
@@ -438,6 +473,16 @@ fn classify(db: &dyn Db, file: SourceFile, before: Option<&SyntaxToken>) -> Cont
         },
         SyntaxKind::COLON if kind_of(previous(before).as_ref()) == Some(SyntaxKind::FLOW_KW) => {
             Context::FlowAttributeKey
+        }
+        SyntaxKind::RUNS_KW => Context::Package(None),
+        SyntaxKind::DOT if parent_kind(before) == Some(SyntaxKind::PACKAGE_PATH) => {
+            Context::Package(Some(package_start(before)))
+        }
+        SyntaxKind::L_PAREN if parent_kind(before) == Some(SyntaxKind::PARAM_BLOCK) => {
+            Context::ParamName
+        }
+        SyntaxKind::COLON if kind_of(previous(before).as_ref()) == Some(SyntaxKind::APP_KW) => {
+            Context::ParamName
         }
         SyntaxKind::DOT => member(db, file, before),
         SyntaxKind::IDENT => match (
@@ -666,7 +711,161 @@ fn step_names(
                 documentation: None,
                 insert: Insert::Text(name.to_string()),
                 replace,
+                sort_text: None,
             }
+        })
+        .collect()
+}
+
+/// Where the compound package name after `runs` begins: at the first name
+/// of the path that `dot` (a `.` in it) is part of.
+fn package_start(dot: &SyntaxToken) -> TextSize {
+    let mut start = dot.text_range().start();
+    let mut at = Some(dot.clone());
+    while let Some(token) = at.filter(|t| t.kind() != SyntaxKind::RUNS_KW) {
+        if !token.kind().is_trivia() {
+            start = token.text_range().start();
+        }
+        at = token.prev_token();
+    }
+    start
+}
+
+/// After `runs`: every package of the catalog, by compound name, with its
+/// description.
+fn packages(db: &dyn Db, file: SourceFile, replace: TextRange) -> Vec<CompletionItem> {
+    let Some(catalog) = easyflow_db::catalog::catalog_of(db, file) else {
+        return Vec::new();
+    };
+    catalog
+        .packages
+        .iter()
+        .map(|package| CompletionItem {
+            label: package.name.clone(),
+            kind: CompletionKind::Package,
+            detail: package.description.clone(),
+            documentation: Some(crate::catalog::package_markdown(package)),
+            insert: Insert::Text(package.name.clone()),
+            replace,
+            sort_text: None,
+        })
+        .collect()
+}
+
+/// The step whose parameter list holds `token`, and the package it runs.
+fn step_package<'c>(
+    catalog: &'c easyflow_catalog::Catalog,
+    token: &SyntaxToken,
+) -> Option<(ast::Step, &'c easyflow_catalog::Package)> {
+    let step = token.parent_ancestors().find_map(ast::Step::cast)?;
+    let package = catalog.package(&step.package()?.syntax().text().to_string())?;
+    Some((step, package))
+}
+
+/// Inside the parentheses, in the application section: the package's
+/// parameters that are not given yet (the word being typed aside), required
+/// first, with their type and range.
+fn param_names(
+    db: &dyn Db,
+    file: SourceFile,
+    before: &SyntaxToken,
+    word: Option<&SyntaxToken>,
+    has_value: bool,
+    replace: TextRange,
+) -> Vec<CompletionItem> {
+    let Some(catalog) = easyflow_db::catalog::catalog_of(db, file) else {
+        return Vec::new();
+    };
+    let Some((step, package)) = step_package(catalog, before) else {
+        return Vec::new();
+    };
+    let in_exec = before
+        .parent_ancestors()
+        .find_map(ast::ParamSection::cast)
+        .is_some_and(|s| s.kind() == ast::SectionKind::Exec);
+    if in_exec {
+        return Vec::new();
+    }
+    let typed = word.map(SyntaxToken::text_range);
+    let given: HashSet<String> = step
+        .param_block()
+        .into_iter()
+        .flat_map(|block| block.sections())
+        .filter(|s| s.kind() == ast::SectionKind::App)
+        .flat_map(|s| s.params())
+        .filter_map(|p| p.name())
+        .filter(|name| Some(name.syntax().text_range()) != typed)
+        .map(|name| name.text())
+        .collect();
+    package
+        .params_required_first()
+        .filter(|p| !given.contains(&p.name))
+        .enumerate()
+        .map(|(i, param)| CompletionItem {
+            label: param.name.clone(),
+            kind: CompletionKind::Parameter,
+            detail: Some(param_detail(param)),
+            documentation: Some(crate::catalog::param_markdown(param)),
+            insert: if has_value {
+                Insert::Text(param.name.clone())
+            } else {
+                Insert::Snippet(format!("{} = $0", param.name))
+            },
+            replace,
+            sort_text: Some(format!("{i:04}")),
+        })
+        .collect()
+}
+
+/// `Int (-10..=10), required`.
+fn param_detail(param: &easyflow_catalog::Param) -> String {
+    let mut detail = param.type_name().to_string();
+    if let Some(range) = param.range_text() {
+        detail.push_str(&format!(" ({range})"));
+    }
+    if param.is_required() {
+        detail.push_str(", required");
+    }
+    detail
+}
+
+/// After `param =` of an Enum parameter: its values, as strings.
+fn enum_values(
+    db: &dyn Db,
+    file: SourceFile,
+    before: &SyntaxToken,
+    replace: TextRange,
+) -> Vec<CompletionItem> {
+    if before.kind() != SyntaxKind::EQ {
+        return Vec::new();
+    }
+    let Some(catalog) = easyflow_db::catalog::catalog_of(db, file) else {
+        return Vec::new();
+    };
+    let Some(param) = before.parent().and_then(ast::Param::cast) else {
+        return Vec::new();
+    };
+    let Some(name) = param.name().map(|n| n.text()) else {
+        return Vec::new();
+    };
+    let Some((_, package)) = step_package(catalog, before) else {
+        return Vec::new();
+    };
+    let Some(declared) = package.param(&name) else {
+        return Vec::new();
+    };
+    declared
+        .values
+        .iter()
+        .enumerate()
+        .map(|(i, value)| CompletionItem {
+            label: format!("{value:?}"),
+            kind: CompletionKind::Constant,
+            detail: Some(format!("{} of `{}`", declared.type_name(), name)),
+            documentation: declared.description.clone(),
+            insert: Insert::Text(format!("{value:?}")),
+            replace,
+            sort_text: Some(format!("!{i:04}")),
         })
         .collect()
 }
@@ -690,6 +889,7 @@ fn file_names(db: &dyn Db, file: SourceFile, replace: TextRange) -> Vec<Completi
             documentation: None,
             insert: Insert::Text(name.clone()),
             replace,
+            sort_text: None,
         })
         .collect()
 }
@@ -746,6 +946,7 @@ fn capabilities(
                 documentation: Some(format!("provided by {}", providers(topology, name))),
                 insert: Insert::Text(name.to_string()),
                 replace,
+                sort_text: None,
             }
         })
         .collect()

@@ -30,6 +30,7 @@ pub mod rename;
 mod render;
 pub mod selection_range;
 pub mod semantic_tokens;
+pub mod signature_help;
 pub mod symbols;
 mod tokens;
 
@@ -40,7 +41,7 @@ use std::sync::Arc;
 pub use easyflow_db::discovery;
 pub use easyflow_db::disk;
 use easyflow_db::salsa::{self, Database as _, Setter};
-pub use easyflow_db::{Database, Db, SourceFile, StepId, TopologyFile};
+pub use easyflow_db::{CatalogFile, Database, Db, SourceFile, StepId, TopologyFile};
 pub use easyflow_diagnostics::{Diagnostic, TextRange, TextSize};
 pub use salsa::{CancellationToken, Cancelled};
 
@@ -130,6 +131,26 @@ impl AnalysisHost {
         }
     }
 
+    /// The package catalog a flow is checked against (decided by discovery).
+    pub fn set_flow_catalog(&mut self, file: SourceFile, catalog: Option<CatalogFile>) {
+        if file.catalog(&self.db) != catalog {
+            file.set_catalog(&mut self.db).to(catalog);
+        }
+    }
+
+    /// A new package catalog with its contents (bytes: one that is not
+    /// UTF-8 is its own diagnostic).
+    pub fn add_catalog(&mut self, path: &Path, bytes: Vec<u8>) -> CatalogFile {
+        CatalogFile::new(&self.db, path.to_path_buf(), bytes)
+    }
+
+    /// Sets a catalog's contents (unchanged contents cost nothing).
+    pub fn set_catalog_bytes(&mut self, catalog: CatalogFile, bytes: Vec<u8>) {
+        if *catalog.bytes(&self.db) != bytes {
+            catalog.set_bytes(&mut self.db).to(bytes);
+        }
+    }
+
     /// A new topology file with its text.
     pub fn add_topology(&mut self, path: &Path, text: String) -> TopologyFile {
         TopologyFile::new(&self.db, path.to_path_buf(), text)
@@ -187,6 +208,24 @@ impl Analysis {
                 .diagnostics
                 .as_slice()
         })
+    }
+
+    /// A package catalog's own diagnostics (E0810).
+    pub fn catalog_diagnostics(&self, catalog: CatalogFile) -> Cancellable<&[Diagnostic]> {
+        self.with_db(|db| {
+            easyflow_db::parse_catalog(db, catalog)
+                .diagnostics
+                .as_slice()
+        })
+    }
+
+    /// The signature of the package whose step's parentheses hold `offset`.
+    pub fn signature_help(
+        &self,
+        file: SourceFile,
+        offset: TextSize,
+    ) -> Cancellable<Option<signature_help::SignatureHelp>> {
+        self.with_db(|db| signature_help::signature_help(db, file, offset))
     }
 
     /// The diagnostics of an `easyflow.toml` with this text (E0901–E0903).

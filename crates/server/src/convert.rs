@@ -155,6 +155,29 @@ fn markdown(value: String) -> lsp::MarkupContent {
     }
 }
 
+pub fn signature_help(help: easyflow_ide::signature_help::SignatureHelp) -> lsp::SignatureHelp {
+    let parameters = help
+        .parameters
+        .into_iter()
+        .map(|p| lsp::ParameterInformation {
+            label: lsp::ParameterLabel::Simple(p.label),
+            documentation: Some(lsp::Documentation::MarkupContent(markdown(p.documentation))),
+        })
+        .collect();
+    lsp::SignatureHelp {
+        signatures: vec![lsp::SignatureInformation {
+            label: help.label,
+            documentation: help
+                .documentation
+                .map(|d| lsp::Documentation::MarkupContent(markdown(d))),
+            parameters: Some(parameters),
+            active_parameter: help.active_parameter,
+        }],
+        active_signature: Some(0),
+        active_parameter: help.active_parameter,
+    }
+}
+
 pub fn hover(lines: &Lines<'_>, hover: hover::HoverResult) -> lsp::Hover {
     lsp::Hover {
         contents: lsp::HoverContents::Markup(markdown(hover.markdown)),
@@ -193,7 +216,10 @@ fn completion_item(lines: &Lines<'_>, item: completion::CompletionItem) -> lsp::
             K::AttributeKey => lsp::CompletionItemKind::PROPERTY,
             K::Constant => lsp::CompletionItemKind::ENUM_MEMBER,
             K::Capability => lsp::CompletionItemKind::VALUE,
+            K::Package => lsp::CompletionItemKind::MODULE,
+            K::Parameter => lsp::CompletionItemKind::FIELD,
         }),
+        sort_text: item.sort_text,
         detail: item.detail,
         documentation: item
             .documentation

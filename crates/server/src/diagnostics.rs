@@ -9,7 +9,7 @@ use std::collections::HashSet;
 use std::path::{Path, PathBuf};
 use std::sync::{Arc, Mutex, OnceLock};
 
-use easyflow_ide::{Analysis, SourceFile, TopologyFile};
+use easyflow_ide::{Analysis, CatalogFile, SourceFile, TopologyFile};
 use tower_lsp_server::Client;
 use tower_lsp_server::ls_types::{self as lsp, Uri};
 
@@ -99,6 +99,7 @@ impl Diagnostics {
 enum Source {
     Flow(SourceFile),
     Topology(TopologyFile),
+    Catalog(CatalogFile),
     Config(PathBuf),
 }
 
@@ -125,6 +126,7 @@ impl Job {
         let source = match document.kind {
             DocumentKind::Flow => Source::Flow(*state.flows.get(&path)?),
             DocumentKind::Topology => Source::Topology(*state.topologies.get(&path)?),
+            DocumentKind::Catalog => Source::Catalog(*state.catalogs.get(&path)?),
             DocumentKind::Config => Source::Config(path),
         };
         Some(Job {
@@ -145,6 +147,7 @@ impl Job {
         let diagnostics = match &self.source {
             Source::Flow(file) => self.analysis.diagnostics(*file)?,
             Source::Topology(topology) => self.analysis.topology_diagnostics(*topology)?,
+            Source::Catalog(catalog) => self.analysis.catalog_diagnostics(*catalog)?,
             Source::Config(path) => {
                 config = self
                     .analysis

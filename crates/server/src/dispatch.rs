@@ -120,6 +120,7 @@ macro_rules! document_params {
 
 document_params! {
     lsp::HoverParams => |p| p.text_document_position_params.text_document.uri;
+    lsp::SignatureHelpParams => |p| p.text_document_position_params.text_document.uri;
     lsp::CompletionParams => |p| p.text_document_position.text_document.uri;
     lsp::GotoDefinitionParams => |p| p.text_document_position_params.text_document.uri;
     lsp::ReferenceParams => |p| p.text_document_position.text_document.uri;

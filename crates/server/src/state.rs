@@ -9,7 +9,9 @@ use std::path::{Path, PathBuf};
 use std::sync::{Arc, Mutex, MutexGuard};
 
 use easyflow_ide::discovery;
-use easyflow_ide::{Analysis, AnalysisHost, SourceFile, TextRange, TextSize, TopologyFile};
+use easyflow_ide::{
+    Analysis, AnalysisHost, CatalogFile, SourceFile, TextRange, TextSize, TopologyFile,
+};
 use tower_lsp_server::ls_types as lsp;
 
 use crate::capabilities::ClientCapabilities;
@@ -77,12 +79,15 @@ impl Settings {
     }
 }
 
-/// What a document is, by its name.
+/// What a document is, by its name (a catalog also by being one a flow
+/// uses, [`State::kind_of`]).
 #[derive(Debug, Clone, Copy, PartialEq, Eq)]
 pub enum DocumentKind {
     Flow,
     Topology,
     Config,
+    /// A package catalog.
+    Catalog,
 }
 
 impl DocumentKind {
@@ -92,6 +97,12 @@ impl DocumentKind {
             .is_some_and(|n| n == discovery::CONFIG_FILE_NAME)
         {
             return Some(DocumentKind::Config);
+        }
+        if path
+            .file_name()
+            .is_some_and(|n| n == discovery::CATALOG_FILE_NAME)
+        {
+            return Some(DocumentKind::Catalog);
         }
         match path.extension()?.to_str()? {
             "flow" => Some(DocumentKind::Flow),
@@ -119,6 +130,8 @@ pub struct State {
     pub flows: HashMap<PathBuf, SourceFile>,
     /// Every topology file loaded, by path.
     pub topologies: HashMap<PathBuf, TopologyFile>,
+    /// Every package catalog loaded, by path.
+    pub catalogs: HashMap<PathBuf, CatalogFile>,
 }
 
 /// The state shared by every handler and task, behind one lock that is never
@@ -136,6 +149,7 @@ impl SharedState {
             documents: HashMap::new(),
             flows: HashMap::new(),
             topologies: HashMap::new(),
+            catalogs: HashMap::new(),
         })))
     }
 
@@ -197,10 +211,44 @@ impl State {
         }
     }
 
+    /// The package catalog at `path`, loaded with `bytes` or set to them.
+    pub fn set_catalog(&mut self, path: &Path, bytes: Vec<u8>) -> CatalogFile {
+        match self.catalogs.get(path) {
+            Some(&catalog) => {
+                self.host.set_catalog_bytes(catalog, bytes);
+                catalog
+            }
+            None => {
+                let catalog = self.host.add_catalog(path, bytes);
+                self.catalogs.insert(path.to_path_buf(), catalog);
+                catalog
+            }
+        }
+    }
+
+    /// What the document at `path` is: by its name, or a catalog a flow
+    /// uses under another name.
+    pub fn kind_of(&self, path: &Path) -> Option<DocumentKind> {
+        DocumentKind::of(path).or_else(|| {
+            self.catalogs
+                .contains_key(path)
+                .then_some(DocumentKind::Catalog)
+        })
+    }
+
     /// The topology setting, a relative path taken from the first workspace
     /// folder.
     pub fn topology_setting(&self) -> Option<PathBuf> {
-        let setting = self.settings.topology.as_deref()?;
+        self.path_setting(self.settings.topology.as_deref()?)
+    }
+
+    /// The catalog setting, a relative path taken from the first workspace
+    /// folder.
+    pub fn catalog_setting(&self) -> Option<PathBuf> {
+        self.path_setting(self.settings.catalog.as_deref()?)
+    }
+
+    fn path_setting(&self, setting: &Path) -> Option<PathBuf> {
         Some(match self.workspace_folders.first() {
             Some(root) if setting.is_relative() => root.join(setting),
             _ => setting.to_path_buf(),

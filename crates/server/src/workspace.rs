@@ -1,9 +1,10 @@
 //! The files of the workspace around the state: everything that reads the
 //! disk does it outside the state lock (take what is needed under the
 //! lock, read, then lock again and apply), so a slow disk never holds up
-//! the handlers and tasks that wait for the lock. Here: which topology each
-//! flow uses (discovery), re-reading flows and topologies, flows requested
-//! without being open, and indexing the workspace's flows at start.
+//! the handlers and tasks that wait for the lock. Here: which topology and
+//! package catalog each flow uses (discovery), re-reading flows, topologies
+//! and catalogs, flows requested without being open, and indexing the
+//! workspace's flows at start.
 
 use std::collections::HashMap;
 use std::path::{Path, PathBuf};
@@ -73,20 +74,40 @@ pub fn read_logged(path: &Path, kind: FileKind) -> Result<String, ReadError> {
     })
 }
 
+impl OpenTexts {
+    /// A catalog's bytes: the open document's text, else the disk's bytes
+    /// (not necessarily UTF-8: that is the catalog's own E0810).
+    fn read_catalog(&self, path: &Path) -> Option<Vec<u8>> {
+        match self.open.get(path) {
+            Some(text) => Some(text.as_bytes().to_vec()),
+            None => read_catalog_logged(path).ok(),
+        }
+    }
+}
+
+/// Reads a catalog's bytes from the disk, logging what is skipped and why.
+fn read_catalog_logged(path: &Path) -> Result<Vec<u8>, ReadError> {
+    disk::read_bytes(path, FileKind::Catalog).inspect_err(|error| {
+        if error.refusal != Refusal::NotFound {
+            tracing::warn!("skipped {error}");
+        }
+    })
+}
+
 /// Which flows to run discovery for.
 pub enum Flows {
     All,
     One(SourceFile),
 }
 
-/// Decides again which topology each of `flows` uses (`discovery.rs`: the
-/// setting, the nearest `easyflow.toml`, the nearest `easyflow.topology`),
-/// loading the topologies found, and sets the flows' topology inputs where
-/// they changed. The one way the server runs discovery: after a flow is
+/// Decides again which topology and which package catalog each of `flows`
+/// uses (`discovery.rs`: the setting, the nearest `easyflow.toml`, the
+/// nearest `easyflow.topology` or `easyflow-packages.toml`), loading the
+/// files found, and sets the flows' inputs where they changed. The one way the server runs discovery: after a flow is
 /// read or opened, and after anything that can change the answer (a
 /// configuration file, a topology created or deleted, the setting).
 pub fn rediscover(state: &SharedState, flows: Flows) {
-    let (flows, setting, files, loaded) = {
+    let (flows, setting, catalog_setting, files, loaded, loaded_catalogs) = {
         let state = state.lock();
         let flows: Vec<(SourceFile, PathBuf)> = match flows {
             Flows::All => state
@@ -97,13 +118,17 @@ pub fn rediscover(state: &SharedState, flows: Flows) {
             Flows::One(file) => vec![(file, state.host.flow_path(file).clone())],
         };
         let loaded: Vec<PathBuf> = state.topologies.keys().cloned().collect();
+        let loaded_catalogs: Vec<PathBuf> = state.catalogs.keys().cloned().collect();
         (
             flows,
             state.topology_setting(),
+            state.catalog_setting(),
             OpenTexts::of(&state),
             loaded,
+            loaded_catalogs,
         )
     };
+    let mut catalog_bytes: HashMap<PathBuf, Option<Vec<u8>>> = HashMap::new();
     let mut found = Vec::with_capacity(flows.len());
     let mut texts: HashMap<PathBuf, Option<String>> = HashMap::new();
     for (file, path) in flows {
@@ -117,7 +142,15 @@ pub fn rediscover(state: &SharedState, flows: Flows) {
             let text = files.read(topology, FileKind::Topology).ok();
             texts.insert(topology.clone(), text);
         }
-        found.push((file, topology));
+        let catalog = discovery::discover_catalog(&path, catalog_setting.as_deref(), &files)
+            .map(|(catalog, _)| catalog);
+        if let Some(catalog) = &catalog
+            && !loaded_catalogs.contains(catalog)
+            && !catalog_bytes.contains_key(catalog)
+        {
+            catalog_bytes.insert(catalog.clone(), files.read_catalog(catalog));
+        }
+        found.push((file, topology, catalog));
     }
     let mut state = state.lock();
     for (path, text) in texts {
@@ -127,9 +160,18 @@ pub fn rediscover(state: &SharedState, flows: Flows) {
             state.set_topology(&path, text);
         }
     }
-    for (file, topology) in found {
+    for (path, bytes) in catalog_bytes {
+        if let Some(bytes) = bytes
+            && !state.catalogs.contains_key(&path)
+        {
+            state.set_catalog(&path, bytes);
+        }
+    }
+    for (file, topology, catalog) in found {
         let topology = topology.and_then(|path| state.topologies.get(&path).copied());
         state.host.set_flow_topology(file, topology);
+        let catalog = catalog.and_then(|path| state.catalogs.get(&path).copied());
+        state.host.set_flow_catalog(file, catalog);
     }
 }
 
@@ -163,6 +205,24 @@ pub fn reload_topology(state: &SharedState, path: &Path) {
         None => read_logged(path, FileKind::Topology).unwrap_or_default(),
     };
     state.lock().set_topology(path, text);
+}
+
+/// Reads a package catalog again (the open document's text, else the
+/// disk's bytes; empty when it is gone), if it is loaded or opened.
+pub fn reload_catalog(state: &SharedState, path: &Path) {
+    let open = {
+        let state = state.lock();
+        let open = state.open_document(path).map(|d| d.text.clone());
+        if !state.catalogs.contains_key(path) && open.is_none() {
+            return;
+        }
+        open
+    };
+    let bytes = match open {
+        Some(text) => text.as_bytes().to_vec(),
+        None => read_catalog_logged(path).unwrap_or_default(),
+    };
+    state.lock().set_catalog(path, bytes);
 }
 
 /// A snapshot for a request on the flow at `uri`: the open document, or
@@ -201,13 +261,34 @@ pub fn flow_snapshot(state: &SharedState, uri: &lsp::Uri) -> Option<DocumentSnap
 /// in a notification handler (the message loop that would deliver its
 /// answer is running that handler).
 pub async fn register_watchers(state: &SharedState, client: &Client) {
-    if !state.lock().client.dynamic_watching {
-        return;
-    }
-    let watchers: Vec<lsp::FileSystemWatcher> = ["**/*.topology", "**/easyflow.toml", "**/*.flow"]
+    let catalog_setting = {
+        let state = state.lock();
+        if !state.client.dynamic_watching {
+            return;
+        }
+        state.catalog_setting()
+    };
+    let mut globs: Vec<String> = [
+        "**/*.topology",
+        "**/easyflow.toml",
+        "**/*.flow",
+        "**/easyflow-packages.toml",
+    ]
+    .map(String::from)
+    .to_vec();
+    // A catalog of another name, named by the setting.
+    globs.extend(
+        catalog_setting
+            .filter(|p| {
+                p.file_name()
+                    .is_none_or(|n| n != discovery::CATALOG_FILE_NAME)
+            })
+            .map(|p| p.to_string_lossy().replace('\\', "/")),
+    );
+    let watchers: Vec<lsp::FileSystemWatcher> = globs
         .into_iter()
         .map(|glob| lsp::FileSystemWatcher {
-            glob_pattern: lsp::GlobPattern::String(glob.to_string()),
+            glob_pattern: lsp::GlobPattern::String(glob),
             kind: None,
         })
         .collect();

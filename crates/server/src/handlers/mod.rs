@@ -74,6 +74,14 @@ impl LanguageServer for Server {
         on_document::<request::HoverRequest>(&self.state, params, requests::hover).await
     }
 
+    async fn signature_help(
+        &self,
+        params: SignatureHelpParams,
+    ) -> jsonrpc::Result<Option<SignatureHelp>> {
+        on_document::<request::SignatureHelpRequest>(&self.state, params, requests::signature_help)
+            .await
+    }
+
     async fn completion(
         &self,
         params: CompletionParams,

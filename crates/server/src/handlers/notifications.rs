@@ -33,13 +33,13 @@ pub fn did_open(server: &Server, params: DidOpenTextDocumentParams) {
     let Some(path) = path_of(&document.uri) else {
         return;
     };
-    let Some(kind) = DocumentKind::of(&path) else {
-        return;
-    };
     let text: Arc<str> = document.text.as_str().into();
     let lines = Arc::new(LineIndex::new(&text));
     let flow = {
         let mut state = server.state.lock();
+        let Some(kind) = state.kind_of(&path) else {
+            return;
+        };
         state.documents.insert(
             document.uri.clone(),
             Document {
@@ -55,16 +55,21 @@ pub fn did_open(server: &Server, params: DidOpenTextDocumentParams) {
                 state.set_topology(&path, document.text);
                 None
             }
+            DocumentKind::Catalog => {
+                state.set_catalog(&path, document.text.into_bytes());
+                None
+            }
             DocumentKind::Config => None,
         }
+        .ok_or(kind)
     };
     match flow {
-        Some(file) => {
+        Ok(file) => {
             workspace::rediscover(&server.state, Flows::One(file));
             server.diagnostics.schedule(document.uri);
         }
-        None => {
-            if kind == DocumentKind::Config {
+        Err(kind) => {
+            if matches!(kind, DocumentKind::Config | DocumentKind::Catalog) {
                 workspace::rediscover(&server.state, Flows::All);
             }
             server.diagnostics.schedule_all_open();
@@ -130,13 +135,16 @@ pub fn did_change(server: &Server, params: DidChangeTextDocumentParams) {
                     state.set_topology(&path, text.to_string());
                 }
             }
+            DocumentKind::Catalog => {
+                state.set_catalog(&path, text.as_bytes().to_vec());
+            }
             DocumentKind::Config => {}
         }
         kind
     };
     match kind {
         DocumentKind::Flow => server.diagnostics.schedule(uri),
-        DocumentKind::Topology => server.diagnostics.schedule_all_open(),
+        DocumentKind::Topology | DocumentKind::Catalog => server.diagnostics.schedule_all_open(),
         DocumentKind::Config => {
             workspace::rediscover(&server.state, Flows::All);
             server.diagnostics.schedule_all_open();
@@ -164,6 +172,7 @@ pub async fn did_close(server: &Server, params: DidCloseTextDocumentParams) {
         match document.kind {
             DocumentKind::Flow => workspace::reload_flow(&server.state, &path),
             DocumentKind::Topology => workspace::reload_topology(&server.state, &path),
+            DocumentKind::Catalog => workspace::reload_catalog(&server.state, &path),
             DocumentKind::Config => workspace::rediscover(&server.state, Flows::All),
         }
     }
@@ -177,9 +186,15 @@ pub async fn did_close(server: &Server, params: DidCloseTextDocumentParams) {
 pub fn did_change_configuration(server: &Server, params: DidChangeConfigurationParams) {
     let topology_changed = {
         let mut state = server.state.lock();
-        let before = state.settings.topology.clone();
+        let before = (
+            state.settings.topology.clone(),
+            state.settings.catalog.clone(),
+        );
         state.settings.update(&params.settings);
-        state.settings.topology != before
+        (
+            state.settings.topology.clone(),
+            state.settings.catalog.clone(),
+        ) != before
     };
     if topology_changed {
         workspace::rediscover(&server.state, Flows::All);
@@ -197,15 +212,22 @@ pub fn did_change_watched_files(server: &Server, params: DidChangeWatchedFilesPa
         let Some(path) = path_of(&change.uri) else {
             continue;
         };
-        let open = server.state.lock().documents.contains_key(&change.uri);
-        match DocumentKind::of(&path) {
+        let (open, kind) = {
+            let state = server.state.lock();
+            (
+                state.documents.contains_key(&change.uri),
+                state.kind_of(&path),
+            )
+        };
+        match kind {
             Some(DocumentKind::Topology) => workspace::reload_topology(&server.state, &path),
+            Some(DocumentKind::Catalog) if !open => workspace::reload_catalog(&server.state, &path),
             Some(DocumentKind::Flow) if !open => workspace::reload_flow(&server.state, &path),
             _ => {}
         }
     }
-    // A topology created or deleted, or a configuration changed, can change
-    // which topology any flow uses.
+    // A topology or catalog created or deleted, or a configuration changed,
+    // can change which topology or catalog any flow uses.
     workspace::rediscover(&server.state, Flows::All);
     server.diagnostics.schedule_all_open();
 }

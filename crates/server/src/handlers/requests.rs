@@ -56,6 +56,15 @@ pub fn initialize(state: &SharedState, params: InitializeParams) -> InitializeRe
     }
 }
 
+pub fn signature_help(
+    s: &DocumentSnapshot,
+    params: SignatureHelpParams,
+) -> HandlerResult<Option<SignatureHelp>> {
+    let offset = s.offset(params.text_document_position_params.position);
+    let help = s.analysis.signature_help(s.file, offset)?;
+    Ok(help.map(convert::signature_help))
+}
+
 pub fn hover(s: &DocumentSnapshot, params: HoverParams) -> HandlerResult<Option<Hover>> {
     let offset = s.offset(params.text_document_position_params.position);
     let hover = s.analysis.hover(s.file, offset)?;

@@ -1,0 +1,186 @@
+//! The package catalog through the real binary (lsp.md, catalog.md): its
+//! diagnostics in flows, completion, signature help and hover from it, the
+//! `easyflow.catalog` setting, and the live re-check of open flows when the
+//! catalog changes (on disk, or as an open document with its own E0810).
+
+mod support;
+
+use std::path::{Path, PathBuf};
+
+use serde_json::{Value, json};
+use support::{Server, repo_root};
+
+fn workspace() -> PathBuf {
+    repo_root().join("tests/data/lsp/catalog-workspace")
+}
+
+fn codes(diagnostics: &[Value]) -> Vec<String> {
+    diagnostics
+        .iter()
+        .map(|d| d["code"].as_str().unwrap().to_string())
+        .collect()
+}
+
+fn at(uri: &str, line: u32, character: u32) -> Value {
+    json!({"textDocument": {"uri": uri}, "position": {"line": line, "character": character}})
+}
+
+/// A server on the catalog workspace with `optimize.flow` open.
+fn session() -> (Server, String) {
+    let mut server = Server::start();
+    let result = server.initialize(&workspace(), json!({}), json!({}));
+    assert_eq!(
+        result["capabilities"]["signatureHelpProvider"]["triggerCharacters"],
+        json!(["(", ","])
+    );
+    let path = workspace().join("optimize.flow");
+    let uri = server.open(&path, &std::fs::read_to_string(&path).unwrap());
+    (server, uri)
+}
+
+#[test]
+fn diagnostics_completion_signature_help_and_hover() {
+    let (mut server, uri) = session();
+    let diagnostics = server.diagnostics(&uri, 0);
+    assert_eq!(codes(&diagnostics), ["E0802", "E0805"]);
+    assert_eq!(
+        diagnostics[0]["message"],
+        "package `ORCA.DFT` has no parameter `metod` (did you mean `method`?)"
+    );
+
+    // Packages after `runs` (line 1: `step Optimize runs ORCA.DFT (`).
+    let completion = server.request("textDocument/completion", at(&uri, 1, 19));
+    let labels: Vec<&str> = completion["items"]
+        .as_array()
+        .unwrap()
+        .iter()
+        .map(|i| i["label"].as_str().unwrap())
+        .collect();
+    assert_eq!(
+        labels,
+        ["ORCA.DFT", "ScienceVis.ThreeDGraph.Mesh", "Sim.Run"]
+    );
+    assert_eq!(completion["items"][0]["kind"], 9, "a module");
+
+    // Parameters after `(`: those given (`input`, `charge`) left out.
+    let completion = server.request("textDocument/completion", at(&uri, 1, 29));
+    let items = completion["items"].as_array().unwrap();
+    let labels: Vec<&str> = items.iter().map(|i| i["label"].as_str().unwrap()).collect();
+    assert_eq!(labels, ["method", "basis", "tolerance", "verbose", "atoms"]);
+    let tolerance = items.iter().find(|i| i["label"] == "tolerance").unwrap();
+    assert_eq!(tolerance["detail"], "Double (0..=1)");
+
+    // Signature help inside the parentheses, on `charge`.
+    let help = server.request("textDocument/signatureHelp", at(&uri, 1, 65));
+    let signature = &help["signatures"][0];
+    assert!(
+        signature["label"]
+            .as_str()
+            .unwrap()
+            .starts_with("ORCA.DFT(input: File, method: Enum")
+    );
+    let active = help["activeParameter"].as_u64().unwrap() as usize;
+    assert_eq!(
+        signature["parameters"][active]["label"],
+        "charge: Int (-10..=10)"
+    );
+
+    // Hover on the package.
+    let hover = server.request("textDocument/hover", at(&uri, 1, 22));
+    let markdown = hover["contents"]["value"].as_str().unwrap();
+    assert!(markdown.starts_with("**package** `ORCA.DFT`"), "{markdown}");
+    assert!(markdown.contains("defaults: requires `compute+CPU`, memory `1GiB`"));
+    assert_eq!(server.stop().code(), Some(0));
+}
+
+fn write(path: &Path, text: &str) {
+    std::fs::write(path, text).unwrap();
+}
+
+const CATALOG: &str = "[[package]]\nname = \"P.Run\"\n\n  [[package.param]]\n  name = \"n\"\n  type = \"Int\"\n  max = 5\n";
+
+#[test]
+fn a_changed_catalog_rechecks_open_flows_and_an_open_catalog_gets_e0810() {
+    let dir = tempfile::tempdir().unwrap();
+    let catalog = dir.path().join("easyflow-packages.toml");
+    write(&catalog, CATALOG);
+    let flow = dir.path().join("a.flow");
+    let text = "step A runs P.Run (n = 4);\n";
+    write(&flow, text);
+    let mut server = Server::start();
+    server.initialize(dir.path(), json!({}), json!({}));
+    let uri = server.open(&flow, text);
+    assert_eq!(codes(&server.diagnostics(&uri, 0)), Vec::<String>::new());
+
+    // On disk: `max` becomes 3, and the watcher reports it.
+    write(&catalog, &CATALOG.replace("max = 5", "max = 3"));
+    server.notify(
+        "workspace/didChangeWatchedFiles",
+        json!({"changes": [{"uri": support::uri(&catalog), "type": 2}]}),
+    );
+    assert_eq!(codes(&server.diagnostics(&uri, 0)), ["E0805"]);
+
+    // Opened and edited in the editor: its own E0810, and the flow follows.
+    let catalog_uri = server.open(&catalog, &CATALOG.replace("max = 5", "max = 3"));
+    assert_eq!(
+        codes(&server.diagnostics(&catalog_uri, 0)),
+        Vec::<String>::new()
+    );
+    server.notify(
+        "textDocument/didChange",
+        json!({
+            "textDocument": {"uri": catalog_uri, "version": 1},
+            "contentChanges": [{"text": CATALOG.replace("\"Int\"", "\"Integer\"")}],
+        }),
+    );
+    let own = server.diagnostics(&catalog_uri, 1);
+    assert_eq!(codes(&own), ["E0810"]);
+    assert_eq!(own[0]["range"]["start"], json!({"line": 5, "character": 9}));
+    // An erroneous parameter takes anything.
+    let diagnostics = loop {
+        let diagnostics = server.diagnostics(&uri, 0);
+        if diagnostics.is_empty() {
+            break diagnostics;
+        }
+    };
+    assert!(diagnostics.is_empty());
+    assert_eq!(server.stop().code(), Some(0));
+}
+
+#[test]
+fn the_catalog_setting_names_another_catalog() {
+    let dir = tempfile::tempdir().unwrap();
+    write(&dir.path().join("easyflow-packages.toml"), CATALOG);
+    let other = dir.path().join("other-packages.toml");
+    write(&other, &CATALOG.replace("P.Run", "Q.Run"));
+    let flow = dir.path().join("a.flow");
+    let text = "step A runs P.Run (n = 4);\n";
+    write(&flow, text);
+    let mut server = Server::start();
+    server.initialize(
+        dir.path(),
+        json!({}),
+        json!({"easyflow": {"catalog": other.to_str().unwrap()}}),
+    );
+    let uri = server.open(&flow, text);
+    let diagnostics = server.diagnostics(&uri, 0);
+    assert_eq!(codes(&diagnostics), ["E0801"]);
+    assert_eq!(
+        diagnostics[0]["message"],
+        "unknown package `P.Run` (did you mean `Q.Run`?)"
+    );
+
+    // Back to discovery when the setting is cleared.
+    server.notify(
+        "workspace/didChangeConfiguration",
+        json!({"settings": {"easyflow": {"catalog": ""}}}),
+    );
+    let diagnostics = loop {
+        let diagnostics = server.diagnostics(&uri, 0);
+        if diagnostics.is_empty() {
+            break diagnostics;
+        }
+    };
+    assert!(diagnostics.is_empty());
+    assert_eq!(server.stop().code(), Some(0));
+}

@@ -1,0 +1,334 @@
+//! The document IR and its printer: Wadler's "prettier printer" as Prettier
+//! implements it, over a flat command list instead of a tree.
+//!
+//! A group is printed flat (its lines as spaces or nothing) when all of it,
+//! plus the text that follows it up to the next possible line break, fits in
+//! the width; otherwise broken (its lines as newlines), and its inner groups
+//! decide for themselves. A hard line, a forced break or a multi-line text
+//! inside a group breaks it and every group around it.
+
+/// One command of a document. Texts borrow the source (tokens) or are static.
+#[derive(Debug, Clone, Copy, PartialEq, Eq)]
+pub(crate) enum Cmd<'a> {
+    Text(&'a str),
+    /// A space, written only before more text on the same line: never trailing,
+    /// and several in a row are one.
+    Space,
+    /// A space when flat, a line break when broken.
+    Line,
+    /// Nothing when flat, a line break when broken.
+    SoftLine,
+    /// A line break unless the line is still empty.
+    HardLine,
+    /// A line break and one empty line (at most one in a row; none at the start).
+    BlankLine,
+    GroupStart,
+    GroupEnd,
+    IndentStart,
+    IndentEnd,
+    /// Text only when the innermost group is broken (the trailing comma).
+    IfBreak(&'a str),
+    /// A trailing comment: written at the end of the line, before its break;
+    /// `,` and `;` that follow on the same line are written before it.
+    LineSuffix(&'a str),
+    /// Breaks the groups around it.
+    BreakParent,
+}
+
+/// Widths of groups: `None` for a group that must break.
+struct Groups {
+    /// For each command index that starts a group: the index of its end.
+    end: Vec<u32>,
+    /// For each command index that starts a group: its flat width.
+    flat: Vec<Option<u32>>,
+}
+
+fn text_width(text: &str) -> usize {
+    if text.is_ascii() {
+        text.len()
+    } else {
+        text.chars().count()
+    }
+}
+
+fn measure(cmds: &[Cmd<'_>]) -> Groups {
+    let mut end = vec![0u32; cmds.len()];
+    let mut flat: Vec<Option<u32>> = vec![None; cmds.len()];
+    // Open groups: their start and their width so far.
+    let mut stack: Vec<(usize, Option<u32>)> = Vec::new();
+    let add = |stack: &mut Vec<(usize, Option<u32>)>, w: Option<u32>| {
+        if let Some((_, acc)) = stack.last_mut() {
+            *acc = match (*acc, w) {
+                (Some(a), Some(b)) => Some(a.saturating_add(b)),
+                _ => None,
+            };
+        }
+    };
+    for (i, cmd) in cmds.iter().enumerate() {
+        match *cmd {
+            Cmd::Text(text) => {
+                let w = if text.contains(['\n', '\r']) {
+                    None
+                } else {
+                    Some(text_width(text) as u32)
+                };
+                add(&mut stack, w);
+            }
+            Cmd::Space | Cmd::Line => add(&mut stack, Some(1)),
+            Cmd::SoftLine | Cmd::IfBreak(_) | Cmd::LineSuffix(_) => {}
+            Cmd::HardLine | Cmd::BlankLine | Cmd::BreakParent => add(&mut stack, None),
+            Cmd::GroupStart => stack.push((i, Some(0))),
+            Cmd::GroupEnd => {
+                let (start, width) = stack.pop().expect("balanced groups");
+                end[start] = i as u32;
+                flat[start] = width;
+                add(&mut stack, width);
+            }
+            Cmd::IndentStart | Cmd::IndentEnd => {}
+        }
+    }
+    debug_assert!(stack.is_empty(), "balanced groups");
+    Groups { end, flat }
+}
+
+/// Prints `cmds` with lines of at most `width` characters where possible,
+/// `indent` spaces per level and `newline` between lines.
+pub(crate) fn print(
+    cmds: &[Cmd<'_>],
+    width: usize,
+    indent: usize,
+    newline: &str,
+    capacity: usize,
+) -> String {
+    let groups = measure(cmds);
+    let mut p = Printer {
+        out: String::with_capacity(capacity),
+        newline,
+        unit: indent,
+        indent: 0,
+        col: 0,
+        line_start: true,
+        space: false,
+        blank: true,
+        suffix: Vec::new(),
+        extra_indent: 0,
+    };
+    // Whether each open group is broken; outside every group, lines break.
+    let mut broken: Vec<bool> = Vec::new();
+    let mut i = 0;
+    while i < cmds.len() {
+        let cmd = cmds[i];
+        let is_broken = broken.last().copied().unwrap_or(true);
+        match cmd {
+            Cmd::Text(text) => p.text(text),
+            Cmd::Space => p.space = true,
+            Cmd::Line | Cmd::SoftLine => {
+                if is_broken {
+                    p.hard_line();
+                } else if cmd == Cmd::Line {
+                    p.space = true;
+                }
+            }
+            Cmd::HardLine => p.hard_line(),
+            Cmd::BlankLine => p.blank_line(),
+            Cmd::GroupStart => {
+                let fits = !is_broken
+                    || groups.flat[i].is_some_and(|flat| {
+                        let col = if p.line_start {
+                            p.indent + p.extra_indent
+                        } else {
+                            p.col + usize::from(p.space)
+                        };
+                        let end = groups.end[i] as usize;
+                        col + flat as usize + rest_width(&cmds[end + 1..]) <= width
+                    });
+                broken.push(!fits);
+            }
+            Cmd::GroupEnd => {
+                broken.pop();
+            }
+            Cmd::IndentStart => p.indent += p.unit,
+            Cmd::IndentEnd => p.indent -= p.unit,
+            Cmd::IfBreak(text) => {
+                if is_broken {
+                    p.text(text);
+                }
+            }
+            Cmd::LineSuffix(comment) => p.suffix.push(comment),
+            Cmd::BreakParent => {}
+        }
+        i += 1;
+    }
+    p.flush_suffix();
+    p.out
+}
+
+/// The width of the text after a group, up to the next possible line break
+/// (in the broken groups around it, every line breaks).
+fn rest_width(rest: &[Cmd<'_>]) -> usize {
+    let mut width = 0;
+    for cmd in rest {
+        match *cmd {
+            Cmd::Text(text) | Cmd::IfBreak(text) => {
+                if text.contains(['\n', '\r']) {
+                    let first = text.split(['\n', '\r']).next().unwrap_or("");
+                    return width + text_width(first);
+                }
+                width += text_width(text);
+            }
+            Cmd::Space => width += 1,
+            Cmd::Line | Cmd::SoftLine | Cmd::HardLine | Cmd::BlankLine => return width,
+            _ => {}
+        }
+    }
+    width
+}
+
+struct Printer<'a, 'n> {
+    out: String,
+    newline: &'n str,
+    unit: usize,
+    indent: usize,
+    col: usize,
+    /// Nothing written on the current line yet (its indentation comes with its first text).
+    line_start: bool,
+    /// A space is due before the next text on this line.
+    space: bool,
+    /// The last line written is empty (or nothing was written yet).
+    blank: bool,
+    suffix: Vec<&'a str>,
+    /// Extra indentation of the current line, after a trailing comment forced a break.
+    extra_indent: usize,
+}
+
+impl<'a> Printer<'a, '_> {
+    fn text(&mut self, text: &'a str) {
+        if text.is_empty() {
+            return;
+        }
+        if !self.suffix.is_empty() {
+            if text == "," || text == ";" {
+                self.write(text);
+                return;
+            }
+            // A token after a trailing comment on the same line: the comment
+            // must end its line, so the token goes on the next, indented.
+            self.newline();
+            self.extra_indent = self.unit;
+        }
+        self.write(text);
+    }
+
+    fn write(&mut self, text: &str) {
+        if self.line_start {
+            let indent = self.indent + self.extra_indent;
+            self.out.extend(std::iter::repeat_n(' ', indent));
+            self.col = indent;
+            self.line_start = false;
+        } else if self.space {
+            self.out.push(' ');
+            self.col += 1;
+        }
+        self.space = false;
+        self.blank = false;
+        self.out.push_str(text);
+        match text.rfind(['\n', '\r']) {
+            Some(at) => self.col = text_width(&text[at + 1..]),
+            None => self.col += text_width(text),
+        }
+    }
+
+    fn flush_suffix(&mut self) {
+        for comment in std::mem::take(&mut self.suffix) {
+            self.out.push(' ');
+            self.out.push_str(comment);
+        }
+    }
+
+    fn newline(&mut self) {
+        self.flush_suffix();
+        self.out.push_str(self.newline);
+        self.col = 0;
+        self.line_start = true;
+        self.space = false;
+        self.extra_indent = 0;
+    }
+
+    fn hard_line(&mut self) {
+        if !self.line_start {
+            self.newline();
+        }
+    }
+
+    fn blank_line(&mut self) {
+        self.hard_line();
+        if !self.blank {
+            self.out.push_str(self.newline);
+            self.blank = true;
+        }
+    }
+}
+
+#[cfg(test)]
+mod tests {
+    use super::Cmd::*;
+    use super::*;
+
+    fn list<'a>(items: &[&'a str]) -> Vec<Cmd<'a>> {
+        let mut cmds = vec![GroupStart, Text("["), IndentStart, SoftLine];
+        for (i, item) in items.iter().enumerate() {
+            if i > 0 {
+                cmds.extend([Text(","), Line]);
+            }
+            cmds.push(Text(item));
+        }
+        cmds.extend([IndentEnd, SoftLine, Text("]"), GroupEnd]);
+        cmds
+    }
+
+    #[test]
+    fn groups_fit_or_break() {
+        let cmds = list(&["aaa", "bbb"]);
+        assert_eq!(print(&cmds, 10, 2, "\n", 0), "[aaa, bbb]");
+        assert_eq!(print(&cmds, 9, 2, "\n", 0), "[\n  aaa,\n  bbb\n]");
+    }
+
+    #[test]
+    fn text_after_a_group_counts() {
+        let mut cmds = list(&["aaa", "bbb"]);
+        cmds.push(Text(";"));
+        assert_eq!(print(&cmds, 10, 2, "\n", 0), "[\n  aaa,\n  bbb\n];");
+    }
+
+    #[test]
+    fn trailing_comments_end_their_line() {
+        let cmds = [
+            GroupStart,
+            Text("a"),
+            LineSuffix("// c"),
+            BreakParent,
+            Text(","),
+            Line,
+            Text("b"),
+            GroupEnd,
+        ];
+        assert_eq!(print(&cmds, 80, 2, "\n", 0), "a, // c\nb");
+        let cmds = [Text("a"), LineSuffix("// c"), Space, Text("b")];
+        assert_eq!(print(&cmds, 80, 2, "\n", 0), "a // c\n  b");
+    }
+
+    #[test]
+    fn no_trailing_spaces_and_one_blank_line() {
+        let cmds = [
+            Text("a"),
+            Space,
+            HardLine,
+            HardLine,
+            BlankLine,
+            BlankLine,
+            Text("b"),
+        ];
+        assert_eq!(print(&cmds, 80, 2, "\r\n", 0), "a\r\n\r\nb");
+        assert_eq!(print(&[BlankLine, Text("a")], 80, 2, "\n", 0), "a");
+    }
+}

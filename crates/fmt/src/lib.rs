@@ -1,0 +1,193 @@
+//! The EasyFlow formatter (`formatting.md`): the canonical layout of a flow,
+//! changing only whitespace, plus a `;` after every step and a trailing comma
+//! after the last parameter of a multi-line parameter list (none after that
+//! of a one-line list).
+//!
+//! Three stages, each knowing nothing of the next:
+//! 1. [`comments`]: every comment is attached to a token, as leading (on its
+//!    own line, or before code at a line start) or trailing (after code on
+//!    its line), with where the line breaks and blank lines were;
+//! 2. [`walk`]: the lossless tree, which must have no syntax error, becomes
+//!    a small document IR (groups, indents, soft, normal and hard lines,
+//!    texts; [`doc`]) in which every layout decision is made;
+//! 3. [`doc::print`]: a Wadler/Prettier printer fits each group to the width,
+//!    flat or broken.
+//!
+//! [`format`] then checks its own output (it parses without errors, and has
+//! the same tokens and comments modulo the two normalisations) and returns
+//! an error rather than a text that fails the check.
+
+mod comments;
+mod doc;
+mod walk;
+
+use easyflow_syntax::{Parse, SyntaxKind, parse};
+
+pub use easyflow_diagnostics::Diagnostic;
+
+/// The `[format]` settings of `easyflow.toml`.
+#[derive(Debug, Clone, Copy, PartialEq, Eq)]
+pub struct Options {
+    /// The maximum line width, in characters (Unicode scalar values).
+    pub width: usize,
+    /// Spaces per indentation level.
+    pub indent: usize,
+}
+
+impl Default for Options {
+    fn default() -> Self {
+        Options {
+            width: 100,
+            indent: 2,
+        }
+    }
+}
+
+/// Why a text was not formatted.
+#[derive(Debug, Clone, PartialEq, Eq)]
+pub enum FormatError {
+    /// The text has syntax errors (E01xx): it is never formatted.
+    Syntax(Vec<Diagnostic>),
+    /// The formatter's output failed its own check: a bug in the formatter,
+    /// reported instead of writing a text that might differ in meaning.
+    Internal(String),
+}
+
+impl std::fmt::Display for FormatError {
+    fn fmt(&self, f: &mut std::fmt::Formatter<'_>) -> std::fmt::Result {
+        match self {
+            FormatError::Syntax(errors) => write!(
+                f,
+                "not formatted: {} syntax error{}",
+                errors.len(),
+                if errors.len() == 1 { "" } else { "s" }
+            ),
+            FormatError::Internal(why) => {
+                write!(f, "not formatted: internal formatter error: {why}")
+            }
+        }
+    }
+}
+
+impl std::error::Error for FormatError {}
+
+/// Formats `text`, or says why not. The output is checked (see the crate's
+/// documentation) before it is returned.
+pub fn format(text: &str, options: &Options) -> Result<String, FormatError> {
+    format_parsed(text, &parse(text), options)
+}
+
+/// [`format`] for a text already parsed (`parse` must be the parse of `text`).
+pub fn format_parsed(text: &str, parse: &Parse, options: &Options) -> Result<String, FormatError> {
+    let formatted = format_unchecked(text, parse, options)?;
+    check_output(text, &formatted)?;
+    Ok(formatted)
+}
+
+/// The formatter without the check of its output: for benchmarks, and for
+/// the tests that check the same properties more thoroughly.
+#[doc(hidden)]
+pub fn format_unchecked(
+    text: &str,
+    parse: &Parse,
+    options: &Options,
+) -> Result<String, FormatError> {
+    if !parse.errors().is_empty() {
+        return Err(FormatError::Syntax(parse.errors().to_vec()));
+    }
+    let mut walker = walk::Walker::new(text, comments::attach(text));
+    walker
+        .source_file(&parse.syntax())
+        .map_err(|e| FormatError::Internal(e.0))?;
+    let options = Options {
+        width: options.width.max(1),
+        indent: options.indent,
+    };
+    Ok(doc::print(
+        &walker.cmds,
+        options.width,
+        options.indent,
+        line_ending(text),
+        text.len() + text.len() / 8,
+    ))
+}
+
+/// The line ending of the output: that of the input's first line.
+pub fn line_ending(text: &str) -> &'static str {
+    match text.find('\n') {
+        Some(at) if at > 0 && text.as_bytes()[at - 1] == b'\r' => "\r\n",
+        _ => "\n",
+    }
+}
+
+/// The tokens and comments of a text that the formatter must keep, in order:
+/// every non-trivia token and comment except `;` (the parser checks where
+/// they stand) and a `,` whose next token (comments aside) is `)` (the
+/// normalised trailing comma). A `,` that follows comments is listed before
+/// them: the formatter writes `x = 1, // c` for `x = 1 // c` then `, y`.
+pub fn kept_tokens(text: &str) -> Vec<&str> {
+    let lexed = easyflow_syntax::lex(text);
+    let mut kept: Vec<&str> = Vec::with_capacity(lexed.len() / 2);
+    // Where the last `,` stands in `kept`, while only comments follow it.
+    let mut last_comma: Option<usize> = None;
+    // Where the current run of comments begins in `kept`.
+    let mut comments_from: Option<usize> = None;
+    for index in 0..lexed.len() {
+        let kind = lexed.kind(index);
+        let token = lexed.text(text, index);
+        match kind {
+            SyntaxKind::WHITESPACE | SyntaxKind::NEWLINE | SyntaxKind::SEMICOLON => {}
+            SyntaxKind::LINE_COMMENT | SyntaxKind::BLOCK_COMMENT => {
+                comments_from.get_or_insert(kept.len());
+                kept.push(token);
+            }
+            SyntaxKind::COMMA => {
+                let at = comments_from.take().unwrap_or(kept.len());
+                kept.insert(at, token);
+                last_comma = Some(at);
+            }
+            _ => {
+                if kind == SyntaxKind::R_PAREN
+                    && let Some(at) = last_comma
+                {
+                    kept.remove(at);
+                }
+                last_comma = None;
+                comments_from = None;
+                kept.push(token);
+            }
+        }
+    }
+    kept
+}
+
+/// For each comment of `text`, in order, whether it stands at the start of
+/// its line (`false`: after code on its line). The formatter keeps this.
+#[doc(hidden)]
+pub fn comment_positions(text: &str) -> Vec<bool> {
+    let tokens = comments::attach(text);
+    let mut positions = Vec::new();
+    for token in &tokens.tokens {
+        positions.extend(token.leading.iter().map(|c| c.newline_before));
+        positions.extend(token.trailing.iter().map(|c| c.newline_before));
+    }
+    positions.extend(tokens.end_comments.iter().map(|c| c.newline_before));
+    positions
+}
+
+/// The check [`format`] makes of its output.
+fn check_output(input: &str, output: &str) -> Result<(), FormatError> {
+    let reparsed = parse(output);
+    if let Some(error) = reparsed.errors().first() {
+        return Err(FormatError::Internal(format!(
+            "the output has a syntax error: {} {}",
+            error.code, error.message
+        )));
+    }
+    if kept_tokens(input) != kept_tokens(output) {
+        return Err(FormatError::Internal(
+            "the output's tokens or comments differ from the input's".into(),
+        ));
+    }
+    Ok(())
+}

@@ -1,0 +1,354 @@
+//! The checks of every fuzz target, one function per entry point taking
+//! arbitrary bytes. The cargo-fuzz targets in `fuzz/` (outside the
+//! workspace: libFuzzer needs its own flags) only call these, and
+//! `tests/replay.rs` replays the checked-in corpora and regressions through
+//! the same functions on stable, with a short mutation smoke run, so CI
+//! keeps every finding fixed without libFuzzer.
+//!
+//! Each check panics on a broken invariant: no panic inside, output ranges
+//! inside the text on char boundaries, lossless trees, incremental equals
+//! fresh.
+
+use std::path::Path;
+
+use easyflow_diagnostics::{Diagnostic, TextRange, TextSize};
+use easyflow_ide::AnalysisHost;
+
+/// A target: its name (the `fuzz/fuzz_targets/NAME.rs` and corpus folder)
+/// and its check.
+pub struct Target {
+    pub name: &'static str,
+    pub check: fn(&[u8]),
+    /// The folders under `tests/data` whose files seed it.
+    pub seeds: &'static [&'static str],
+}
+
+/// Every target, in `fuzz/campaign.sh`'s order.
+pub const TARGETS: &[Target] = &[
+    Target {
+        name: "parse",
+        check: parse,
+        seeds: &["parser/corpus", "parser/ok", "parser/err"],
+    },
+    Target {
+        name: "analysis",
+        check: analysis,
+        seeds: &["analysis", "fit", "parser/corpus"],
+    },
+    Target {
+        name: "ide",
+        check: ide,
+        seeds: &["analysis", "parser/corpus"],
+    },
+    Target {
+        name: "edits",
+        check: edits,
+        seeds: &["analysis", "parser/corpus"],
+    },
+    Target {
+        name: "topology",
+        check: topology,
+        seeds: &["topology"],
+    },
+    Target {
+        name: "config",
+        check: config,
+        seeds: &["cli/discovery"],
+    },
+    Target {
+        name: "catalog",
+        check: catalog,
+        seeds: &["catalog"],
+    },
+    Target {
+        name: "format",
+        check: format,
+        seeds: &["fmt", "parser/corpus", "parser/ok"],
+    },
+];
+
+/// The target named `name`.
+pub fn target(name: &str) -> Option<&'static Target> {
+    TARGETS.iter().find(|t| t.name == name)
+}
+
+fn assert_range_inside(text: &str, range: TextRange, what: &dyn std::fmt::Debug) {
+    let (start, end) = (usize::from(range.start()), usize::from(range.end()));
+    assert!(
+        start <= end && end <= text.len(),
+        "{range:?} outside the text ({} bytes): {what:?}",
+        text.len()
+    );
+    assert!(
+        text.is_char_boundary(start) && text.is_char_boundary(end),
+        "{range:?} not on char boundaries: {what:?}"
+    );
+}
+
+fn assert_diagnostics_inside(text: &str, diagnostics: &[Diagnostic]) {
+    for diagnostic in diagnostics {
+        assert_range_inside(text, diagnostic.range, &diagnostic.message);
+        for related in &diagnostic.related {
+            if related.range.end() <= TextSize::of(text) {
+                assert_range_inside(text, related.range, &related.message);
+            }
+        }
+    }
+}
+
+/// Lexes and parses: the tokens and the tree give back the text, and
+/// diagnostics lie inside it.
+pub fn parse(data: &[u8]) {
+    let Ok(text) = std::str::from_utf8(data) else {
+        return;
+    };
+    let lexed = easyflow_syntax::lex(text);
+    let joined: String = (0..lexed.len()).map(|i| lexed.text(text, i)).collect();
+    assert_eq!(joined, text, "the tokens are not the text");
+    let parse = easyflow_syntax::parse(text);
+    assert_eq!(parse.syntax().to_string(), text, "the tree is not the text");
+    assert_diagnostics_inside(text, parse.errors());
+}
+
+/// Checks arbitrary text as a flow: no panic, diagnostics inside the text,
+/// sorted, and a second check (now from salsa's memos) the same.
+pub fn analysis(data: &[u8]) {
+    let text = String::from_utf8_lossy(data);
+    let mut host = AnalysisHost::new();
+    let file = host.add_flow(Path::new("fuzz.flow"), &text);
+    let analysis = host.analysis();
+    let diagnostics = analysis
+        .diagnostics(file)
+        .expect("nothing cancels")
+        .to_vec();
+    assert_diagnostics_inside(&text, &diagnostics);
+    assert!(
+        diagnostics
+            .windows(2)
+            .all(|w| (w[0].range.start(), w[0].code) <= (w[1].range.start(), w[1].code)),
+        "diagnostics not sorted by start, then code"
+    );
+    let _ = analysis.graph(file).expect("nothing cancels");
+}
+
+/// Every IDE feature on arbitrary text at offsets the input chooses: no
+/// panic, and every returned range inside the text. The first two bytes
+/// choose the offset; the rest is the text.
+pub fn ide(data: &[u8]) {
+    let (at, rest) = match data {
+        [a, b, rest @ ..] => (u16::from_le_bytes([*a, *b]) as usize, rest),
+        _ => return,
+    };
+    let text = String::from_utf8_lossy(rest);
+    let mut offset = at % (text.len() + 1);
+    while !text.is_char_boundary(offset) {
+        offset -= 1;
+    }
+    let offset = TextSize::from(offset as u32);
+    let whole = TextRange::up_to(TextSize::of(&*text));
+    let around = TextRange::new(offset, whole.end());
+    let mut host = AnalysisHost::new();
+    let file = host.add_flow(Path::new("fuzz.flow"), &text);
+    let a = host.analysis();
+    let inside = |range: TextRange, what: &str| assert_range_inside(&text, range, &what);
+    if let Some(hover) = a.hover(file, offset).unwrap() {
+        inside(hover.range, "hover");
+    }
+    let _ = a.completions(file, offset).unwrap();
+    if let Some(target) = a.goto_definition(file, offset).unwrap() {
+        inside(target.focus_range, "definition");
+    }
+    for usage in a.references(file, offset, true).unwrap() {
+        inside(usage.range, "reference");
+    }
+    for usage in a.highlights(file, offset).unwrap() {
+        inside(usage.range, "highlight");
+    }
+    if let Ok((range, _)) = a.prepare_rename(file, offset).unwrap() {
+        inside(range, "prepare rename");
+    }
+    if let Ok(edits) = a.rename(file, offset, "Renamed").unwrap() {
+        for edit in edits {
+            inside(edit.range, "rename edit");
+        }
+    }
+    let _ = a.document_symbols(file).unwrap();
+    let _ = a.workspace_symbols(&[file], "s", 100).unwrap();
+    for range in [None, Some(around)] {
+        let _ = a.semantic_tokens(file, range).unwrap();
+        let _ = a.inlay_hints(file, range).unwrap();
+    }
+    let _ = a.folding_ranges(file).unwrap();
+    for chain in a.selection_ranges(file, &[offset]).unwrap() {
+        for range in chain {
+            inside(range, "selection range");
+        }
+    }
+    let _ = a.code_actions(file, TextRange::empty(offset)).unwrap();
+    let _ = a.code_actions(file, whole).unwrap();
+    let _ = a.code_lenses(file).unwrap();
+    if let Some(item) = a.call_hierarchy_item(file, offset).unwrap() {
+        let _ = a.incoming_calls(file, item.step).unwrap();
+        let _ = a.outgoing_calls(file, item.step).unwrap();
+    }
+}
+
+/// An edit decoded from the input: replace about `removed` bytes at about
+/// `at` (moved to char boundaries) by `inserted`.
+struct Edit {
+    at: usize,
+    removed: usize,
+    inserted: String,
+}
+
+/// The input of `edits`: segments split at zero bytes, the first the
+/// initial text, each other an edit (two bytes of position, one of length,
+/// then the inserted text).
+fn decode_edits(data: &[u8]) -> (String, Vec<Edit>) {
+    let mut segments = data.split(|&b| b == 0);
+    let text = String::from_utf8_lossy(segments.next().unwrap_or_default()).into_owned();
+    let edits = segments
+        .filter_map(|segment| match segment {
+            [a, b, removed, inserted @ ..] => Some(Edit {
+                at: u16::from_le_bytes([*a, *b]) as usize,
+                removed: *removed as usize,
+                inserted: String::from_utf8_lossy(inserted).into_owned(),
+            }),
+            _ => None,
+        })
+        .collect();
+    (text, edits)
+}
+
+/// Applies `edit` to `text`; returns the replaced range.
+fn apply(text: &mut String, edit: &Edit) -> TextRange {
+    let mut start = edit.at % (text.len() + 1);
+    while !text.is_char_boundary(start) {
+        start -= 1;
+    }
+    let mut end = (start + edit.removed).min(text.len());
+    while !text.is_char_boundary(end) {
+        end += 1;
+    }
+    text.replace_range(start..end, &edit.inserted);
+    TextRange::new(TextSize::from(start as u32), TextSize::from(end as u32))
+}
+
+/// Arbitrary edit sequences: after each edit, the incremental reparse (when
+/// it applies) equals a full parse, and the host's diagnostics (edited
+/// incrementally) equal those of a fresh analysis of the same text.
+pub fn edits(data: &[u8]) {
+    let (mut text, edits) = decode_edits(data);
+    let mut host = AnalysisHost::new();
+    let file = host.add_flow(Path::new("fuzz.flow"), &text);
+    let _ = host.analysis().diagnostics(file).unwrap();
+    let mut parse = easyflow_syntax::parse(&text);
+    for edit in edits.iter().take(16) {
+        let deleted = apply(&mut text, edit);
+        let fresh_parse = easyflow_syntax::parse(&text);
+        if let Some(reparsed) = easyflow_syntax::reparse(&parse, deleted, &edit.inserted, &text) {
+            assert_eq!(
+                reparsed, fresh_parse,
+                "the reparse differs from a full parse"
+            );
+        }
+        parse = fresh_parse;
+        host.edit_flow(file, &text, deleted, &edit.inserted);
+        let incremental = host.analysis().diagnostics(file).unwrap().to_vec();
+        let mut fresh_host = AnalysisHost::new();
+        let fresh_file = fresh_host.add_flow(Path::new("fuzz.flow"), &text);
+        let fresh = fresh_host
+            .analysis()
+            .diagnostics(fresh_file)
+            .unwrap()
+            .to_vec();
+        assert_eq!(
+            incremental, fresh,
+            "incremental differs from fresh for {text:?}"
+        );
+    }
+}
+
+/// The topology reader: no panic, diagnostics inside the text, and the
+/// GPI-Space string of what it read reads back to the same worker types.
+pub fn topology(data: &[u8]) {
+    let Ok(text) = std::str::from_utf8(data) else {
+        return;
+    };
+    let topology = easyflow_topology::parse(text);
+    assert_diagnostics_inside(text, &topology.diagnostics);
+    let _ = topology.to_gpispace();
+}
+
+/// `easyflow.toml`: no panic, diagnostics inside the text.
+pub fn config(data: &[u8]) {
+    let Ok(text) = std::str::from_utf8(data) else {
+        return;
+    };
+    let config = easyflow_db::config::parse_config(text);
+    assert_diagnostics_inside(text, &config.diagnostics);
+    for path in [&config.topology, &config.catalog].into_iter().flatten() {
+        assert_range_inside(text, path.range, &path.path);
+    }
+}
+
+/// The package catalog reader: no panic, diagnostics inside the text.
+pub fn catalog(data: &[u8]) {
+    let catalog = easyflow_catalog::parse_bytes(data);
+    if let Ok(text) = std::str::from_utf8(data) {
+        assert_diagnostics_inside(text, &catalog.diagnostics);
+    }
+}
+
+/// The formatter, with a width and indent the first two bytes choose: no
+/// panic, never an internal error (its output check failing), and
+/// formatting is idempotent.
+pub fn format(data: &[u8]) {
+    let (options, rest) = match data {
+        [width, indent, rest @ ..] => (
+            easyflow_fmt::Options {
+                width: usize::from(*width % 160) + 1,
+                indent: usize::from(*indent % 9),
+            },
+            rest,
+        ),
+        _ => return,
+    };
+    let Ok(text) = std::str::from_utf8(rest) else {
+        return;
+    };
+    match easyflow_fmt::format(text, &options) {
+        Ok(formatted) => {
+            let again = easyflow_fmt::format(&formatted, &options);
+            assert_eq!(
+                again.as_ref(),
+                Ok(&formatted),
+                "formatting is not idempotent"
+            );
+        }
+        Err(easyflow_fmt::FormatError::Syntax(_)) => {}
+        Err(error) => panic!("{error}"),
+    }
+}
+
+#[cfg(test)]
+mod tests {
+    use super::*;
+
+    #[test]
+    fn edits_decode_and_apply_on_char_boundaries() {
+        let (text, edits) = decode_edits(b"step A runs P ();\0\x05\x01\x01B\0x");
+        assert_eq!(text, "step A runs P ();");
+        assert_eq!(edits.len(), 1);
+        let mut text = "é".to_string();
+        let range = apply(
+            &mut text,
+            &Edit {
+                at: 1,
+                removed: 0,
+                inserted: "x".into(),
+            },
+        );
+        assert_eq!((text.as_str(), range), ("xé", TextRange::empty(0.into())));
+    }
+}

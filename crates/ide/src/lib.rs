@@ -77,8 +77,14 @@ impl AnalysisHost {
     }
 
     /// A new flow file with its text.
-    pub fn add_flow(&mut self, path: &Path, text: impl Into<Arc<str>>) -> SourceFile {
-        SourceFile::new(&self.db, path.to_path_buf(), text.into())
+    pub fn add_flow(&mut self, path: &Path, text: &str) -> SourceFile {
+        self.add_shared_flow(path, text.into())
+    }
+
+    /// [`AnalysisHost::add_flow`] with a text the caller shares (an editor's
+    /// open document): nothing is copied.
+    pub fn add_shared_flow(&mut self, path: &Path, text: Arc<str>) -> SourceFile {
+        SourceFile::new(&self.db, path.to_path_buf(), text)
     }
 
     /// The path a flow was added with.
@@ -87,8 +93,14 @@ impl AnalysisHost {
     }
 
     /// Sets a flow's whole text (unchanged text costs nothing).
-    pub fn set_flow_text(&mut self, file: SourceFile, text: impl Into<Arc<str>>) {
-        let text = text.into();
+    pub fn set_flow_text(&mut self, file: SourceFile, text: &str) {
+        if **file.text(&self.db) != *text {
+            self.set_flow(file, text.into(), None);
+        }
+    }
+
+    /// [`AnalysisHost::set_flow_text`] with a shared text.
+    pub fn set_shared_flow_text(&mut self, file: SourceFile, text: Arc<str>) {
         if **file.text(&self.db) != *text {
             self.set_flow(file, text, None);
         }
@@ -96,15 +108,20 @@ impl AnalysisHost {
 
     /// Sets a flow's text after an edit that replaced `deleted` (a range of
     /// the previous text) by `inserted`: the parse is updated by reparsing
-    /// only around the edit (`easyflow_syntax::reparse`) when it can be.
-    pub fn edit_flow(
+    /// only the items around the edit (`easyflow_syntax::reparse`) when it
+    /// can be.
+    pub fn edit_flow(&mut self, file: SourceFile, text: &str, deleted: TextRange, inserted: &str) {
+        self.edit_shared_flow(file, text.into(), deleted, inserted);
+    }
+
+    /// [`AnalysisHost::edit_flow`] with a shared text.
+    pub fn edit_shared_flow(
         &mut self,
         file: SourceFile,
-        text: impl Into<Arc<str>>,
+        text: Arc<str>,
         deleted: TextRange,
         inserted: &str,
     ) {
-        let text = text.into();
         let old = easyflow_db::parse(&self.db, file);
         let reparsed = easyflow_syntax::reparse(old, deleted, inserted, &text);
         self.set_flow(file, text, reparsed);

@@ -165,7 +165,7 @@ impl State {
     pub fn set_flow(&mut self, path: &Path, text: Arc<str>) -> SourceFile {
         match self.flows.get(path) {
             Some(&file) => {
-                self.host.set_flow_text(file, text);
+                self.host.set_shared_flow_text(file, text);
                 file
             }
             None => self.add_flow(path, text),
@@ -183,7 +183,7 @@ impl State {
     ) -> SourceFile {
         match self.flows.get(path) {
             Some(&file) => {
-                self.host.edit_flow(file, text, deleted, inserted);
+                self.host.edit_shared_flow(file, text, deleted, inserted);
                 file
             }
             None => self.add_flow(path, text),
@@ -191,7 +191,7 @@ impl State {
     }
 
     fn add_flow(&mut self, path: &Path, text: Arc<str>) -> SourceFile {
-        let file = self.host.add_flow(path, text);
+        let file = self.host.add_shared_flow(path, text);
         self.flows.insert(path.to_path_buf(), file);
         file
     }

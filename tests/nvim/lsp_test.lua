@@ -71,11 +71,36 @@ local ok, err = pcall(function()
   local range = target.targetSelectionRange or target.range
   check(range.start.line == 0 and range.start.character == 5, "definition of A1 is not `step A1` on line 1: " .. vim.inspect(range))
 
+  -- 3. The corpus's package catalog: completion of packages after `runs`,
+  --    and signature help on `method` in app-exec.flow.
+  local app = open(corpus .. "/app-exec.flow")
+  vim.lsp.buf_attach_client(app, client_id)
+  vim.wait(5000, function()
+    return vim.lsp.buf_is_attached(app, client_id)
+  end, 20)
+  local at_runs = { textDocument = { uri = vim.uri_from_bufnr(app) }, position = { line = 6, character = 19 } }
+  local completion = vim.lsp.buf_request_sync(app, "textDocument/completion", at_runs, 20000)
+  check(completion and completion[client_id] and completion[client_id].result, "no completion result")
+  local items = completion[client_id].result.items or completion[client_id].result
+  local labels = {}
+  for _, item in ipairs(items) do
+    table.insert(labels, item.label)
+  end
+  check(vim.tbl_contains(labels, "ORCA.DFT") and vim.tbl_contains(labels, "ScienceVis.ThreeDGraph.Mesh"),
+    "the catalog's packages are not offered after `runs`: " .. table.concat(labels, ", "))
+  local on_method = { textDocument = { uri = vim.uri_from_bufnr(app) }, position = { line = 8, character = 27 } }
+  local help = vim.lsp.buf_request_sync(app, "textDocument/signatureHelp", on_method, 20000)
+  check(help and help[client_id] and help[client_id].result, "no signature help")
+  local signature = help[client_id].result.signatures[1]
+  check(signature.label:find("ORCA.DFT(input: File", 1, true) == 1, "signature " .. signature.label)
+  local active = signature.parameters[help[client_id].result.activeParameter + 1]
+  check(active and active.label:find("method", 1, true) == 1, "active parameter " .. vim.inspect(active))
+
   vim.lsp.stop_client(client_id)
 end)
 
 if not ok then
   fail(tostring(err))
 end
-io.stdout:write("nvim LSP test: 3 passed, 0 failed\n")
+io.stdout:write("nvim LSP test: 4 passed, 0 failed\n")
 vim.cmd("qall!")

@@ -3,7 +3,7 @@
 //! file-wide rules on the position-free layers, anchored to parts of steps;
 //! [`file_diagnostics`] places everything at byte ranges.
 
-use easyflow_diagnostics::Diagnostic;
+use easyflow_diagnostics::{Code, Diagnostic};
 
 use crate::anchor::AnchoredDiagnostic;
 use crate::attributes::{check_flow_attribute, flow_attribute_set_twice};
@@ -98,6 +98,23 @@ pub fn file_diagnostics(db: &dyn Db, file: SourceFile) -> Vec<Diagnostic> {
             .chain(outputs)
             .filter_map(|d| d.place(|anchor| anchor_range(db, outline, *anchor))),
     );
+    drop_wrong_types_of_unresolved_names(&mut out);
     easyflow_diagnostics::sort(&mut out);
     out
+}
+
+/// One problem, one diagnostic: a value that is an unresolved name (E0201)
+/// has no type, so it is not also of the wrong type (E0804).
+fn drop_wrong_types_of_unresolved_names(out: &mut Vec<Diagnostic>) {
+    let unresolved: Vec<_> = out
+        .iter()
+        .filter(|d| d.code == Code::E0201)
+        .map(|d| d.range)
+        .collect();
+    if unresolved.is_empty() {
+        return;
+    }
+    out.retain(|d| {
+        d.code != Code::E0804 || !unresolved.iter().any(|name| d.range.contains_range(*name))
+    });
 }

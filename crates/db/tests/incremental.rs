@@ -217,3 +217,32 @@ fn parallel_check_equals_a_plain_check() {
     file.set_text(&mut db).to(edited.clone());
     assert_eq!(db.check(file), fresh_check(&edited).as_slice());
 }
+
+#[test]
+fn a_second_export_without_an_edit_recomputes_nothing() {
+    let (mut db, log) = Database::with_execution_log();
+    let before = easyflow_genflow::generate(60, 5);
+    let file = SourceFile::new(&db, "a.flow".into(), before.clone());
+    let first = easyflow_db::expanded_workflow(&db, file).clone();
+    let executed = query_names(&log.take());
+    assert!(executed.iter().any(|q| q == "expanded_workflow"));
+    assert_eq!(executed.iter().filter(|q| *q == "step_values").count(), 60);
+
+    let again = easyflow_db::expanded_workflow(&db, file).clone();
+    assert_eq!(log.take(), Vec::<String>::new(), "nothing re-runs");
+    assert_eq!(first, again);
+
+    // An edit inside one step's string reads that step's values again, only.
+    let after = before.replacen("\"chunk 5 — этап\"", "\"chunk 5 — edited\"", 1);
+    file.set_text(&mut db).to(after.clone());
+    let edited = easyflow_db::expanded_workflow(&db, file).clone();
+    let executed = query_names(&log.take());
+    assert_eq!(
+        executed.iter().filter(|q| *q == "step_values").count(),
+        1,
+        "{executed:?}"
+    );
+    let fresh = Database::default();
+    let fresh_file = SourceFile::new(&fresh, "a.flow".into(), after);
+    assert_eq!(&edited, easyflow_db::expanded_workflow(&fresh, fresh_file));
+}

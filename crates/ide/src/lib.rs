@@ -19,6 +19,7 @@ pub mod code_lens;
 pub mod completion;
 pub mod defs;
 mod docs;
+pub mod export;
 #[cfg(test)]
 mod fixture;
 pub mod folding;
@@ -370,6 +371,15 @@ impl Analysis {
     /// The dependency graph, with the range of each node's name.
     pub fn graph(&self, file: SourceFile) -> Cancellable<graph::Graph> {
         self.with_db(|db| graph::graph(db, file))
+    }
+
+    /// The flow in an export format, or why it cannot be exported.
+    pub fn export(
+        &self,
+        file: SourceFile,
+        format: export::Format,
+    ) -> Cancellable<Result<String, export::Refused>> {
+        self.with_db(|db| export::export(db, file, format))
     }
 }
 

@@ -3,3 +3,6 @@
 " ftdetect/*.vim and ftdetect/*.lua alike).
 autocmd BufRead,BufNewFile *.flow setfiletype easyflow
 autocmd BufRead,BufNewFile *.topology setfiletype easyflow-topology
+" The package catalog: TOML, but served by easyflow-ls (E0810); `set`, not
+" `setfiletype`, as the TOML detection may have run first.
+autocmd BufRead,BufNewFile easyflow-packages.toml set filetype=easyflow-catalog

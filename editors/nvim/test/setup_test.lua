@@ -87,7 +87,7 @@ local ok, err = pcall(function()
     check(vim.deep_equal(config.cmd, { "/opt/easyflow-ls", "--stdio" }), "cmd " .. vim.inspect(config.cmd))
     check(config.settings.easyflow.topology == "site.topology", "settings " .. vim.inspect(config.settings))
     check(config.init_options.easyflow.topology == "site.topology", "init_options " .. vim.inspect(config.init_options))
-    check(vim.deep_equal(config.filetypes, { "easyflow", "easyflow-topology" }), "filetypes")
+    check(vim.deep_equal(config.filetypes, { "easyflow", "easyflow-topology", "easyflow-catalog" }), "filetypes")
     local defaults = easyflow.resolve()
     check(vim.deep_equal(defaults.cmd, { "easyflow-ls", "--stdio" }), "default cmd")
     check(vim.deep_equal(defaults.root_markers, { "easyflow.toml", ".git" }), "default root markers")
@@ -215,6 +215,22 @@ local ok, err = pcall(function()
     end, 20)
     check(attached, "no easyflow_ls client attached to the topology")
     check(easyflow.clients(buf)[1].id == flow_client.id, "a second client was started for the same root")
+  end)
+
+  test("setup: a package catalog is easyflow-catalog and gets its own E0810", function()
+    local buf = edit(repo("tests/data/catalog-broken/easyflow-packages.toml"))
+    check(vim.bo[buf].filetype == "easyflow-catalog", "filetype " .. vim.bo[buf].filetype)
+    local attached = vim.wait(10000, function()
+      return #easyflow.clients(buf) == 1
+    end, 20)
+    check(attached, "no easyflow_ls client attached to the catalog")
+    local got = vim.wait(20000, function()
+      return #vim.diagnostic.get(buf) > 0
+    end, 50)
+    check(got, "no diagnostics for the catalog")
+    for _, d in ipairs(vim.diagnostic.get(buf)) do
+      check(tostring(d.code) == "E0810", "expected E0810, got " .. tostring(d.code))
+    end
   end)
 
   if vim.lsp.semantic_tokens and vim.lsp.semantic_tokens.get_at_pos then

@@ -28,7 +28,7 @@ import { after, before, test } from "node:test";
 import { type Browser, chromium } from "playwright-core";
 
 import { type CodeServer, startCodeServer } from "./codeServer";
-import { describeProblem, type Problem, STATUS_ITEM, Workbench } from "./workbench";
+import { describeProblem, type Problem, STATUS_ITEM, Workbench, waitUntil } from "./workbench";
 
 const root = join(__dirname, "..", "..");
 const fixture = join(root, "e2e", "workspace");
@@ -190,6 +190,37 @@ check("completion after `after` offers the other steps", async () => {
     "the steps Prepare, Render and Simulate",
   );
   await workbench.screenshot("completion");
+  await workbench.page.keyboard.press("Escape");
+  await workbench.revert();
+});
+
+check("a package catalog gets its own diagnostics", async () => {
+  await workbench.openFile("easyflow-packages.toml");
+  const [type] = await workbench.waitForProblems("easyflow-packages.toml", (p) => has(p, "E0810"), "E0810 on the catalog");
+  assert.equal(type.severity, "error");
+  assert.match(type.message, /unknown parameter type `Integer`/);
+});
+
+check("the catalog's packages after `runs`, and signature help inside the parentheses", async () => {
+  await workbench.openFile("pipeline.flow");
+  const end = PIPELINE.split("\n").length;
+  await workbench.goTo(end, 1);
+  await workbench.page.keyboard.type("step Publish runs ");
+  await workbench.complete(
+    (labels) => ["Mesh.Prepare", "Solver.Run", "Viz.Render"].every((l) => labels.includes(l)),
+    "the catalog's packages",
+  );
+  await workbench.page.keyboard.press("Escape");
+  await workbench.page.keyboard.type("Solver.Run (");
+  const hints = workbench.page.locator(".parameter-hints-widget.visible .signature");
+  await hints.first().waitFor();
+  await waitUntil(
+    () => hints.first().innerText(),
+    (text) => text.includes("Solver.Run(grid: File, seed: Int (1..=100))"),
+    "the signature of Solver.Run",
+    (text) => `the signature help shows:\n${text}`,
+  );
+  await workbench.screenshot("signature-help");
   await workbench.page.keyboard.press("Escape");
   await workbench.revert();
 });

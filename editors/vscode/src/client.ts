@@ -1,6 +1,7 @@
 // The language client: starts `easyflow-ls --stdio`, keeps the status bar in
 // step with it, and carries the `easyflow/graph` request.
 
+import * as path from "node:path";
 import * as vscode from "vscode";
 import {
   CloseAction,
@@ -57,6 +58,9 @@ export class EasyFlowClient implements vscode.Disposable {
         { scheme: "file", language: "easyflow" },
         { scheme: "file", language: "easyflow-topology" },
         { scheme: "file", pattern: "**/easyflow.toml" },
+        // Package catalogs: their own diagnostics (E0810).
+        { scheme: "file", pattern: "**/easyflow-packages.toml" },
+        ...catalogSelector(config.get<string>("catalog"), folder),
       ],
       initializationOptions: serverSettings((key) => config.get(key)),
       synchronize: { configurationSection: SECTION },
@@ -154,6 +158,20 @@ export class EasyFlowClient implements vscode.Disposable {
     this.trace.dispose();
     this.changed.dispose();
   }
+}
+
+/**
+ * The document selector of the catalog the setting `easyflow.catalog` names
+ * (relative to the first workspace folder), so that it gets its own
+ * diagnostics under any name.
+ */
+function catalogSelector(setting: string | undefined, folder: string | undefined): { scheme: string; pattern: string }[] {
+  const value = setting?.trim();
+  if (!value) {
+    return [];
+  }
+  const absolute = path.isAbsolute(value) || folder === undefined ? value : path.join(folder, value);
+  return [{ scheme: "file", pattern: absolute.split(path.sep).join("/") }];
 }
 
 function errorText(error: unknown): string {

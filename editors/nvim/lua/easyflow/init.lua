@@ -1,6 +1,8 @@
 -- EasyFlow for Neovim: starts the language server `easyflow-ls` for EasyFlow
--- workflows (filetype `easyflow`, *.flow) and topologies (`easyflow-topology`,
--- *.topology).
+-- workflows (filetype `easyflow`, *.flow), topologies (`easyflow-topology`,
+-- *.topology) and package catalogs (`easyflow-catalog`,
+-- easyflow-packages.toml, highlighted as TOML), which get their own
+-- diagnostics (E0810).
 --
 --   require("easyflow").setup({
 --     cmd = { "easyflow-ls", "--stdio" },            -- or a path: "/opt/easyflow/bin/easyflow-ls"
@@ -26,7 +28,7 @@ M.defaults = {
   --- The command that starts the server: a list, or a string (a path to the
   --- binary, to which `--stdio` is added).
   cmd = { "easyflow-ls", "--stdio" },
-  filetypes = { "easyflow", "easyflow-topology" },
+  filetypes = { "easyflow", "easyflow-topology", "easyflow-catalog" },
   --- Searched for upwards from the file, in this order of preference.
   root_markers = { "easyflow.toml", ".git" },
   --- The `easyflow` settings section: `topology`, `catalog`,
@@ -167,7 +169,10 @@ local function register_filetypes()
   -- ftdetect/easyflow.vim does this for every version; on 0.8+ the Lua
   -- registry knows it too (for plugin managers that skip ftdetect/).
   if has("nvim-0.8") and vim.filetype and vim.filetype.add then
-    vim.filetype.add({ extension = { flow = "easyflow", topology = "easyflow-topology" } })
+    vim.filetype.add({
+      extension = { flow = "easyflow", topology = "easyflow-topology" },
+      filename = { ["easyflow-packages.toml"] = "easyflow-catalog" },
+    })
   end
 end
 

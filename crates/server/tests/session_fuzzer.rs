@@ -172,7 +172,6 @@ const INSERTS: &[&str] = &[
 
 /// A document of a session as the client has it.
 struct Doc {
-    path: PathBuf,
     uri: String,
     text: String,
     version: i64,
@@ -706,7 +705,6 @@ fn run_session(
             let path = dir.join(format!("s{session}-{i}.flow"));
             Doc {
                 uri: uri(&path),
-                path,
                 text: String::new(),
                 version: -1,
                 open: false,
@@ -748,7 +746,6 @@ fn run_session(
             s.close(doc);
         }
     }
-    let _ = s.docs.iter().map(|d| &d.path).count();
     let written = std::mem::take(&mut s.disk_files);
     // Diagnostics of this session's documents are not needed any more.
     s.server.notifications.clear();

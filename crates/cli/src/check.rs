@@ -126,7 +126,7 @@ impl Session {
         let catalog =
             discovery::discover_catalog(&absolute(path), catalog_flag.as_deref(), &self.disk)
                 .and_then(|(catalog, _)| self.catalog(&catalog));
-        SourceFile::builder(path.to_path_buf(), text)
+        SourceFile::builder(path.to_path_buf(), text.into())
             .topology(topology)
             .catalog(catalog)
             .new(&self.db)

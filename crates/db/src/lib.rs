@@ -59,8 +59,10 @@ pub use workflow::{ExpandedWorkflow, expanded_workflow};
 pub struct SourceFile {
     #[returns(ref)]
     pub path: PathBuf,
+    /// Shared with the host (an editor's open document), so setting it
+    /// copies nothing.
     #[returns(ref)]
-    pub text: String,
+    pub text: Arc<str>,
     #[default]
     #[returns(copy)]
     pub topology: Option<TopologyFile>,

@@ -128,7 +128,7 @@ pub fn check_diet(xml: &str) -> Result<(), Failed> {
 pub fn graph_json(path: &Path) -> Result<Value, Failed> {
     let text = std::fs::read_to_string(path)?;
     let db = Database::default();
-    let file = SourceFile::new(&db, path.to_path_buf(), text);
+    let file = SourceFile::new(&db, path.to_path_buf(), text.into());
     Ok(serde_json::to_value(easyflow_ide::graph::to_json(
         graph_view(&db, file),
     ))?)

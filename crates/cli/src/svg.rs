@@ -707,7 +707,7 @@ mod tests {
 
     fn layout(text: &str) -> Layout {
         let db = Database::default();
-        let file = SourceFile::new(&db, "t.flow".into(), text.to_string());
+        let file = SourceFile::new(&db, "t.flow".into(), text.into());
         Layout::of(graph_view(&db, file))
     }
 

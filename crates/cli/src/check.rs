@@ -30,6 +30,30 @@ struct Session {
 }
 
 impl Session {
+    /// A session with the `--topology` and `--catalog` flags (which must
+    /// name readable files).
+    fn new(topology: Option<&Path>, catalog: Option<&Path>) -> Result<Session, String> {
+        if let Some(flag) = topology {
+            easyflow_db::disk::probe(flag, easyflow_db::disk::FileKind::Topology)
+                .map_err(|error| format!("--topology {error}"))?;
+        }
+        if let Some(flag) = catalog {
+            easyflow_db::disk::probe(flag, easyflow_db::disk::FileKind::Catalog)
+                .map_err(|error| format!("--catalog {error}"))?;
+        }
+        Ok(Session {
+            db: Database::default(),
+            topologies: HashMap::new(),
+            catalogs: HashMap::new(),
+            configs: BTreeSet::new(),
+            topology_flag: topology.map(absolute),
+            catalog_flag: catalog.map(|given| (absolute(given), given.to_path_buf())),
+            used_catalogs: BTreeSet::new(),
+            unreadable_catalog: false,
+            disk: Disk::within(std::env::current_dir().into_iter().collect()),
+        })
+    }
+
     fn topology(&mut self, path: &Path) -> Option<TopologyFile> {
         if let Some(loaded) = self.topologies.get(path) {
             return *loaded;
@@ -85,9 +109,10 @@ impl Session {
             .collect()
     }
 
-    fn check_flow(&mut self, path: PathBuf, text: String) -> CheckedFile {
+    /// A flow with the topology and catalog discovery gives it.
+    fn open_flow(&mut self, path: &Path, text: String) -> SourceFile {
         let discovery =
-            discovery::discover(&absolute(&path), self.topology_flag.as_deref(), &self.disk);
+            discovery::discover(&absolute(path), self.topology_flag.as_deref(), &self.disk);
         if let Some(config) = discovery.config {
             self.configs.insert(config);
         }
@@ -99,12 +124,16 @@ impl Session {
             .as_ref()
             .map(|(absolute, _)| absolute.clone());
         let catalog =
-            discovery::discover_catalog(&absolute(&path), catalog_flag.as_deref(), &self.disk)
+            discovery::discover_catalog(&absolute(path), catalog_flag.as_deref(), &self.disk)
                 .and_then(|(catalog, _)| self.catalog(&catalog));
-        let file = SourceFile::builder(path.clone(), text.clone())
+        SourceFile::builder(path.to_path_buf(), text.into())
             .topology(topology)
             .catalog(catalog)
-            .new(&self.db);
+            .new(&self.db)
+    }
+
+    fn check_flow(&mut self, path: PathBuf, text: String) -> CheckedFile {
+        let file = self.open_flow(&path, text.clone());
         let diagnostics = self.db.check(file).to_vec();
         CheckedFile {
             path,
@@ -123,6 +152,19 @@ impl Session {
             diagnostics,
         }
     }
+}
+
+/// One flow, read and given its topology and catalog as `check` does (the
+/// flags, else discovery), in a database of its own.
+pub fn open_flow(
+    path: &Path,
+    topology: Option<&Path>,
+    catalog: Option<&Path>,
+) -> Result<(Database, SourceFile), String> {
+    let mut session = Session::new(topology, catalog)?;
+    let text = read_source(path)?;
+    let file = session.open_flow(path, text);
+    Ok((session.db, file))
 }
 
 /// `path` made absolute (for searching upwards past the current directory).
@@ -160,26 +202,8 @@ pub fn check(
     topology: Option<&Path>,
     catalog: Option<&Path>,
 ) -> Result<Check, String> {
-    if let Some(flag) = topology {
-        easyflow_db::disk::probe(flag, easyflow_db::disk::FileKind::Topology)
-            .map_err(|error| format!("--topology {error}"))?;
-    }
-    if let Some(flag) = catalog {
-        easyflow_db::disk::probe(flag, easyflow_db::disk::FileKind::Catalog)
-            .map_err(|error| format!("--catalog {error}"))?;
-    }
+    let mut session = Session::new(topology, catalog)?;
     let mut unreadable = false;
-    let mut session = Session {
-        db: Database::default(),
-        topologies: HashMap::new(),
-        catalogs: HashMap::new(),
-        configs: BTreeSet::new(),
-        topology_flag: topology.map(absolute),
-        catalog_flag: catalog.map(|given| (absolute(given), given.to_path_buf())),
-        used_catalogs: BTreeSet::new(),
-        unreadable_catalog: false,
-        disk: Disk::within(std::env::current_dir().into_iter().collect()),
-    };
     let mut files = Vec::new();
     for path in discover(paths, &mut unreadable) {
         match read_source(&path) {

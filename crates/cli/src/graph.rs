@@ -28,7 +28,7 @@ pub fn run(path: &Path, format: GraphFormat) -> u8 {
         }
     };
     let db = Database::default();
-    let file = SourceFile::new(&db, path.to_path_buf(), text);
+    let file = SourceFile::new(&db, path.to_path_buf(), text.into());
     let view = graph_view(&db, file);
     let rendered = match format {
         GraphFormat::Json => {

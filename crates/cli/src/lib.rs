@@ -4,6 +4,7 @@
 
 pub mod check;
 pub mod checked;
+pub mod export;
 pub mod graph;
 pub mod input;
 pub mod parse;

@@ -5,7 +5,7 @@ use std::path::PathBuf;
 use std::process::ExitCode;
 
 use clap::{Parser, Subcommand};
-use easyflow_cli::{check, graph, parse, report, topology};
+use easyflow_cli::{check, export, graph, parse, report, topology};
 
 // Analysis allocates many small tree nodes; mimalloc handles that pattern
 // markedly faster than the system allocator.
@@ -52,6 +52,25 @@ enum Command {
         #[arg(long, value_enum, default_value_t = graph::GraphFormat::Json)]
         format: graph::GraphFormat,
     },
+    /// Translate a flow without errors to DIET's MA DAG XML, the workload
+    /// description or the workflow DAG model (see docs/exports.md).
+    Export {
+        file: PathBuf,
+        /// The format to write.
+        #[arg(long, value_enum)]
+        to: export::ExportFormat,
+        /// Write to this file instead of standard output.
+        #[arg(short = 'o', long = "output", value_name = "PATH")]
+        output: Option<PathBuf>,
+        /// Use this topology (instead of `easyflow.toml` or the nearest
+        /// `easyflow.topology`).
+        #[arg(long, value_name = "PATH")]
+        topology: Option<PathBuf>,
+        /// Use this package catalog (instead of `easyflow.toml` or the
+        /// nearest `easyflow-packages.toml`).
+        #[arg(long, value_name = "PATH")]
+        catalog: Option<PathBuf>,
+    },
     /// Print the syntax tree of a file (`-` reads standard input).
     Parse { file: PathBuf },
     /// Check a topology file and print its worker types.
@@ -80,6 +99,19 @@ fn main() -> ExitCode {
             deny_warnings,
         ),
         Command::Graph { file, format } => graph::run(&file, format),
+        Command::Export {
+            file,
+            to,
+            output,
+            topology,
+            catalog,
+        } => export::run(
+            &file,
+            topology.as_deref(),
+            catalog.as_deref(),
+            to,
+            output.as_deref(),
+        ),
         Command::Parse { file } => parse::run(&file),
         Command::Topology { file, gpispace } => topology::run(&file, gpispace),
     };

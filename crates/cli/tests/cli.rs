@@ -379,6 +379,101 @@ fn check_case_folders_through_the_binary() {
     assert_eq!(flows, cases, "every case is in the report");
 }
 
+#[test]
+fn export_through_the_binary() {
+    let root = repo_root();
+    for (to, expected) in [
+        ("diet", "diet.xml"),
+        ("workload", "workload.json"),
+        ("model", "model.json"),
+    ] {
+        let output = easyflow(
+            &[
+                "export",
+                "tests/data/export/swept-producer-consumer.flow",
+                "--to",
+                to,
+            ],
+            &root,
+        );
+        assert_eq!(output.status.code(), Some(0), "{}", stderr(&output));
+        assert_eq!(stderr(&output), "");
+        let file = format!("tests/data/export/swept-producer-consumer.{expected}");
+        assert_eq!(
+            stdout(&output),
+            std::fs::read_to_string(root.join(file)).unwrap()
+        );
+    }
+
+    // -o: the same bytes in the file, nothing on stdout.
+    let dir = tempfile::tempdir().unwrap();
+    let target = dir.path().join("out.xml");
+    let output = easyflow(
+        &[
+            "export",
+            "tests/data/export/stream.flow",
+            "--to",
+            "diet",
+            "-o",
+            target.to_str().unwrap(),
+        ],
+        &root,
+    );
+    assert_eq!(output.status.code(), Some(0), "{}", stderr(&output));
+    assert_eq!(stdout(&output), "");
+    assert_eq!(
+        std::fs::read_to_string(&target).unwrap(),
+        std::fs::read_to_string(root.join("tests/data/export/stream.diet.xml")).unwrap()
+    );
+
+    // A flow with errors: its errors on stderr, nothing on stdout, exit 1.
+    let output = easyflow(
+        &[
+            "export",
+            "tests/data/export/refused-unresolved.flow",
+            "--to",
+            "model",
+        ],
+        &root,
+    );
+    assert_eq!(output.status.code(), Some(1));
+    assert_eq!(stdout(&output), "");
+    assert_eq!(
+        stderr(&output),
+        std::fs::read_to_string(root.join("tests/data/export/refused-unresolved.refused.txt"))
+            .unwrap()
+    );
+
+    // --topology as for check; a missing one is a usage failure.
+    let output = easyflow(
+        &[
+            "export",
+            "tests/data/export/stream.flow",
+            "--to",
+            "model",
+            "--topology",
+            "tests/data/fit/easyflow.topology",
+        ],
+        &root,
+    );
+    assert_eq!(output.status.code(), Some(0), "{}", stderr(&output));
+    let model: serde_json::Value = serde_json::from_str(&stdout(&output)).unwrap();
+    assert_eq!(model["jobs"][0]["host"], "compute+CPU");
+    let output = easyflow(
+        &[
+            "export",
+            "tests/data/export/stream.flow",
+            "--to",
+            "model",
+            "--topology",
+            "nope",
+        ],
+        &root,
+    );
+    assert_eq!(output.status.code(), Some(2));
+    assert_eq!(stdout(&output), "");
+}
+
 /// `--catalog PATH` beats discovery, and the catalog is reported under the
 /// path as given with its own diagnostics (E0810 at their TOML location),
 /// in every format.

@@ -29,7 +29,7 @@ fn project() -> (String, String) {
 fn checked(text: &str, catalog: &str) -> (Database, SourceFile, CatalogFile) {
     let db = Database::default();
     let catalog = CatalogFile::new(&db, "easyflow-packages.toml".into(), catalog.into());
-    let file = SourceFile::builder("bench.flow".into(), text.to_string())
+    let file = SourceFile::builder("bench.flow".into(), text.into())
         .catalog(Some(catalog))
         .new(&db);
     db.check(file);
@@ -44,7 +44,7 @@ fn cold_check_with_catalog(bencher: Bencher) {
         .bench_local_values(|(text, catalog)| {
             let db = Database::default();
             let catalog = CatalogFile::new(&db, "p.toml".into(), catalog.into_bytes());
-            let file = SourceFile::builder("bench.flow".into(), text)
+            let file = SourceFile::builder("bench.flow".into(), text.into())
                 .catalog(Some(catalog))
                 .new(&db);
             let count = db.check(file).len();
@@ -63,7 +63,7 @@ fn recheck_after_editing_one_parameter(bencher: Bencher) {
     bencher
         .with_inputs(|| {
             let (mut db, file, _) = checked(&text, &catalog);
-            file.set_text(&mut db).to(edited.clone());
+            file.set_text(&mut db).to(edited.as_str().into());
             parse(&db, file);
             (db, file)
         })

@@ -24,13 +24,17 @@ fn cold_check(bencher: Bencher, steps: usize) {
     // One untimed check first: what a process does once (starting the
     // thread pool, its allocator's first memory) is not part of a check.
     let warm = Database::default();
-    warm.check(SourceFile::new(&warm, "warm.flow".into(), text.clone()));
+    warm.check(SourceFile::new(
+        &warm,
+        "warm.flow".into(),
+        text.as_str().into(),
+    ));
     drop(warm);
     bencher
         .with_inputs(|| text.clone())
         .bench_local_values(|text| {
             let db = Database::default();
-            let file = SourceFile::new(&db, "bench.flow".into(), text);
+            let file = SourceFile::new(&db, "bench.flow".into(), text.into());
             let count = db.check(file).len();
             (db, count)
         });
@@ -58,9 +62,9 @@ fn bench_recheck(bencher: Bencher, before: &str, after: &str) {
     bencher
         .with_inputs(|| {
             let mut db = Database::default();
-            let file = SourceFile::new(&db, "bench.flow".into(), before.to_string());
+            let file = SourceFile::new(&db, "bench.flow".into(), before.into());
             file_diagnostics(&db, file);
-            file.set_text(&mut db).to(after.to_string());
+            file.set_text(&mut db).to(after.into());
             parse(&db, file);
             (db, file)
         })
@@ -105,7 +109,7 @@ fn fit_check_after_topology_edit(bencher: Bencher) {
         .with_inputs(|| {
             let mut db = Database::default();
             let topology_file = TopologyFile::new(&db, "cluster.topology".into(), topology.clone());
-            let file = SourceFile::builder("bench.flow".into(), text.clone())
+            let file = SourceFile::builder("bench.flow".into(), text.as_str().into())
                 .topology(Some(topology_file))
                 .new(&db);
             file_diagnostics(&db, file);

@@ -78,6 +78,49 @@ pub fn step_fit(topology: &Topology, step: &StepSummary, package: Option<&Packag
     )
 }
 
+/// Where one step runs, as the exports write it: what it requires and the
+/// worker type that runs it.
+#[derive(Debug, Clone, PartialEq, Eq, Default)]
+pub struct StepPlacement {
+    /// The required capability set in the topology's syntax (`compute+GPU`),
+    /// when the step or its package's default sets `requires`.
+    pub requires: Option<String>,
+    /// Working memory per instance, when the step or its package's default
+    /// sets `memory`.
+    pub memory_bytes: Option<u64>,
+    /// The worker type the fit check chose (the first that fits, by its
+    /// capability set as written); `None` without a topology or a fit.
+    pub host: Option<String>,
+}
+
+/// The one place that decides a step's requirement and worker type for the
+/// exports: the requirement [`effective_requirement`] gives (the step's own
+/// attributes, else its package's defaults) and the first worker type the
+/// fit check accepts, so the model and the diagnostics never disagree.
+pub fn step_placement(
+    topology: Option<&Topology>,
+    step: &StepSummary,
+    package: Option<&Package>,
+) -> StepPlacement {
+    let own = |key: &str| step.attributes.iter().any(|(k, _)| k == key);
+    let effective = effective_requirement(step, package);
+    let requirement = &effective.requirement;
+    let host = topology
+        .filter(|_| !requirement.malformed)
+        .and_then(|topology| {
+            let fit = step_fit(topology, step, package);
+            let chosen = *fit.fitting_workers().first()?;
+            Some(topology.workers[chosen].name().to_string())
+        });
+    StepPlacement {
+        requires: (own("requires") || effective.capabilities_from_package)
+            .then(|| requirement.capabilities.join("+")),
+        memory_bytes: (own("memory") || effective.memory_from_package)
+            .then_some(requirement.memory),
+        host,
+    }
+}
+
 #[salsa::tracked(returns(ref))]
 pub fn fit_diagnostics(db: &dyn Db, file: SourceFile) -> Vec<AnchoredDiagnostic> {
     let Some(topology_file) = file.topology(db) else {

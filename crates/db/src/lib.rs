@@ -33,6 +33,7 @@ pub mod items;
 pub mod resolve;
 mod rules;
 pub mod view;
+pub mod workflow;
 
 use std::path::PathBuf;
 use std::sync::{Arc, Mutex};
@@ -49,6 +50,7 @@ pub use items::{
 pub use resolve::{Resolution, name_resolution};
 pub use salsa::{self, Setter};
 pub use view::{GraphEdge, GraphNode, GraphView, UnresolvedName, graph_view};
+pub use workflow::{ExpandedWorkflow, expanded_workflow};
 
 /// One flow file: the salsa input. `path` is for messages and discovery; the
 /// analysis reads `text`, and `topology` (set by the host after discovery,
@@ -57,8 +59,10 @@ pub use view::{GraphEdge, GraphNode, GraphView, UnresolvedName, graph_view};
 pub struct SourceFile {
     #[returns(ref)]
     pub path: PathBuf,
+    /// Shared with the host (an editor's open document), so setting it
+    /// copies nothing.
     #[returns(ref)]
-    pub text: String,
+    pub text: Arc<str>,
     #[default]
     #[returns(copy)]
     pub topology: Option<TopologyFile>,

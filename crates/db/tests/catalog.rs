@@ -11,7 +11,7 @@ use salsa::Setter;
 fn fresh_check(text: &str, catalog: &[u8]) -> Vec<Diagnostic> {
     let db = Database::default();
     let catalog = CatalogFile::new(&db, "p.toml".into(), catalog.to_vec());
-    let file = SourceFile::builder("fresh.flow".into(), text.to_string())
+    let file = SourceFile::builder("fresh.flow".into(), text.into())
         .catalog(Some(catalog))
         .new(&db);
     file_diagnostics(&db, file).clone()
@@ -46,7 +46,7 @@ fn editing_one_parameter_rechecks_only_its_step() {
     let before = easyflow_genflow::generate(60, 3);
     let catalog_text = easyflow_genflow::catalog(20);
     let catalog = CatalogFile::new(&db, "p.toml".into(), catalog_text.clone().into_bytes());
-    let file = SourceFile::builder("a.flow".into(), before.clone())
+    let file = SourceFile::builder("a.flow".into(), before.as_str().into())
         .catalog(Some(catalog))
         .new(&db);
     assert_eq!(file_diagnostics(&db, file), &[]);
@@ -58,7 +58,7 @@ fn editing_one_parameter_rechecks_only_its_step() {
     let threshold = at + before[at..].find("threshold = ").unwrap() + "threshold = ".len();
     let mut after = before.clone();
     after.replace_range(threshold..threshold + 6, "1.5000");
-    file.set_text(&mut db).to(after.clone());
+    file.set_text(&mut db).to(after.as_str().into());
     let diagnostics = file_diagnostics(&db, file).clone();
     let executed = query_names(&log.take());
     assert_eq!(count(&executed, "step_analysis"), 1, "{executed:?}");
@@ -89,7 +89,7 @@ fn editing_the_catalog_reruns_only_its_parse_and_the_catalog_checks() {
     let text = easyflow_genflow::generate(60, 3);
     let catalog_text = easyflow_genflow::catalog(20);
     let catalog = CatalogFile::new(&db, "p.toml".into(), catalog_text.clone().into_bytes());
-    let file = SourceFile::builder("a.flow".into(), text.clone())
+    let file = SourceFile::builder("a.flow".into(), text.as_str().into())
         .catalog(Some(catalog))
         .new(&db);
     assert_eq!(file_diagnostics(&db, file), &[]);
@@ -183,7 +183,7 @@ proptest! {
         let mut catalog_text = easyflow_genflow::catalog(6);
         let mut db = Database::default();
         let catalog = CatalogFile::new(&db, "p.toml".into(), catalog_text.clone().into_bytes());
-        let file = SourceFile::builder("a.flow".into(), text.clone())
+        let file = SourceFile::builder("a.flow".into(), text.as_str().into())
             .catalog(Some(catalog))
             .new(&db);
         file_diagnostics(&db, file);
@@ -191,7 +191,7 @@ proptest! {
             match edit {
                 Edit::Flow(at, removed, inserted) => {
                     easyflow_genflow::edit(&mut text, at, removed, &inserted);
-                    file.set_text(&mut db).to(text.clone());
+                    file.set_text(&mut db).to(text.as_str().into());
                 }
                 Edit::Catalog(at, removed, inserted) => {
                     easyflow_genflow::edit(&mut catalog_text, at, removed, &inserted);

@@ -7,7 +7,7 @@ use salsa::Setter;
 
 fn fresh_check(text: &str) -> Vec<Diagnostic> {
     let db = Database::default();
-    let file = SourceFile::new(&db, "fresh.flow".into(), text.to_string());
+    let file = SourceFile::new(&db, "fresh.flow".into(), text.into());
     file_diagnostics(&db, file).clone()
 }
 
@@ -39,14 +39,14 @@ fn flow_with_problems() -> String {
 fn editing_a_string_literal_reruns_neither_resolution_nor_graph() {
     let (mut db, log) = Database::with_execution_log();
     let before = flow_with_problems();
-    let file = SourceFile::new(&db, "a.flow".into(), before.clone());
+    let file = SourceFile::new(&db, "a.flow".into(), before.as_str().into());
     assert!(!file_diagnostics(&db, file).is_empty());
     log.take();
 
     // Longer text inside one step's string: every later offset moves.
     let after = before.replacen("\"chunk 5 — этап\"", "\"chunk 5 — этап, edited\"", 1);
     assert_ne!(after, before);
-    file.set_text(&mut db).to(after.clone());
+    file.set_text(&mut db).to(after.as_str().into());
     let diagnostics = file_diagnostics(&db, file).clone();
     let executed = query_names(&log.take());
 
@@ -76,12 +76,12 @@ fn editing_a_string_literal_reruns_neither_resolution_nor_graph() {
 fn renaming_a_reference_reruns_resolution() {
     let (mut db, log) = Database::with_execution_log();
     let before = flow_with_problems();
-    let file = SourceFile::new(&db, "a.flow".into(), before.clone());
+    let file = SourceFile::new(&db, "a.flow".into(), before.as_str().into());
     file_diagnostics(&db, file);
     log.take();
 
     let after = before.replacen("y = Missing", "y = S2", 1);
-    file.set_text(&mut db).to(after.clone());
+    file.set_text(&mut db).to(after.as_str().into());
     let diagnostics = file_diagnostics(&db, file).clone();
     let executed = query_names(&log.take());
     assert!(
@@ -119,11 +119,11 @@ proptest! {
     fn incremental_equals_fresh(edits in proptest::collection::vec(edit(), 1..6)) {
         let mut text = easyflow_genflow::generate(12, 5);
         let mut db = Database::default();
-        let file = SourceFile::new(&db, "a.flow".into(), text.clone());
+        let file = SourceFile::new(&db, "a.flow".into(), text.as_str().into());
         file_diagnostics(&db, file);
         for (at, removed, inserted) in edits {
             easyflow_genflow::edit(&mut text, at, removed, &inserted);
-            file.set_text(&mut db).to(text.clone());
+            file.set_text(&mut db).to(text.as_str().into());
             prop_assert_eq!(file_diagnostics(&db, file), &fresh_check(&text));
         }
     }
@@ -139,7 +139,7 @@ fn editing_the_topology_reruns_only_the_fit_check() {
         easyflow_genflow::TOPOLOGY.to_string(),
     );
     let text = easyflow_genflow::generate_with_topology(40, 2);
-    let file = SourceFile::builder("a.flow".into(), text)
+    let file = SourceFile::builder("a.flow".into(), text.into())
         .topology(Some(topology))
         .new(&db);
     assert!(
@@ -206,7 +206,7 @@ fn parallel_check_equals_a_plain_check() {
     let mut text = easyflow_genflow::generate(4_000, 9);
     text.push_str("require unusedFile;\nstep Broken runs P (x = S1.outs[\"a\"], y = Missing);\n");
     let mut db = Database::default();
-    let file = SourceFile::new(&db, "large.flow".into(), text.clone());
+    let file = SourceFile::new(&db, "large.flow".into(), text.as_str().into());
     let diagnostics = db.check(file).to_vec();
     assert!(!diagnostics.is_empty());
     assert_eq!(diagnostics, fresh_check(&text));
@@ -214,6 +214,35 @@ fn parallel_check_equals_a_plain_check() {
     let edited = text
         .replacen("= S1.outs", "= S2.outs", 1)
         .replace("Missing", "S3999");
-    file.set_text(&mut db).to(edited.clone());
+    file.set_text(&mut db).to(edited.as_str().into());
     assert_eq!(db.check(file), fresh_check(&edited).as_slice());
+}
+
+#[test]
+fn a_second_export_without_an_edit_recomputes_nothing() {
+    let (mut db, log) = Database::with_execution_log();
+    let before = easyflow_genflow::generate(60, 5);
+    let file = SourceFile::new(&db, "a.flow".into(), before.as_str().into());
+    let first = easyflow_db::expanded_workflow(&db, file).clone();
+    let executed = query_names(&log.take());
+    assert!(executed.iter().any(|q| q == "expanded_workflow"));
+    assert_eq!(executed.iter().filter(|q| *q == "step_values").count(), 60);
+
+    let again = easyflow_db::expanded_workflow(&db, file).clone();
+    assert_eq!(log.take(), Vec::<String>::new(), "nothing re-runs");
+    assert_eq!(first, again);
+
+    // An edit inside one step's string reads that step's values again, only.
+    let after = before.replacen("\"chunk 5 — этап\"", "\"chunk 5 — edited\"", 1);
+    file.set_text(&mut db).to(after.as_str().into());
+    let edited = easyflow_db::expanded_workflow(&db, file).clone();
+    let executed = query_names(&log.take());
+    assert_eq!(
+        executed.iter().filter(|q| *q == "step_values").count(),
+        1,
+        "{executed:?}"
+    );
+    let fresh = Database::default();
+    let fresh_file = SourceFile::new(&fresh, "a.flow".into(), after.into());
+    assert_eq!(&edited, easyflow_db::expanded_workflow(&fresh, fresh_file));
 }

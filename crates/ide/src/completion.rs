@@ -109,7 +109,7 @@ enum Context {
 
 /// The completions at `offset`.
 pub fn completions(db: &dyn Db, file: SourceFile, offset: TextSize) -> Vec<CompletionItem> {
-    if offset > TextSize::of(file.text(db).as_str()) {
+    if offset > TextSize::of(&**file.text(db)) {
         return Vec::new();
     }
     let root = parse(db, file).syntax();

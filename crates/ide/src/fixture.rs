@@ -46,7 +46,7 @@ fn with_project(text: &str, topology: Option<&str>, catalog: Option<&str>) -> Fi
         topology.map(|t| TopologyFile::new(&db, "cluster.topology".into(), t.to_string()));
     let catalog = catalog
         .map(|c| CatalogFile::new(&db, "easyflow-packages.toml".into(), c.as_bytes().to_vec()));
-    let file = SourceFile::builder("test.flow".into(), clean.clone())
+    let file = SourceFile::builder("test.flow".into(), clean.as_str().into())
         .topology(topology)
         .catalog(catalog)
         .new(&db);

@@ -45,7 +45,7 @@ pub struct HoverResult {
 
 /// The hover at `offset`, if there is anything to say about what is there.
 pub fn hover(db: &dyn Db, file: SourceFile, offset: TextSize) -> Option<HoverResult> {
-    if offset > TextSize::of(file.text(db).as_str()) {
+    if offset > TextSize::of(&**file.text(db)) {
         return None;
     }
     if let Some((definition, range)) = defs::definition_at(db, file, offset) {

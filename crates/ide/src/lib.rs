@@ -19,6 +19,7 @@ pub mod code_lens;
 pub mod completion;
 pub mod defs;
 mod docs;
+pub mod export;
 #[cfg(test)]
 mod fixture;
 pub mod folding;
@@ -36,6 +37,7 @@ mod tokens;
 
 use std::panic::AssertUnwindSafe;
 use std::path::{Path, PathBuf};
+use std::sync::Arc;
 
 pub use easyflow_db::discovery;
 pub use easyflow_db::disk;
@@ -77,7 +79,13 @@ impl AnalysisHost {
 
     /// A new flow file with its text.
     pub fn add_flow(&mut self, path: &Path, text: &str) -> SourceFile {
-        SourceFile::new(&self.db, path.to_path_buf(), text.to_string())
+        self.add_shared_flow(path, text.into())
+    }
+
+    /// [`AnalysisHost::add_flow`] with a text the caller shares (an editor's
+    /// open document): nothing is copied.
+    pub fn add_shared_flow(&mut self, path: &Path, text: Arc<str>) -> SourceFile {
+        SourceFile::new(&self.db, path.to_path_buf(), text)
     }
 
     /// The path a flow was added with.
@@ -87,27 +95,51 @@ impl AnalysisHost {
 
     /// Sets a flow's whole text (unchanged text costs nothing).
     pub fn set_flow_text(&mut self, file: SourceFile, text: &str) {
-        self.set_flow(file, text, None);
+        if **file.text(&self.db) != *text {
+            self.set_flow(file, text.into(), None);
+        }
+    }
+
+    /// [`AnalysisHost::set_flow_text`] with a shared text.
+    pub fn set_shared_flow_text(&mut self, file: SourceFile, text: Arc<str>) {
+        if **file.text(&self.db) != *text {
+            self.set_flow(file, text, None);
+        }
     }
 
     /// Sets a flow's text after an edit that replaced `deleted` (a range of
-    /// the previous text) by `inserted`: an edit inside one step reparses
-    /// only that step (`easyflow_syntax::reparse`).
+    /// the previous text) by `inserted`: the parse is updated by reparsing
+    /// only the items around the edit (`easyflow_syntax::reparse`) when it
+    /// can be.
     pub fn edit_flow(&mut self, file: SourceFile, text: &str, deleted: TextRange, inserted: &str) {
+        self.edit_shared_flow(file, text.into(), deleted, inserted);
+    }
+
+    /// [`AnalysisHost::edit_flow`] with a shared text.
+    pub fn edit_shared_flow(
+        &mut self,
+        file: SourceFile,
+        text: Arc<str>,
+        deleted: TextRange,
+        inserted: &str,
+    ) {
         let old = easyflow_db::parse(&self.db, file);
-        let reparsed = easyflow_syntax::reparse(old, deleted, inserted, text);
+        let reparsed = easyflow_syntax::reparse(old, deleted, inserted, &text);
         self.set_flow(file, text, reparsed);
     }
 
-    fn set_flow(&mut self, file: SourceFile, text: &str, reparsed: Option<easyflow_syntax::Parse>) {
+    fn set_flow(
+        &mut self,
+        file: SourceFile,
+        text: Arc<str>,
+        reparsed: Option<easyflow_syntax::Parse>,
+    ) {
         // `reparsed` must stay in step with `text`: cleared when the text is
         // set without one.
         if file.reparsed(&self.db).is_some() || reparsed.is_some() {
             file.set_reparsed(&mut self.db).to(reparsed);
         }
-        if file.text(&self.db) != text {
-            file.set_text(&mut self.db).to(text.to_string());
-        }
+        file.set_text(&mut self.db).to(text);
     }
 
     /// The topology a flow's fit check uses (decided by discovery).
@@ -174,7 +206,7 @@ impl Analysis {
 
     /// A flow's text, as the analysis has it.
     pub fn file_text(&self, file: SourceFile) -> Cancellable<&str> {
-        self.with_db(|db| file.text(db).as_str())
+        self.with_db(|db| &**file.text(db))
     }
 
     /// The path a flow was added with.
@@ -371,6 +403,15 @@ impl Analysis {
     pub fn graph(&self, file: SourceFile) -> Cancellable<graph::Graph> {
         self.with_db(|db| graph::graph(db, file))
     }
+
+    /// The flow in an export format, or why it cannot be exported.
+    pub fn export(
+        &self,
+        file: SourceFile,
+        format: export::Format,
+    ) -> Cancellable<Result<String, export::Refused>> {
+        self.with_db(|db| export::export(db, file, format))
+    }
 }
 
 #[cfg(test)]
@@ -411,8 +452,8 @@ mod tests {
         let fresh = host.add_flow(Path::new("b.flow"), text);
         let new_text = text.replace("x = 1", "x = 12");
         let at = TextSize::from(20);
-        host.edit_flow(edited, &new_text, TextRange::empty(at), "2");
-        host.set_flow_text(fresh, &new_text);
+        host.edit_flow(edited, new_text.as_str(), TextRange::empty(at), "2");
+        host.set_flow_text(fresh, new_text.as_str());
         let analysis = host.analysis();
         assert_eq!(analysis.file_text(edited).unwrap(), new_text);
         assert_eq!(
@@ -438,7 +479,7 @@ mod tests {
     fn a_change_cancels_a_running_computation() {
         let mut host = AnalysisHost::new();
         let text = chain_of_steps(3000);
-        let file = host.add_flow(Path::new("a.flow"), &text);
+        let file = host.add_flow(Path::new("a.flow"), text.as_str());
         let analysis = host.analysis();
         let (started, running) = mpsc::channel();
         let worker = std::thread::spawn(move || {

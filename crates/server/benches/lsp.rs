@@ -1,14 +1,18 @@
-//! Latency of the real `easyflow-ls` binary over stdio on a generated
-//! 10k-step document (`cargo bench -p easyflow-ls`): `initialize` reply
-//! time, keystroke (`didChange` of one character) → `publishDiagnostics`,
-//! and hover, completion and definition. Prints p50/p99; asserts nothing.
+//! Latency of the real `easyflow-ls` binary over stdio on generated
+//! documents (`cargo bench -p easyflow-ls`): `initialize` reply time,
+//! `didOpen` → first diagnostics, every edit kind of issue 13 (keystroke →
+//! `publishDiagnostics`), and hover, completion and definition. Prints
+//! p50/p99; asserts nothing.
+//!
+//! `EASYFLOW_BENCH_STEPS` picks the sizes (default `10000,100000`) and
+//! `EASYFLOW_BENCH_SAMPLES` the edits per kind (default 100).
 
 #[path = "../tests/support/mod.rs"]
 mod support;
 
 use std::time::{Duration, Instant};
 
-use serde_json::json;
+use serde_json::{Value, json};
 use support::Server;
 
 fn percentile(samples: &mut [Duration], p: f64) -> Duration {
@@ -19,7 +23,7 @@ fn percentile(samples: &mut [Duration], p: f64) -> Duration {
 
 fn report(name: &str, samples: &mut [Duration]) {
     println!(
-        "{name:<40} n={:<4} p50 {:>8.2} ms   p99 {:>8.2} ms   max {:>8.2} ms",
+        "{name:<44} n={:<4} p50 {:>8.2} ms   p99 {:>8.2} ms   max {:>8.2} ms",
         samples.len(),
         percentile(samples, 0.5).as_secs_f64() * 1e3,
         percentile(samples, 0.99).as_secs_f64() * 1e3,
@@ -27,44 +31,55 @@ fn report(name: &str, samples: &mut [Duration]) {
     );
 }
 
-/// Types and deletes a character at byte `at` of `text` 200 times (versions
-/// from `first_version`), timing each change until its diagnostics arrive.
-fn keystrokes(
-    server: &mut Server,
-    uri: &str,
-    text: &str,
-    at: usize,
-    first_version: i64,
-) -> Vec<Duration> {
-    let line = text[..at].matches('\n').count() as u32;
-    let character = (at - text[..at].rfind('\n').map_or(0, |i| i + 1)) as u32;
-    let start = json!({"line": line, "character": character});
-    let mut samples = Vec::new();
-    for version in first_version..first_version + 200 {
-        let typed = (version - first_version) % 2 == 0;
-        let (end, insert) = if typed {
-            (start.clone(), " ")
-        } else {
-            (json!({"line": line, "character": character + 1}), "")
-        };
+/// The LSP position (UTF-16) of byte `at` of `text`.
+fn position(text: &str, at: usize) -> Value {
+    let line = text[..at].matches('\n').count();
+    let line_start = text[..at].rfind('\n').map_or(0, |i| i + 1);
+    let character: usize = text[line_start..at].chars().map(char::len_utf16).sum();
+    json!({"line": line, "character": character})
+}
+
+/// The open document: the server's copy of its text, kept in step with the
+/// edits sent, and the next version.
+struct Document {
+    uri: String,
+    text: String,
+    version: i64,
+}
+
+impl Document {
+    /// Replaces `start..end` of the text by `insert` and times the change
+    /// until its diagnostics arrive.
+    fn edit(&mut self, server: &mut Server, start: usize, end: usize, insert: &str) -> Duration {
+        let range = json!({"start": position(&self.text, start), "end": position(&self.text, end)});
+        self.text.replace_range(start..end, insert);
+        self.version += 1;
         let started = Instant::now();
         server.notify(
             "textDocument/didChange",
-            json!({"textDocument": {"uri": uri, "version": version}, "contentChanges": [{"range": {"start": start, "end": end}, "text": insert}]}),
+            json!({"textDocument": {"uri": self.uri, "version": self.version}, "contentChanges": [{"range": range, "text": insert}]}),
         );
-        server.diagnostics(uri, version);
-        samples.push(started.elapsed());
+        server.diagnostics(&self.uri, self.version);
+        started.elapsed()
     }
-    samples
+}
+
+fn samples_per_kind() -> usize {
+    std::env::var("EASYFLOW_BENCH_SAMPLES")
+        .ok()
+        .and_then(|s| s.parse().ok())
+        .unwrap_or(100)
 }
 
 fn main() {
     // `cargo bench` passes `--bench`; any other argument filters nothing here.
+    let sizes: Vec<usize> = std::env::var("EASYFLOW_BENCH_STEPS")
+        .unwrap_or_else(|_| "10000,100000".to_string())
+        .split(',')
+        .filter_map(|s| s.trim().parse().ok())
+        .collect();
     let dir = std::env::temp_dir().join(format!("easyflow-ls-bench-{}", std::process::id()));
     std::fs::create_dir_all(&dir).unwrap();
-    let text = easyflow_genflow::generate(10_000, 7);
-    let path = dir.join("bench.flow");
-    std::fs::write(&path, &text).unwrap();
 
     let mut initialize = Vec::new();
     for _ in 0..10 {
@@ -78,42 +93,137 @@ fn main() {
         server.stop();
     }
     report("initialize reply after start", &mut initialize);
+    for steps in sizes {
+        bench_size(&dir, steps);
+    }
+    let _ = std::fs::remove_dir_all(&dir);
+}
+
+fn bench_size(dir: &std::path::Path, steps: usize) {
+    let n = samples_per_kind();
+    println!("--- {steps} steps");
+    let text = easyflow_genflow::generate(steps, 7);
+    let path = dir.join(format!("bench{steps}.flow"));
+    std::fs::write(&path, &text).unwrap();
 
     let mut server = Server::start();
-    server.initialize(&dir, json!({}), json!({}));
+    server.initialize(
+        dir,
+        json!({"general": {"positionEncodings": ["utf-16"]}}),
+        json!({}),
+    );
+    let started = Instant::now();
     let uri = server.open(&path, &text);
     server.diagnostics(&uri, 0);
+    println!(
+        "{:<44} {:>8.2} ms",
+        "didOpen -> first diagnostics",
+        started.elapsed().as_secs_f64() * 1e3
+    );
+    let mut doc = Document {
+        uri,
+        text,
+        version: 0,
+    };
+    let middle = steps / 2;
 
-    // Keystrokes: type and delete a character inside a string in the middle
-    // (the step is reparsed alone), then in the blank line before a step
-    // (outside any step: the whole file is reparsed).
-    let in_string = text.find("\"chunk 5000 ").unwrap() + 1;
-    let mut samples = keystrokes(&mut server, &uri, &text, in_string, 1);
-    report("keystroke -> publishDiagnostics", &mut samples);
-    let step = text.find("\nstep S5000 ").unwrap();
-    let between_steps = text[..step].rfind("\n\n").unwrap() + 1;
-    let mut samples = keystrokes(&mut server, &uri, &text, between_steps, 201);
-    report("keystroke -> publishDiagnostics (full)", &mut samples);
+    // One character typed and deleted inside a string literal.
+    let in_string = doc.text.find(&format!("\"chunk {middle} ")).unwrap() + 1;
+    let mut samples = Vec::new();
+    for i in 0..n {
+        samples.push(if i % 2 == 0 {
+            doc.edit(&mut server, in_string, in_string, "x")
+        } else {
+            doc.edit(&mut server, in_string, in_string + 1, "")
+        });
+    }
+    report("char in a string -> diagnostics", &mut samples);
 
-    // Requests at a reference `S4990.outs`.
-    let reference = text.find("= S4990.outs").unwrap() + 3;
-    let ref_line = text[..reference].matches('\n').count() as u32;
-    let ref_character = (reference - text[..reference].rfind('\n').map_or(0, |i| i + 1)) as u32;
-    let position = json!({"textDocument": {"uri": uri}, "position": {"line": ref_line, "character": ref_character}});
+    // One character of a step reference (`S4990.outs` → `S49901.outs`, which
+    // names no step) typed and deleted.
+    let target = format!("= S{}.outs", middle - 10);
+    let reference = doc.text.find(&target).unwrap() + target.len() - ".outs".len();
+    let mut samples = Vec::new();
+    for i in 0..n {
+        samples.push(if i % 2 == 0 {
+            doc.edit(&mut server, reference, reference, "1")
+        } else {
+            doc.edit(&mut server, reference, reference + 1, "")
+        });
+    }
+    report("char of a step reference -> diagnostics", &mut samples);
+
+    // A new step typed character by character in the blank line before a
+    // step, then deleted character by character.
+    let step = doc.text.find(&format!("\nstep S{middle} ")).unwrap();
+    let blank = doc.text[..step].rfind("\n\n").unwrap() + 1;
+    let new_step = format!(
+        "step New runs Tools.Prepare (x = S{}.outs);\n\n",
+        middle - 1
+    );
+    let mut samples = Vec::new();
+    while samples.len() < n {
+        for (i, c) in new_step.char_indices() {
+            samples.push(doc.edit(&mut server, blank + i, blank + i, &c.to_string()));
+        }
+        for i in (0..new_step.len()).rev() {
+            samples.push(doc.edit(&mut server, blank + i, blank + i + 1, ""));
+        }
+    }
+    report("typing a new step -> diagnostics", &mut samples);
+
+    // A whole step deleted, and put back (undo).
+    let start = doc.text.find(&format!("step S{} ", middle + 3)).unwrap();
+    let end = start + doc.text[start..].find("\n\n").unwrap() + 2;
+    let removed = doc.text[start..end].to_string();
+    let mut samples = Vec::new();
+    for i in 0..n {
+        samples.push(if i % 2 == 0 {
+            doc.edit(&mut server, start, end, "")
+        } else {
+            doc.edit(&mut server, start, start, &removed)
+        });
+    }
+    report("deleting a step (and undo) -> diagnostics", &mut samples);
+
+    // A block of 50 new steps pasted, and removed (undo).
+    let block: String = (0..50)
+        .map(|i| {
+            format!(
+                "step Pasted{i} runs Reducer.Sum\n(\n  in0 = S{}.outs[\"part0.dat\"],\n  label = \"pasted {i}\"\n);\n\n",
+                middle - 20 + i % 10
+            )
+        })
+        .collect();
+    let at = doc.text.find(&format!("\nstep S{} ", middle + 7)).unwrap() + 1;
+    let at = doc.text[..at - 1].rfind("\n\n").unwrap() + 2;
+    let mut samples = Vec::new();
+    for i in 0..n {
+        samples.push(if i % 2 == 0 {
+            doc.edit(&mut server, at, at, &block)
+        } else {
+            doc.edit(&mut server, at, at + block.len(), "")
+        });
+    }
+    report("pasting 50 steps (and undo) -> diagnostics", &mut samples);
+
+    // Requests at a reference `S<middle-10>.outs`.
+    let reference = doc.text.find(&target).unwrap() + 3;
+    let params =
+        json!({"textDocument": {"uri": doc.uri}, "position": position(&doc.text, reference)});
     for method in [
         "textDocument/hover",
         "textDocument/completion",
         "textDocument/definition",
     ] {
         let mut samples = Vec::new();
-        for _ in 0..200 {
+        for _ in 0..n.max(50) {
             let started = Instant::now();
-            server.request(method, position.clone());
+            server.request(method, params.clone());
             samples.push(started.elapsed());
         }
         report(method, &mut samples);
     }
     let status = server.stop();
     assert!(status.success());
-    let _ = std::fs::remove_dir_all(&dir);
 }

@@ -9,10 +9,10 @@ use easyflow_ide::{
     self as ide, StepId, TextEdit, TextRange, TextSize, call_hierarchy, code_actions, code_lens,
     completion, defs, folding, graph, hover, inlay_hints, navigation, semantic_tokens, symbols,
 };
-use line_index::{LineIndex, WideEncoding, WideLineCol};
 use serde_json::json;
 use tower_lsp_server::ls_types as lsp;
 
+use crate::line_index::LineIndex;
 use crate::lsp_ext;
 
 /// How the client counts characters in a line.
@@ -32,15 +32,19 @@ pub struct Lines<'a> {
 impl Lines<'_> {
     pub fn position(&self, offset: TextSize) -> lsp::Position {
         let offset = offset.min(TextSize::of(self.text));
-        let utf8 = self.index.line_col(offset);
+        let (line, line_start) = self.index.line_of(offset);
+        // An offset inside a character counts from that character's start.
+        let mut end = usize::from(offset);
+        while !self.text.is_char_boundary(end) {
+            end -= 1;
+        }
+        let before = &self.text[usize::from(line_start)..end];
         let character = match self.encoding {
-            Encoding::Utf8 => utf8.col,
-            Encoding::Utf16 => self
-                .index
-                .to_wide(WideEncoding::Utf16, utf8)
-                .map_or(utf8.col, |w| w.col),
+            Encoding::Utf8 => before.len(),
+            Encoding::Utf16 if before.is_ascii() => before.len(),
+            Encoding::Utf16 => before.chars().map(char::len_utf16).sum(),
         };
-        lsp::Position::new(utf8.line, character)
+        lsp::Position::new(line, character as u32)
     }
 
     pub fn range(&self, range: TextRange) -> lsp::Range {
@@ -60,20 +64,12 @@ impl Lines<'_> {
         } else if line_text.ends_with('\n') {
             line_end -= TextSize::from(1);
         }
+        let line_text = &self.text[line.start().into()..line_end.into()];
         let col = match self.encoding {
-            Encoding::Utf8 => position.character,
-            Encoding::Utf16 => {
-                let wide = WideLineCol {
-                    line: position.line,
-                    col: position.character,
-                };
-                match self.index.to_utf8(WideEncoding::Utf16, wide) {
-                    Some(utf8) => utf8.col,
-                    None => u32::MAX,
-                }
-            }
+            Encoding::Utf8 => position.character as usize,
+            Encoding::Utf16 => utf16_to_utf8_column(line_text, position.character),
         };
-        let mut offset = line.start() + TextSize::from(col.min(u32::from(line_end - line.start())));
+        let mut offset = line.start() + TextSize::from(col.min(line_text.len()) as u32);
         // A column inside a multi-byte character lands on its start.
         while !self.text.is_char_boundary(offset.into()) {
             offset -= TextSize::from(1);
@@ -86,6 +82,19 @@ impl Lines<'_> {
         let end = self.offset(range.end).max(start);
         TextRange::new(start, end)
     }
+}
+
+/// The byte column of UTF-16 column `wide` in `line` (its length when past
+/// its end; inside a surrogate pair, that character's start).
+fn utf16_to_utf8_column(line: &str, wide: u32) -> usize {
+    let mut units = 0;
+    for (at, c) in line.char_indices() {
+        units += c.len_utf16();
+        if units > wide as usize {
+            return at;
+        }
+    }
+    line.len()
 }
 
 // ---------------------------------------------------------------------------

@@ -10,12 +10,12 @@ use std::path::{Path, PathBuf};
 use std::sync::{Arc, Mutex, OnceLock};
 
 use easyflow_ide::{Analysis, CatalogFile, SourceFile, TopologyFile};
-use line_index::LineIndex;
 use tower_lsp_server::Client;
 use tower_lsp_server::ls_types::{self as lsp, Uri};
 
 use crate::convert::{self, Encoding, Lines};
 use crate::dispatch::{self, HandlerResult};
+use crate::line_index::LineIndex;
 use crate::state::{DocumentKind, SharedState, State, path_of};
 
 pub struct Diagnostics {

@@ -6,6 +6,7 @@ mod convert;
 mod diagnostics;
 mod dispatch;
 mod handlers;
+mod line_index;
 mod lsp_ext;
 mod server;
 mod state;

@@ -12,11 +12,11 @@ use easyflow_ide::discovery;
 use easyflow_ide::{
     Analysis, AnalysisHost, CatalogFile, SourceFile, TextRange, TextSize, TopologyFile,
 };
-use line_index::LineIndex;
 use tower_lsp_server::ls_types as lsp;
 
 use crate::capabilities::ClientCapabilities;
 use crate::convert::{Encoding, Lines};
+use crate::line_index::LineIndex;
 
 /// Settings of the section `easyflow` (initialization options or
 /// `workspace/didChangeConfiguration`).
@@ -162,10 +162,10 @@ impl SharedState {
 
 impl State {
     /// The flow at `path`, created with `text` or set to it.
-    pub fn set_flow(&mut self, path: &Path, text: &str) -> SourceFile {
+    pub fn set_flow(&mut self, path: &Path, text: Arc<str>) -> SourceFile {
         match self.flows.get(path) {
             Some(&file) => {
-                self.host.set_flow_text(file, text);
+                self.host.set_shared_flow_text(file, text);
                 file
             }
             None => self.add_flow(path, text),
@@ -177,21 +177,21 @@ impl State {
     pub fn edit_flow(
         &mut self,
         path: &Path,
-        text: &str,
+        text: Arc<str>,
         deleted: TextRange,
         inserted: &str,
     ) -> SourceFile {
         match self.flows.get(path) {
             Some(&file) => {
-                self.host.edit_flow(file, text, deleted, inserted);
+                self.host.edit_shared_flow(file, text, deleted, inserted);
                 file
             }
             None => self.add_flow(path, text),
         }
     }
 
-    fn add_flow(&mut self, path: &Path, text: &str) -> SourceFile {
-        let file = self.host.add_flow(path, text);
+    fn add_flow(&mut self, path: &Path, text: Arc<str>) -> SourceFile {
+        let file = self.host.add_shared_flow(path, text);
         self.flows.insert(path.to_path_buf(), file);
         file
     }

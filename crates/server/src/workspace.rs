@@ -13,10 +13,10 @@ use std::sync::Arc;
 use easyflow_ide::SourceFile;
 use easyflow_ide::discovery::{self, FileSystem};
 use easyflow_ide::disk::{self, FileKind, ReadError, Refusal};
-use line_index::LineIndex;
 use tower_lsp_server::Client;
 use tower_lsp_server::ls_types as lsp;
 
+use crate::line_index::LineIndex;
 use crate::state::{DocumentKind, DocumentSnapshot, SharedState, State, path_of};
 
 /// The file system as the editor sees it: the open documents' texts (taken
@@ -182,7 +182,7 @@ pub fn reload_flow(state: &SharedState, path: &Path) {
     let mut state = state.lock();
     match text {
         Ok(text) => {
-            state.set_flow(path, &text);
+            state.set_flow(path, text.into());
         }
         Err(_) => {
             state.flows.remove(path);
@@ -250,7 +250,7 @@ pub fn flow_snapshot(state: &SharedState, uri: &lsp::Uri) -> Option<DocumentSnap
     }
     let text: Arc<str> = read_logged(&path, FileKind::Flow).ok()?.into();
     let lines = Arc::new(LineIndex::new(&text));
-    let file = state.lock().set_flow(&path, &text);
+    let file = state.lock().set_flow(&path, text.clone());
     rediscover(state, Flows::One(file));
     tracing::trace!("read {} for a request", path.display());
     Some(state.lock().document_snapshot(uri, file, text, lines))
@@ -374,7 +374,7 @@ pub async fn index(state: &SharedState, client: &Client) {
             let mut state = state.lock();
             for (path, text) in read {
                 if state.open_document(&path).is_none() {
-                    state.set_flow(&path, &text);
+                    state.set_flow(&path, text.into());
                 }
             }
         }

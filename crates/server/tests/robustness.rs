@@ -140,7 +140,7 @@ fn a_50_mb_document() {
 /// and start positions (UTF-16).
 fn fresh_check(text: &str) -> Vec<(String, u32, u32)> {
     let db = easyflow_db::Database::default();
-    let file = easyflow_db::SourceFile::new(&db, "fresh.flow".into(), text.to_string());
+    let file = easyflow_db::SourceFile::new(&db, "fresh.flow".into(), text.into());
     let index = line_index::LineIndex::new(text);
     easyflow_db::file_diagnostics(&db, file)
         .iter()

@@ -1,137 +1,338 @@
-//! Incremental reparsing: after an edit inside one top-level step, parse only
-//! that step's new text and splice it into the previous tree. The result is
-//! always the tree a full parse of the new text gives (tested by a property
-//! test); when that cannot be guaranteed cheaply, [`reparse`] says `None`
-//! and the caller parses the whole text.
+//! Incremental reparsing, for any edit: only a run of top-level items around
+//! the edit is lexed and parsed again, and its items are spliced into the
+//! previous root in place of the old ones, the way rust-analyzer reparses a
+//! block and tree-sitter an edited range. The run begins right after an
+//! item that ends with its own `;` (nothing after it can change how it or
+//! anything before it parses) and ends before an item that begins one
+//! whatever precedes it; it grows until the reparsed text ends cleanly there
+//! (its last item ends with its own `;`, no unterminated string, comment or
+//! code block, no error at its end), which is where a parse of the whole
+//! text resynchronises too. The result is always the tree and errors a full
+//! parse gives (property tests); when the run cannot be closed within a
+//! bounded distance, [`reparse`] says `None` and the caller parses the
+//! whole text.
 
-use easyflow_diagnostics::{TextRange, TextSize};
-use rowan::NodeOrToken;
+use easyflow_diagnostics::{Diagnostic, TextRange, TextSize};
+use rowan::{GreenNode, GreenNodeData, NodeOrToken};
 
-use crate::{Parse, SyntaxKind, parse};
+use crate::{Parse, SyntaxKind, SyntaxNode, parse};
 
-/// The parse of `new_text`, which is `old_text` (whose parse is `old`) with
-/// `deleted` replaced by `inserted`, if the edit lies strictly inside one
-/// top-level step that no syntax error touches, and whose new text parses,
-/// on its own, to one step that ends with its own `;` and begins with the
-/// same three kinds of tokens. The new step may have syntax errors (typing
-/// makes them) when the next item is a proper one, where its recovery stops
-/// in the file too; not an unterminated string, comment or code block.
-/// Errors elsewhere in the file stay, the ones after the step moved by the
-/// edit's length.
+/// How many times the run grows before the whole text is parsed instead
+/// (each time by twice as many items to the right, and past one more
+/// anchor to the left).
+const MAX_ATTEMPTS: u32 = 6;
+/// How far (in top-level children) a run's end is looked for.
+const MAX_DISTANCE: usize = 256;
+
+/// The parse of `new_text`, which is the text of `old` with `deleted`
+/// replaced by `inserted`, made by reparsing only the items around the
+/// edit; `None` when that cannot be done within a bounded distance.
 pub fn reparse(old: &Parse, deleted: TextRange, inserted: &str, new_text: &str) -> Option<Parse> {
     let root = old.green();
-    let mut offset = TextSize::from(0);
-    for (index, child) in root.children().enumerate() {
-        let range = TextRange::at(offset, child.text_len());
-        offset += child.text_len();
-        // Strictly inside: an edit at a step's edge may join it to a neighbour.
-        if !(range.start() < deleted.start() && deleted.end() < range.end()) {
-            continue;
+    let old_len = root.text_len();
+    if deleted.end() > old_len
+        || TextSize::of(new_text) != old_len - deleted.len() + TextSize::of(inserted)
+    {
+        return None;
+    }
+    let children = Children::new(root);
+    // The children the edit touches, and the one before when the edit
+    // starts where it ends (a token there may join what is inserted).
+    let first = children.child_at(deleted.start().checked_sub(1.into()).unwrap_or_default());
+    let last = children.child_at(deleted.end());
+    let mut anchor = children.anchor_before(first, old.errors())?;
+    let mut end = children.resync_after(last, old.errors())?;
+    let edit = Edit {
+        deleted,
+        inserted,
+        new_text,
+    };
+    for attempt in 0..MAX_ATTEMPTS {
+        match reparse_run(old, &children, anchor, end, &edit) {
+            Run::Done(parse) => return Some(parse),
+            Run::Never => return None,
+            Run::Grow => {}
         }
-        let NodeOrToken::Node(step) = child else {
-            return None;
-        };
-        if SyntaxKind::from_raw(step.kind().0) != Some(SyntaxKind::STEP) {
+        if end.index == children.count && anchor.is_none() {
             return None;
         }
-        // An error in or at the edge of the step may be one that a full
-        // parse would report differently once the step changes.
-        let touches_step = |r: &TextRange| r.start() <= range.end() && range.start() <= r.end();
-        if old.errors().iter().any(|error| {
-            touches_step(&error.range) || error.related.iter().any(|r| touches_step(&r.range))
-        }) {
-            return None;
-        }
-        let new_len = range.len() + TextSize::of(inserted) - deleted.len();
-        let new_range = TextRange::at(range.start(), new_len);
-        let step_text = new_text.get(std::ops::Range::<usize>::from(new_range))?;
-        let reparsed = parse(step_text);
-        // A step with errors recovers up to the next item; that must be one
-        // that begins a new item for sure (a proper item, not stray text).
-        let next_item = root.children().skip(index + 1).find(|next| match next {
-            NodeOrToken::Node(_) => true,
-            NodeOrToken::Token(token) => {
-                !SyntaxKind::from_raw(token.kind().0).is_some_and(SyntaxKind::is_trivia)
+        for _ in 0..(1usize << attempt) {
+            if end.index == children.count {
+                break;
             }
-        });
-        let next_is_an_item = match next_item {
-            None => true,
-            Some(NodeOrToken::Node(next)) => matches!(
-                SyntaxKind::from_raw(next.kind().0),
-                Some(SyntaxKind::STEP | SyntaxKind::REQUIRE | SyntaxKind::FLOW_ATTRIBUTE)
-            ),
-            Some(NodeOrToken::Token(_)) => false,
-        };
-        if !reparsed.errors().is_empty() && !next_is_an_item {
-            return None;
+            end = children.resync_after(end, old.errors())?;
         }
-        // An unterminated string, comment or code block swallows what
-        // follows it in the file, not just the step.
-        if reparsed.errors().iter().any(crate::lexer::is_unterminated) {
-            return None;
+        if let Some(child) = anchor {
+            anchor = children.anchor_before(child, old.errors())?;
         }
-        // The step must be the whole text on its own, with the same end: a
-        // step's extent is decided by its own tokens when it ends with `;`
-        // (what follows cannot extend it).
-        let mut parts = reparsed.green().children();
-        let (Some(NodeOrToken::Node(new_step)), None) = (parts.next(), parts.next()) else {
-            return None;
-        };
-        if SyntaxKind::from_raw(new_step.kind().0) != Some(SyntaxKind::STEP)
-            || new_step.text_len() != TextSize::of(step_text)
-            || !ends_itself(new_step)
-            // Where the step begins was decided (by the item before it, or
-            // its recovery) looking at its first three tokens.
-            || leading_kinds(step) != leading_kinds(new_step)
-        {
-            return None;
-        }
-        let green = root.replace_child(index, NodeOrToken::Node(new_step.to_owned()));
-        // The other items parse as before: only what follows the step moves.
-        let after_edit = |r: TextRange| {
-            if r.start() >= range.end() {
-                TextRange::at(r.start() - range.len() + new_len, r.len())
-            } else {
-                r
-            }
-        };
-        let mut errors: Vec<_> = old
-            .errors()
-            .iter()
-            .map(|error| error.clone().moved(after_edit))
-            .collect();
-        errors.extend(
-            reparsed
-                .errors()
-                .iter()
-                .map(|error| error.clone().moved(|r| r + range.start())),
-        );
-        easyflow_diagnostics::sort(&mut errors);
-        return Some(Parse::from_parts(green, errors));
     }
     None
 }
 
-/// The kinds of the first three non-trivia tokens of `node`.
-fn leading_kinds(node: &rowan::GreenNodeData) -> Vec<SyntaxKind> {
-    crate::SyntaxNode::new_root(node.to_owned())
-        .descendants_with_tokens()
-        .filter_map(|element| element.into_token())
-        .map(|token| token.kind())
-        .filter(|kind| !kind.is_trivia())
-        .take(3)
-        .collect()
+struct Edit<'a> {
+    deleted: TextRange,
+    inserted: &'a str,
+    new_text: &'a str,
 }
 
-/// Whether a step ends with a token after which nothing can continue it: its
-/// own `;`. (After `)` or a code block, a following `;`, `pre` or `post`
-/// would belong to the step, so those ends are left to a full parse.)
-fn ends_itself(step: &rowan::GreenNodeData) -> bool {
-    matches!(
-        step.children().last(),
-        Some(NodeOrToken::Token(token))
-            if SyntaxKind::from_raw(token.kind().0) == Some(SyntaxKind::SEMICOLON)
-    )
+impl Edit<'_> {
+    /// Where `offset` of the old text, at or after the deleted range, is now.
+    fn moved(&self, offset: TextSize) -> TextSize {
+        debug_assert!(offset >= self.deleted.end());
+        offset - self.deleted.len() + TextSize::of(self.inserted)
+    }
+}
+
+enum Run {
+    Done(Parse),
+    /// The run does not end cleanly: a longer one may.
+    Grow,
+    /// No run can: the edit changes the rest of the text (an unterminated
+    /// string, comment or code block swallows it).
+    Never,
+}
+
+/// Reparses the text between the end of `anchor` (or the start of the text)
+/// and the start of `end` (old offsets), if that is what a full parse gives.
+fn reparse_run(
+    old: &Parse,
+    children: &Children<'_>,
+    anchor: Option<Child>,
+    end: Child,
+    edit: &Edit<'_>,
+) -> Run {
+    let start = anchor.map_or(TextSize::from(0), |a| a.end(children));
+    let (old_start, old_end) = (start, end.start);
+    let new_end = edit.moved(old_end);
+    let Some(text) = edit.new_text.get(usize::from(start)..usize::from(new_end)) else {
+        return Run::Never;
+    };
+    let reparsed = parse(text);
+    let at_end_of_text = end.index == children.count;
+    if !at_end_of_text {
+        if reparsed.errors().iter().any(crate::lexer::is_unterminated) {
+            return Run::Never;
+        }
+        if !ends_cleanly(&reparsed, text) {
+            return Run::Grow;
+        }
+    }
+    // The old errors: before the run they stay, after it they move, inside
+    // it they are replaced by the run's; one that crosses either end (or
+    // sits right at the run's end, where it may belong to either side)
+    // leaves the edit to a full parse.
+    let new_start_of_rest = new_end;
+    let mut errors = Vec::with_capacity(old.errors().len() + reparsed.errors().len());
+    for error in old.errors() {
+        let ranges = || std::iter::once(&error.range).chain(error.related.iter().map(|r| &r.range));
+        if ranges().all(|r| r.end() <= old_start && r.start() < old_start) {
+            errors.push(error.clone());
+        } else if ranges().all(|r| r.start() > old_end) {
+            errors.push(error.clone().moved(|r| r - old_end + new_start_of_rest));
+        } else if ranges()
+            .all(|r| old_start <= r.start() && r.end() <= old_end && r.start() < old_end)
+        {
+            // Replaced by the run's own.
+        } else {
+            return Run::Grow;
+        }
+    }
+    errors.extend(
+        reparsed
+            .errors()
+            .iter()
+            .map(|error| error.clone().moved(|r| r + start)),
+    );
+    easyflow_diagnostics::sort(&mut errors);
+    let first = anchor.map_or(0, |a| a.index + 1);
+    let items = reparsed.green().children().map(|child| child.to_owned());
+    let green = children.root.splice_children(first..end.index, items);
+    Run::Done(Parse::from_parts(green, errors))
+}
+
+/// Whether the parse of a run's `text` ends where a full parse resumes as
+/// if it had parsed nothing before: after an item that ends with its own
+/// `;` and reported no error at its end (where it saw the end of the text,
+/// not what follows), then only trivia that the next token cannot extend.
+fn ends_cleanly(reparsed: &Parse, text: &str) -> bool {
+    if !text.ends_with([' ', '\t', '\n', '\r', ';']) && !text.is_empty() {
+        return false;
+    }
+    let last_item = reparsed.green().children().rev().find(|child| match child {
+        NodeOrToken::Node(_) => true,
+        NodeOrToken::Token(token) => !kind(token.kind()).is_trivia(),
+    });
+    let last_item_end = match last_item {
+        None => return reparsed.errors().is_empty(),
+        Some(NodeOrToken::Token(_)) => return false,
+        Some(NodeOrToken::Node(item)) => {
+            if !ends_itself(item) {
+                return false;
+            }
+            // After the last item, only trivia tokens.
+            let trailing: TextSize = reparsed
+                .green()
+                .children()
+                .rev()
+                .map_while(|child| child.into_token().map(|token| token.text_len()))
+                .sum();
+            TextSize::of(text) - trailing
+        }
+    };
+    reparsed
+        .errors()
+        .iter()
+        .all(|error| error.range.end() < last_item_end)
+}
+
+fn kind(raw: rowan::SyntaxKind) -> SyntaxKind {
+    SyntaxKind::from_raw(raw.0).unwrap_or(SyntaxKind::ERROR_NODE)
+}
+
+/// Whether an item ends with a token after which nothing can continue it:
+/// its own `;`. (After `)` or a code block, a following `;`, `pre` or
+/// `post` would belong to it.)
+fn ends_itself(item: &GreenNodeData) -> bool {
+    matches!(kind(item.kind()), SyntaxKind::STEP | SyntaxKind::REQUIRE)
+        && matches!(
+            item.children().last(),
+            Some(NodeOrToken::Token(token)) if kind(token.kind()) == SyntaxKind::SEMICOLON
+        )
+}
+
+/// A child of the root: its index (`count` for the end of the text) and
+/// where it starts in the old text.
+#[derive(Debug, Clone, Copy)]
+struct Child {
+    index: usize,
+    start: TextSize,
+}
+
+impl Child {
+    fn end(self, children: &Children<'_>) -> TextSize {
+        self.start + children.len(self.index)
+    }
+}
+
+/// The root's children, reached by index (rowan's children iterator has
+/// O(1) `nth`) or by offset (rowan's binary search over their offsets).
+struct Children<'a> {
+    root: &'a GreenNodeData,
+    red: SyntaxNode,
+    count: usize,
+}
+
+impl<'a> Children<'a> {
+    fn new(root: &'a GreenNode) -> Self {
+        Children {
+            root,
+            red: SyntaxNode::new_root(root.clone()),
+            count: root.children().len(),
+        }
+    }
+
+    fn get(&self, index: usize) -> NodeOrToken<&'a GreenNodeData, &'a rowan::GreenTokenData> {
+        self.root
+            .children()
+            .nth(index)
+            .expect("an index below count")
+    }
+
+    fn len(&self, index: usize) -> TextSize {
+        match self.get(index) {
+            NodeOrToken::Node(node) => node.text_len(),
+            NodeOrToken::Token(token) => token.text_len(),
+        }
+    }
+
+    /// The child that holds byte `offset` (the end of the text past it).
+    fn child_at(&self, offset: TextSize) -> Child {
+        let end = Child {
+            index: self.count,
+            start: self.root.text_len(),
+        };
+        if offset >= self.root.text_len() {
+            return end;
+        }
+        match self
+            .red
+            .child_or_token_at_range(TextRange::at(offset, 1.into()))
+        {
+            Some(NodeOrToken::Node(node)) => Child {
+                index: node.index(),
+                start: node.text_range().start(),
+            },
+            Some(NodeOrToken::Token(token)) => Child {
+                index: token.index(),
+                start: token.text_range().start(),
+            },
+            None => end,
+        }
+    }
+
+    /// The nearest child before `child` that a run can start after: an item
+    /// ending with its own `;` that no error touches. `None` for the start
+    /// of the text; `Err` (as `None` of the outer option) when none is near.
+    #[allow(clippy::option_option)]
+    fn anchor_before(&self, child: Child, errors: &[Diagnostic]) -> Option<Option<Child>> {
+        let mut current = child;
+        for _ in 0..MAX_DISTANCE {
+            if current.index == 0 {
+                return Some(None);
+            }
+            let index = current.index - 1;
+            current = Child {
+                index,
+                start: current.start - self.len(index),
+            };
+            if let NodeOrToken::Node(item) = self.get(index)
+                && ends_itself(item)
+            {
+                let range = TextRange::at(current.start, item.text_len());
+                if !errors.iter().any(|e| touches(e, range)) {
+                    return Some(Some(current));
+                }
+            }
+        }
+        None
+    }
+
+    /// The nearest child after `child` where a full parse begins an item
+    /// whatever came before (an item node of the root, which the root's
+    /// loop began) with no error at its start; the end of the text if none
+    /// is before it; `None` when none is near.
+    fn resync_after(&self, child: Child, errors: &[Diagnostic]) -> Option<Child> {
+        let mut current = child;
+        for _ in 0..MAX_DISTANCE {
+            if current.index >= self.count {
+                return Some(current);
+            }
+            current = Child {
+                index: current.index + 1,
+                start: current.start + self.len(current.index),
+            };
+            if current.index == self.count {
+                return Some(current);
+            }
+            if let NodeOrToken::Node(item) = self.get(current.index)
+                && matches!(
+                    kind(item.kind()),
+                    SyntaxKind::STEP | SyntaxKind::REQUIRE | SyntaxKind::FLOW_ATTRIBUTE
+                )
+                && !errors.iter().any(|e| e.range.start() == current.start)
+            {
+                return Some(current);
+            }
+        }
+        None
+    }
+}
+
+/// Whether `error` (or a place it relates to) touches `range`.
+fn touches(error: &Diagnostic, range: TextRange) -> bool {
+    std::iter::once(&error.range)
+        .chain(error.related.iter().map(|r| &r.range))
+        .any(|r| r.start() <= range.end() && range.start() <= r.end())
 }
 
 #[cfg(test)]
@@ -147,9 +348,11 @@ mod tests {
         match reparse(&old, deleted, inserted, &new_text) {
             Some(incremental) => {
                 assert_eq!(
-                    incremental, full,
+                    crate::debug_tree(&incremental.syntax()),
+                    crate::debug_tree(&full.syntax()),
                     "incremental differs from full for {new_text:?}"
                 );
+                assert_eq!(incremental, full, "for {new_text:?}");
                 true
             }
             None => false,
@@ -164,34 +367,46 @@ mod tests {
     }
 
     #[test]
-    fn a_step_being_typed_is_reparsed_alone_with_its_errors() {
-        let text = "step A runs P (x = 1);\nstep B runs Q (y = 2);\n";
+    fn a_step_being_typed_is_reparsed_with_its_neighbours() {
+        let text = "step A runs P (x = 1);\n\nstep B runs Q (y = 2);\n";
         assert!(
             check(text, 20..20, ", z ="),
             "a parameter without its value"
         );
-        assert!(
-            !check(
-                "step A runs P (x = 1);\nxtep B runs Q ();\n",
-                20..20,
-                ", z ="
-            ),
-            "recovery could run into stray text after the step"
-        );
+        assert!(check(text, 23..23, "step N"), "a new step between two");
+        assert!(check(text, 23..23, "step N runs R (a = A);"));
+        assert!(check(
+            "step A runs P (x = 1);\nxtep B runs Q ();\n",
+            20..20,
+            ", z ="
+        ));
     }
 
     #[test]
-    fn edits_that_may_change_the_structure_fall_back() {
-        let text = "step A runs P (x = 1);\nstep B runs Q ();\n";
+    fn steps_deleted_joined_or_split_are_reparsed() {
+        let text = "step A runs P (x = 1);\n\nstep B runs Q ();\n\nstep C runs R ();\n";
+        assert!(check(text, 24..42, ""), "a whole step deleted");
+        assert!(check(text, 21..22, ""), "removing the `;` joins two steps");
+        assert!(check(text, 0..0, "x"), "at the start of the text");
+        assert!(check(text, 61..61, "step D runs S ();\n"), "at its end");
+        assert!(
+            check(text, 40..40, ";\nstep D runs S ("),
+            "a step split in two"
+        );
+        assert!(check(
+            "step A runs P (x = 1)\nstep B runs Q ();\n",
+            16..16,
+            "z"
+        ));
+    }
+
+    #[test]
+    fn an_opened_string_or_comment_needs_a_full_parse() {
+        let text = "step A runs P (x = 1);\nstep B runs Q ();\nstep C runs R ();\n";
         assert!(
             !check(text, 20..20, "\""),
             "an open string swallows what follows"
         );
-        assert!(!check(text, 0..0, "x"), "at a step's edge");
-        assert!(!check(text, 21..22, ""), "removing the `;`");
-        assert!(
-            !check("step A runs P (x = 1)\nstep B runs Q ();\n", 16..16, "z"),
-            "no `;`"
-        );
+        assert!(!check(text, 20..20, "/*"), "so does an open comment");
     }
 }

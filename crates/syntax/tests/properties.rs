@@ -357,6 +357,117 @@ proptest! {
     }
 }
 
+/// What the sequences below type, paste or delete: the breakages, and
+/// whole items.
+const EDITS: &[&str] = &[
+    "",
+    "x",
+    "\"",
+    ";",
+    "(",
+    ")",
+    "\n",
+    "\n\n",
+    "/*",
+    "*/",
+    "step",
+    "step N runs P (x = S3.outs);\n\n",
+    "step M runs P\n(\n  in0 = S2.outs[\"a\"],\n  label = \"m\"\n);\n\n",
+    "[priority = @high]\n",
+    "post code ruby\n  x = 1\ncode end\n",
+    "code end\n",
+    "require extra;\n",
+    "~step L runs Q ();\n",
+];
+
+/// Applies `edits` one after another, each reparsed from the previous
+/// incremental parse (a full parse when `reparse` declines), and checks
+/// after each that the tree (byte for byte, as `debug_tree` prints it) and
+/// the errors are those of a full parse.
+fn check_edit_sequence(
+    mut text: String,
+    edits: Vec<(usize, usize, &str)>,
+) -> Result<usize, TestCaseError> {
+    let mut parse = easyflow_syntax::parse(&text);
+    let mut incremental = 0;
+    for (at, removed, inserted) in edits {
+        let range = easyflow_genflow::edit(&mut text, at, removed, inserted);
+        let deleted = TextRange::new((range.start as u32).into(), (range.end as u32).into());
+        let full = easyflow_syntax::parse(&text);
+        parse = match easyflow_syntax::reparse(&parse, deleted, inserted, &text) {
+            Some(reparsed) => {
+                incremental += 1;
+                prop_assert_eq!(
+                    easyflow_syntax::debug_tree(&reparsed.syntax()),
+                    easyflow_syntax::debug_tree(&full.syntax()),
+                    "after {:?} replaced {:?} in {:?}",
+                    inserted,
+                    range,
+                    text
+                );
+                prop_assert_eq!(reparsed.errors(), full.errors());
+                reparsed
+            }
+            None => full,
+        };
+    }
+    Ok(incremental)
+}
+
+proptest! {
+    #![proptest_config(ProptestConfig { cases: 300, ..ProptestConfig::default() })]
+
+    /// Random sequences of edits (typing, deleting and pasting whole
+    /// steps, opening and closing strings, comments and code blocks) on a
+    /// generated flow: each incremental parse equals a full parse.
+    #[test]
+    fn incremental_edit_sequences_equal_full_parses(
+        edits in prop::collection::vec((0usize..4000, prop::sample::select(vec![0usize, 1, 3, 40, 300]), prop::sample::select(EDITS)), 1..12),
+    ) {
+        check_edit_sequence(easyflow_genflow::generate(20, 3), edits)?;
+    }
+
+    /// The same on flows already broken at random places.
+    #[test]
+    fn incremental_edit_sequences_equal_full_parses_in_broken_flows(
+        breakages in prop::collection::vec((0usize..4000, 0usize..4, prop::sample::select(BREAKAGES)), 1..5),
+        edits in prop::collection::vec((0usize..4000, prop::sample::select(vec![0usize, 1, 3, 40, 300]), prop::sample::select(EDITS)), 1..12),
+    ) {
+        let mut text = easyflow_genflow::generate(20, 3);
+        for (at, removed, inserted) in breakages {
+            easyflow_genflow::edit(&mut text, at, removed, inserted);
+        }
+        check_edit_sequence(text, edits)?;
+    }
+}
+
+/// Typing a step character by character between two steps, deleting a
+/// step and pasting fifty take the incremental path at every keystroke.
+#[test]
+fn everyday_edits_are_reparsed_incrementally() {
+    let text = easyflow_genflow::generate(200, 3);
+    let blank = text.find("\nstep S100 ").unwrap();
+    let blank = text[..blank].rfind("\n\n").unwrap() + 1;
+    let typed = "step New runs Tools.Prepare (x = S99.outs);\n\n";
+    let edits: Vec<_> = typed
+        .char_indices()
+        .map(|(i, c)| (blank + i, 0, &typed[i..i + c.len_utf8()]))
+        .collect();
+    let count = edits.len();
+    assert_eq!(check_edit_sequence(text.clone(), edits).unwrap(), count);
+    let step = text.find("step S120 ").unwrap();
+    let step_len = text[step..].find("\n\n").unwrap() + 2;
+    assert_eq!(
+        check_edit_sequence(text.clone(), vec![(step, step_len, "")]).unwrap(),
+        1
+    );
+    let pasted = "step P runs Reducer.Sum (x = S1.outs);\n\n".repeat(50);
+    assert_eq!(
+        check_edit_sequence(text, vec![(step, 0, &pasted)]).unwrap(),
+        1
+    );
+}
+
 proptest! {
     #![proptest_config(ProptestConfig { cases: 400, ..ProptestConfig::default() })]
 

@@ -116,7 +116,7 @@ pub fn check_properties(
 /// The diagnostics that matter for meaning: code, severity, message, in order.
 fn diagnostics(text: &str) -> Vec<String> {
     let db = Database::default();
-    let file = SourceFile::new(&db, "a.flow".into(), text.to_string());
+    let file = SourceFile::new(&db, "a.flow".into(), text.into());
     db.check(file)
         .iter()
         .map(|d| format!("{} {:?} {}", d.code, d.code.severity(), d.message))

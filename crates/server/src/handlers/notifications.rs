@@ -8,10 +8,12 @@
 
 use std::sync::Arc;
 
-use line_index::LineIndex;
+use easyflow_ide::TextRange;
+
 use tower_lsp_server::ls_types::*;
 
 use crate::convert::Lines;
+use crate::line_index::LineIndex;
 use crate::server::Server;
 use crate::state::{Document, DocumentKind, path_of};
 use crate::workspace::{self, Flows};
@@ -31,6 +33,8 @@ pub fn did_open(server: &Server, params: DidOpenTextDocumentParams) {
     let Some(path) = path_of(&document.uri) else {
         return;
     };
+    let text: Arc<str> = document.text.as_str().into();
+    let lines = Arc::new(LineIndex::new(&text));
     let flow = {
         let mut state = server.state.lock();
         let Some(kind) = state.kind_of(&path) else {
@@ -41,12 +45,12 @@ pub fn did_open(server: &Server, params: DidOpenTextDocumentParams) {
             Document {
                 kind,
                 version: document.version,
-                text: document.text.as_str().into(),
-                lines: Arc::new(LineIndex::new(&document.text)),
+                text: text.clone(),
+                lines,
             },
         );
         match kind {
-            DocumentKind::Flow => Some(state.set_flow(&path, &document.text)),
+            DocumentKind::Flow => Some(state.set_flow(&path, text)),
             DocumentKind::Topology => {
                 state.set_topology(&path, document.text);
                 None
@@ -87,9 +91,9 @@ pub fn did_change(server: &Server, params: DidChangeTextDocumentParams) {
             return;
         };
         tracing::debug!("received version {version}");
-        let mut text = document.text.to_string();
+        let mut text = document.text.clone();
         let mut lines = document.lines.clone();
-        // One edit inside one step: the analysis reparses only that step.
+        // One edit: the analysis reparses only around it.
         let mut edit = None;
         let single_change = params.content_changes.len() == 1;
         for change in params.content_changes {
@@ -101,35 +105,38 @@ pub fn did_change(server: &Server, params: DidChangeTextDocumentParams) {
                         encoding,
                     }
                     .text_range(range);
-                    text.replace_range(std::ops::Range::<usize>::from(range), &change.text);
+                    text = spliced(&text, range, &change.text);
+                    Arc::make_mut(&mut lines).edit(range, &change.text);
                     if single_change {
                         edit = Some((range, change.text));
                     }
                 }
-                None => text = change.text,
+                None => {
+                    text = change.text.into();
+                    lines = Arc::new(LineIndex::new(&text));
+                }
             }
-            lines = Arc::new(LineIndex::new(&text));
         }
         document.version = version;
-        document.text = text.as_str().into();
+        document.text = text.clone();
         document.lines = lines;
         let kind = document.kind;
         let Some(path) = path_of(&uri) else { return };
         match kind {
             DocumentKind::Flow => {
                 match edit {
-                    Some((deleted, inserted)) => state.edit_flow(&path, &text, deleted, &inserted),
-                    None => state.set_flow(&path, &text),
+                    Some((deleted, inserted)) => state.edit_flow(&path, text, deleted, &inserted),
+                    None => state.set_flow(&path, text),
                 };
                 tracing::debug!("set the text of version {version}");
             }
             DocumentKind::Topology => {
                 if state.topologies.contains_key(&path) {
-                    state.set_topology(&path, text);
+                    state.set_topology(&path, text.to_string());
                 }
             }
             DocumentKind::Catalog => {
-                state.set_catalog(&path, text.into_bytes());
+                state.set_catalog(&path, text.as_bytes().to_vec());
             }
             DocumentKind::Config => {}
         }
@@ -143,6 +150,16 @@ pub fn did_change(server: &Server, params: DidChangeTextDocumentParams) {
             server.diagnostics.schedule_all_open();
         }
     }
+}
+
+/// `text` with `range` replaced by `inserted`.
+fn spliced(text: &str, range: TextRange, inserted: &str) -> Arc<str> {
+    let (start, end) = (usize::from(range.start()), usize::from(range.end()));
+    let mut new = String::with_capacity(text.len() - (end - start) + inserted.len());
+    new.push_str(&text[..start]);
+    new.push_str(inserted);
+    new.push_str(&text[end..]);
+    new.into()
 }
 
 pub async fn did_close(server: &Server, params: DidCloseTextDocumentParams) {

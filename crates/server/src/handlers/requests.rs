@@ -8,13 +8,13 @@ use std::path::PathBuf;
 
 use easyflow_ide::call_hierarchy::CallItem;
 use easyflow_ide::{Cancellable, StepId, TextRange, TextSize};
-use line_index::LineIndex;
 use tower_lsp_server::jsonrpc;
 use tower_lsp_server::ls_types::*;
 
 use crate::capabilities::{ClientCapabilities, server_capabilities};
 use crate::convert::{self, Lines};
 use crate::dispatch::{HandlerError, HandlerResult};
+use crate::line_index::LineIndex;
 use crate::lsp_ext::{GraphParams, GraphResult};
 use crate::state::{DocumentSnapshot, SharedState, WorkspaceSnapshot, path_of};
 

@@ -1,0 +1,315 @@
+//! The rules the exports must follow, checked on every output of the tests:
+//! DIET's DAG reader rules (`exports.md`) and the model's agreement with
+//! `easyflow graph --format json`.
+
+use std::collections::{HashMap, HashSet};
+use std::path::Path;
+
+use easyflow_cli::export::{Outcome, export};
+use easyflow_db::{Database, SourceFile, graph_view};
+use easyflow_ide::export::Format;
+use easyflow_test_harness::Failed;
+use serde_json::Value;
+
+const DIET_TYPES: &[&str] = &[
+    "DIET_CHAR",
+    "DIET_SHORT",
+    "DIET_INT",
+    "DIET_LONGINT",
+    "DIET_FLOAT",
+    "DIET_DOUBLE",
+    "DIET_STRING",
+    "DIET_PARAMSTRING",
+    "DIET_FILE",
+    "DIET_CONTAINER",
+];
+
+/// What DIET's DAG reader accepts: root `<dag>` with only `<node>`
+/// children; a node has unique `id` and `path` and only `arg`, `in`,
+/// `inOut`, `out`, `prec` children; `arg` has `name` and `value`; ports
+/// have `name` and a DIET `type`; an `in`'s `source` is `node#port` naming
+/// an `out` of a node already written; `prec` names a node already written.
+pub fn check_diet(xml: &str) -> Result<(), Failed> {
+    if !xml.starts_with("<?xml version=\"1.0\" encoding=\"UTF-8\"?>\n") {
+        return Err("no XML declaration".into());
+    }
+    let document = roxmltree::Document::parse(xml).map_err(|e| format!("not XML: {e}"))?;
+    let dag = document.root_element();
+    if dag.tag_name().name() != "dag" {
+        return Err(format!("the root is <{}>, not <dag>", dag.tag_name().name()).into());
+    }
+    // Node id → its output ports.
+    let mut written: HashMap<String, HashSet<String>> = HashMap::new();
+    for node in dag.children().filter(|n| n.is_element()) {
+        if node.tag_name().name() != "node" {
+            return Err(format!("<dag> holds <{}>", node.tag_name().name()).into());
+        }
+        let required = |element: roxmltree::Node<'_, '_>, attribute: &str| {
+            element
+                .attribute(attribute)
+                .map(str::to_string)
+                .ok_or_else(|| {
+                    format!(
+                        "<{}> without `{attribute}` in node {:?}",
+                        element.tag_name().name(),
+                        node.attribute("id")
+                    )
+                })
+        };
+        let id = required(node, "id")?;
+        required(node, "path")?;
+        if written.contains_key(&id) {
+            return Err(format!("node id `{id}` is written twice").into());
+        }
+        let mut outs = HashSet::new();
+        let mut port_names = HashSet::new();
+        for child in node.children().filter(|n| n.is_element()) {
+            let tag = child.tag_name().name();
+            match tag {
+                "arg" => {
+                    required(child, "value")?;
+                }
+                "in" | "inOut" | "out" => {
+                    let kind = required(child, "type")?;
+                    if !DIET_TYPES.contains(&kind.as_str()) {
+                        return Err(format!("`{kind}` is no DIET type").into());
+                    }
+                }
+                "prec" => {
+                    let before = required(child, "id")?;
+                    if !written.contains_key(&before) {
+                        return Err(format!(
+                            "prec `{before}` in `{id}` names no node written before"
+                        )
+                        .into());
+                    }
+                    continue;
+                }
+                other => return Err(format!("<node> holds <{other}>").into()),
+            }
+            let name = required(child, "name")?;
+            if let Some(kind) = child.attribute("type")
+                && !DIET_TYPES.contains(&kind)
+            {
+                return Err(format!("`{kind}` is no DIET type").into());
+            }
+            if !port_names.insert(name.clone()) {
+                return Err(format!("port `{name}` twice in node `{id}`").into());
+            }
+            if tag == "out" {
+                outs.insert(name);
+            } else if tag == "in" {
+                let source = required(child, "source")?;
+                let (from, port) = source
+                    .split_once('#')
+                    .ok_or_else(|| format!("source `{source}` is not node#port"))?;
+                match written.get(from) {
+                    Some(ports) if ports.contains(port) => {}
+                    Some(_) => {
+                        return Err(
+                            format!("source `{source}`: `{from}` has no out `{port}`").into()
+                        );
+                    }
+                    None => {
+                        return Err(format!(
+                            "source `{source}` names no node written before `{id}`"
+                        )
+                        .into());
+                    }
+                }
+            }
+        }
+        written.insert(id, outs);
+    }
+    Ok(())
+}
+
+/// `easyflow graph --format json` of a flow.
+pub fn graph_json(path: &Path) -> Result<Value, Failed> {
+    let text = std::fs::read_to_string(path)?;
+    let db = Database::default();
+    let file = SourceFile::new(&db, path.to_path_buf(), text.into());
+    Ok(serde_json::to_value(easyflow_ide::graph::to_json(
+        graph_view(&db, file),
+    ))?)
+}
+
+/// The model agrees with the graph: one job per instance (node count = sum
+/// of instance counts), exactly one precedence edge per instance pair of
+/// each pair of dependent steps and none elsewhere, jobs in an order where
+/// every edge points forward (so acyclic), stage-in edges from known files.
+pub fn check_model(model: &str, graph: &Value) -> Result<(), Failed> {
+    let model: Value = serde_json::from_str(model)?;
+    let jobs = model["jobs"].as_array().ok_or("no jobs")?;
+    let instances: u64 = graph["nodes"]
+        .as_array()
+        .ok_or("no nodes")?
+        .iter()
+        .map(|n| n["instances"].as_u64().unwrap_or(0))
+        .sum();
+    if jobs.len() as u64 != instances {
+        return Err(format!("{} jobs for {instances} instances", jobs.len()).into());
+    }
+    let mut position = HashMap::new();
+    let mut step_of = HashMap::new();
+    let mut jobs_of: HashMap<&str, usize> = HashMap::new();
+    for (i, job) in jobs.iter().enumerate() {
+        let id = job["id"].as_str().ok_or("job without id")?;
+        let step = job["step"].as_str().ok_or("job without step")?;
+        if position.insert(id, i).is_some() {
+            return Err(format!("job `{id}` twice").into());
+        }
+        step_of.insert(id, step);
+        *jobs_of.entry(step).or_default() += 1;
+    }
+    let mut files: HashSet<&str> = HashSet::new();
+    for file in model["files"].as_array().ok_or("no files")? {
+        files.insert(file["id"].as_str().ok_or("file without id")?);
+        if let Some(producer) = file.get("producer")
+            && !position.contains_key(producer.as_str().unwrap_or_default())
+        {
+            return Err(format!("producer {producer} is no job").into());
+        }
+    }
+    let dependent: HashSet<(&str, &str)> = graph["edges"]
+        .as_array()
+        .ok_or("no edges")?
+        .iter()
+        .map(|e| {
+            (
+                e["from"].as_str().unwrap_or(""),
+                e["to"].as_str().unwrap_or(""),
+            )
+        })
+        .collect();
+    let mut pairs: HashMap<(&str, &str), usize> = HashMap::new();
+    let mut seen = HashSet::new();
+    for edge in model["edges"].as_array().ok_or("no edges")? {
+        let from = edge["from"].as_str().ok_or("edge without from")?;
+        let to = edge["to"].as_str().ok_or("edge without to")?;
+        let &to_at = position
+            .get(to)
+            .ok_or_else(|| format!("edge to `{to}`, no job"))?;
+        if !seen.insert((from, to, edge["kind"].as_str())) {
+            return Err(format!("edge {from} → {to} twice").into());
+        }
+        match edge["kind"].as_str() {
+            Some("precedence") => {
+                let &from_at = position
+                    .get(from)
+                    .ok_or_else(|| format!("edge from `{from}`, no job"))?;
+                if from_at >= to_at {
+                    return Err(format!("precedence {from} → {to} points backwards").into());
+                }
+                let steps = (step_of[from], step_of[to]);
+                if !dependent.contains(&steps) {
+                    return Err(format!("precedence {from} → {to}: no such graph edge").into());
+                }
+                *pairs.entry(steps).or_default() += 1;
+            }
+            Some("stage_in") => {
+                if !files.contains(from) {
+                    return Err(format!("stage-in from `{from}`, no file").into());
+                }
+            }
+            other => return Err(format!("edge kind {other:?}").into()),
+        }
+    }
+    for &(from, to) in &dependent {
+        let expected =
+            jobs_of.get(from).copied().unwrap_or(0) * jobs_of.get(to).copied().unwrap_or(0);
+        let found = pairs.get(&(from, to)).copied().unwrap_or(0);
+        if found != expected {
+            return Err(format!(
+                "{from} → {to}: {found} precedence edges, {expected} instance pairs"
+            )
+            .into());
+        }
+    }
+    Ok(())
+}
+
+/// Generated flows of 1000 steps (with and without a topology) export in
+/// every format, pass DIET's rules and agree with their graph.
+pub fn generated_flows() -> Result<(), Failed> {
+    let dir = tempfile::tempdir()?;
+    for seed in 1..=3 {
+        let with_topology = seed == 3;
+        let text = if with_topology {
+            std::fs::write(
+                dir.path().join("easyflow.topology"),
+                easyflow_genflow::TOPOLOGY,
+            )?;
+            easyflow_genflow::generate_with_topology(1000, seed)
+        } else {
+            easyflow_genflow::generate(1000, seed)
+        };
+        let path = dir.path().join(format!("generated-{seed}.flow"));
+        std::fs::write(&path, &text)?;
+        let mut outputs = Vec::new();
+        for format in Format::ALL {
+            match export(&path, None, None, format)? {
+                Outcome::Exported(text) => outputs.push(text),
+                Outcome::Refused(_, refused) => {
+                    return Err(format!("seed {seed} refused: {:?}", refused.errors).into());
+                }
+            }
+        }
+        check_diet(&outputs[0])
+            .map_err(|e| format!("seed {seed}: {}", e.message().unwrap_or("")))?;
+        serde_json::from_str::<Value>(&outputs[1])?;
+        check_model(&outputs[2], &graph_json(&path)?)
+            .map_err(|e| format!("seed {seed}: {}", e.message().unwrap_or("")))?;
+        if with_topology {
+            let model: Value = serde_json::from_str(&outputs[2])?;
+            let placed = model["jobs"]
+                .as_array()
+                .into_iter()
+                .flatten()
+                .filter(|j| !j["host"].is_null())
+                .count();
+            if placed == 0 || model["compute_hosts"].as_array().is_none_or(Vec::is_empty) {
+                return Err("with a topology, jobs have hosts".into());
+            }
+        }
+    }
+    Ok(())
+}
+
+/// Each listing of `docs/exports.md` preceded by `<!-- from PATH -->` is
+/// exactly that file, so the documentation cannot drift from the tests.
+pub fn documentation_listings() -> Result<(), Failed> {
+    let doc = std::fs::read_to_string("docs/exports.md")?;
+    let mut checked = 0;
+    let mut lines = doc.lines();
+    while let Some(line) = lines.next() {
+        let Some(path) = line
+            .strip_prefix("<!-- from ")
+            .and_then(|rest| rest.strip_suffix(" -->"))
+        else {
+            continue;
+        };
+        lines
+            .next()
+            .filter(|l| l.starts_with("```"))
+            .ok_or("a fence after the marker")?;
+        let mut listing = String::new();
+        for line in lines.by_ref().take_while(|l| *l != "```") {
+            listing.push_str(line);
+            listing.push('\n');
+        }
+        if listing != std::fs::read_to_string(path)? {
+            return Err(
+                format!("docs/exports.md: the listing of {path} differs from the file").into(),
+            );
+        }
+        checked += 1;
+    }
+    if checked < 4 {
+        return Err(format!(
+            "docs/exports.md: {checked} listings, expected the flow and three exports"
+        )
+        .into());
+    }
+    Ok(())
+}

@@ -1,0 +1,369 @@
+//! The expanded workflow (`exports.md`): the flow as the exports see it,
+//! built once from the graph the analysis already has. Sweeps are expanded
+//! into instances (first swept parameter varying slowest), references are
+//! resolved to the model's steps and files, and each step carries its
+//! placement (`fit::step_placement`). The writers of `easyflow-export` are
+//! views of this model and resolve nothing themselves.
+//!
+//! Step order is the output order of every export: topological (levels
+//! first, then source order), so every reference names a step already
+//! written.
+
+pub mod values;
+
+use std::sync::Arc;
+
+use easyflow_syntax::ast;
+use easyflow_syntax::green::GreenRef;
+use rustc_hash::FxHashMap;
+use smol_str::SmolStr;
+
+use crate::catalog::{catalog_of, package_of};
+use crate::fit::{StepPlacement, step_placement};
+use crate::graph::{EdgeKind, EdgeSource, dependency_graph};
+use crate::items::{StepId, StepNode, Sweep, file_outline, item_index};
+use crate::resolve::name_resolution;
+use crate::{Db, SourceFile, parse_topology};
+pub use values::{Expr, Literal, LiteralValue, Reference};
+
+/// The values of one step's parameters and attributes, position-free.
+#[derive(Debug, Clone, PartialEq, Eq, Default)]
+pub struct StepValues {
+    /// In the order of its summary's parameters.
+    pub params: Vec<Expr>,
+    /// In the order of its summary's attributes (those with a key).
+    pub attributes: Vec<Expr>,
+}
+
+/// One step's values. Per step, so an edit re-reads only the edited step.
+#[salsa::tracked(returns(ref))]
+pub fn step_values<'db>(db: &'db dyn Db, step: StepNode<'db>) -> Arc<StepValues> {
+    let Some(root) =
+        <ast::Step<GreenRef<'_>> as ast::AstNode>::cast(GreenRef::root(&step.syntax(db).green))
+    else {
+        return Arc::default();
+    };
+    let params = root
+        .param_block()
+        .iter()
+        .flat_map(|block| block.sections())
+        .flat_map(|section| section.params().collect::<Vec<_>>())
+        .map(|param| Expr::of(param.value()))
+        .collect();
+    let attributes = root
+        .attributes()
+        .filter(|attribute| attribute.key().is_some())
+        .map(|attribute| Expr::of(attribute.value()))
+        .collect();
+    Arc::new(StepValues { params, attributes })
+}
+
+/// The flow, expanded.
+#[derive(Debug, Clone, PartialEq, Eq, Default)]
+pub struct ExpandedWorkflow {
+    /// In output order (topological, then source order).
+    pub steps: Vec<WorkflowStep>,
+    /// The required files, each name once, in order.
+    pub required_files: Vec<String>,
+    /// The graph's edges between steps (positions in `steps`), ordered by
+    /// dependent step (output order), then source order.
+    pub edges: Vec<WorkflowEdge>,
+    /// The worker types of the flow's topology (none without one).
+    pub hosts: Vec<ComputeHost>,
+    /// Instance ids equal to another step's name: the flow cannot be
+    /// exported.
+    pub collisions: Vec<IdCollision>,
+    /// What each name a reference can start with names.
+    names: FxHashMap<SmolStr, RefTarget>,
+}
+
+#[derive(Debug, Clone, PartialEq, Eq)]
+pub struct WorkflowStep {
+    pub name: String,
+    /// `Package.Method`.
+    pub package: String,
+    pub long_running: bool,
+    pub params: Vec<WorkflowParam>,
+    /// One per instance, in instance order: `Step` alone, or `Step_0` … .
+    pub instances: Vec<Instance>,
+    /// The distinct output names other steps read, in order of first read.
+    pub outputs_read: Vec<String>,
+    /// Attribute keys with their values, in order.
+    pub attributes: Vec<(String, Expr)>,
+    pub placement: StepPlacement,
+    /// The distinct steps it depends on (positions in
+    /// [`ExpandedWorkflow::steps`]), in the order of its first edge to each.
+    pub depends_on: Vec<u32>,
+}
+
+#[derive(Debug, Clone, PartialEq, Eq)]
+pub struct WorkflowParam {
+    pub name: String,
+    /// Written with `<-`.
+    pub stream: bool,
+    pub swept: bool,
+    /// The value as written (a sweep's whole list).
+    pub value: Expr,
+}
+
+#[derive(Debug, Clone, PartialEq, Eq)]
+pub struct Instance {
+    pub id: String,
+    /// Per parameter, this instance's value (a swept parameter's element).
+    pub values: Vec<Expr>,
+}
+
+/// What a reference's first segment names, in the model's terms.
+#[derive(Debug, Clone, Copy, PartialEq, Eq, Hash)]
+pub enum RefTarget {
+    /// A step, by its position in [`ExpandedWorkflow::steps`].
+    Step(u32),
+    /// A required file.
+    File,
+    /// Anything else (unresolved names are errors, so not exported).
+    Other,
+}
+
+#[derive(Debug, Clone, PartialEq, Eq)]
+pub struct WorkflowEdge {
+    /// The step depended on (position in `steps`).
+    pub from: u32,
+    pub to: u32,
+    pub kind: EdgeKind,
+    /// For data and stream edges: the output read and the parameter reading it.
+    pub ports: Option<(String, String)>,
+}
+
+/// A worker type of the topology, as a compute host.
+#[derive(Debug, Clone, PartialEq, Eq)]
+pub struct ComputeHost {
+    /// The capability set as written (`compute+CPU`).
+    pub id: String,
+    /// Distinct capability names, sorted.
+    pub capabilities: Vec<String>,
+    /// PerNode × MaxNodes; `None` when started on all machines.
+    pub slots: Option<u64>,
+    /// Shm.
+    pub memory_bytes: u64,
+}
+
+#[derive(Debug, Clone, PartialEq, Eq)]
+pub struct IdCollision {
+    pub step: String,
+    pub id: String,
+}
+
+impl IdCollision {
+    pub fn message(&self) -> String {
+        format!(
+            "instance `{}` of the swept step `{}` has the name of the step `{}`: rename one of them to export this flow",
+            self.id, self.step, self.id
+        )
+    }
+}
+
+impl ExpandedWorkflow {
+    /// What a reference names.
+    pub fn target(&self, reference: &Reference) -> RefTarget {
+        self.names
+            .get(reference.head.as_str())
+            .copied()
+            .unwrap_or(RefTarget::Other)
+    }
+}
+
+/// The expanded workflow of a file, from its item index, name resolution,
+/// dependency graph, parameter values and topology. Computed for broken
+/// flows too (hosts refuse to export those), without panicking.
+#[salsa::tracked(returns(ref))]
+pub fn expanded_workflow(db: &dyn Db, file: SourceFile) -> ExpandedWorkflow {
+    let index = item_index(db, file);
+    let outline = file_outline(db, file);
+    let resolution = name_resolution(db, file);
+    let graph = dependency_graph(db, file);
+    let topology = file.topology(db).map(|t| parse_topology(db, t));
+    let catalog = catalog_of(db, file);
+
+    // Output order: levels first (steps on cycles last), then source order.
+    let mut order: Vec<StepId> = (0..index.steps.len() as u32).map(StepId).collect();
+    order.sort_by_key(|s| (graph.levels[s.index()].unwrap_or(u32::MAX), *s));
+    let mut position = vec![0u32; index.steps.len()];
+    for (at, step) in order.iter().enumerate() {
+        position[step.index()] = at as u32;
+    }
+
+    let mut names = FxHashMap::default();
+    for name in resolution.files_by_name.keys() {
+        names.insert(SmolStr::new(name), RefTarget::File);
+    }
+    for (name, step) in &resolution.steps_by_name {
+        names.insert(name.clone(), RefTarget::Step(position[step.index()]));
+    }
+
+    let mut steps = Vec::with_capacity(order.len());
+    for &id in &order {
+        let summary = &index.steps[id.index()];
+        let values = outline
+            .steps
+            .get(id.index())
+            .map(|s| step_values(db, s.node).clone())
+            .unwrap_or_default();
+        let params: Vec<WorkflowParam> = summary
+            .params
+            .iter()
+            .enumerate()
+            .map(|(i, param)| WorkflowParam {
+                name: param.name.as_deref().unwrap_or_default().to_string(),
+                stream: param.stream,
+                swept: matches!(param.sweep, Sweep::List(_)),
+                value: values.params.get(i).cloned().unwrap_or(Expr::Invalid),
+            })
+            .collect();
+        let name = summary.name.as_deref().unwrap_or_default().to_string();
+        steps.push(WorkflowStep {
+            instances: expand(&name, &params),
+            name,
+            package: summary.package.as_deref().unwrap_or_default().to_string(),
+            long_running: summary.long_running,
+            params,
+            outputs_read: Vec::new(),
+            attributes: summary
+                .attributes
+                .iter()
+                .map(|(key, _)| key.clone())
+                .zip(values.attributes.iter().cloned())
+                .collect(),
+            placement: step_placement(topology, summary, package_of(catalog, summary)),
+            depends_on: Vec::new(),
+        });
+    }
+
+    let mut edges = Vec::with_capacity(graph.edges.len());
+    for &id in &order {
+        let to = position[id.index()];
+        for edge in graph.edges_into(id) {
+            let from = position[edge.from.index()];
+            let ports = match edge.source {
+                EdgeSource::Dependency(_) => None,
+                EdgeSource::Reference(n) => {
+                    let references = &index.steps[id.index()].references;
+                    let reference = &references[n as usize];
+                    // The summary lists references in text order, parameter
+                    // by parameter, as `Expr::references` does.
+                    let within = references[..n as usize]
+                        .iter()
+                        .filter(|r| r.param == reference.param)
+                        .count();
+                    let param = &steps[to as usize].params[reference.param as usize];
+                    let output = param
+                        .value
+                        .references()
+                        .get(within)
+                        .map(|r| r.output.clone())
+                        .unwrap_or_default();
+                    Some((output, param.name.clone()))
+                }
+            };
+            if edge.kind != EdgeKind::Control
+                && let Some((output, _)) = &ports
+                && from != to
+            {
+                let producer = &mut steps[from as usize];
+                if !producer.outputs_read.contains(output) {
+                    producer.outputs_read.push(output.clone());
+                }
+            }
+            let consumer = &mut steps[to as usize];
+            if from != to && !consumer.depends_on.contains(&from) {
+                consumer.depends_on.push(from);
+            }
+            edges.push(WorkflowEdge {
+                from,
+                to,
+                kind: edge.kind,
+                ports,
+            });
+        }
+    }
+
+    let mut required_files: Vec<String> = Vec::new();
+    for name in &index.requires {
+        if !required_files.contains(name) {
+            required_files.push(name.clone());
+        }
+    }
+
+    let hosts = topology
+        .map(|topology| {
+            topology
+                .workers
+                .iter()
+                .map(|worker| ComputeHost {
+                    id: worker.name().to_string(),
+                    capabilities: worker
+                        .capability_set()
+                        .into_iter()
+                        .map(str::to_string)
+                        .collect(),
+                    slots: worker.slots(),
+                    memory_bytes: worker.shm,
+                })
+                .collect()
+        })
+        .unwrap_or_default();
+
+    let mut collisions = Vec::new();
+    for step in &steps {
+        if step.instances.len() > 1 {
+            for instance in &step.instances {
+                if resolution.steps_by_name.contains_key(instance.id.as_str()) {
+                    collisions.push(IdCollision {
+                        step: step.name.clone(),
+                        id: instance.id.clone(),
+                    });
+                }
+            }
+        }
+    }
+
+    ExpandedWorkflow {
+        steps,
+        required_files,
+        edges,
+        hosts,
+        collisions,
+        names,
+    }
+}
+
+/// A step's instances: the cartesian product of its swept lists, the first
+/// swept parameter varying slowest; ids `Step_i` when there are several.
+fn expand(name: &str, params: &[WorkflowParam]) -> Vec<Instance> {
+    let swept: Vec<(usize, &[Expr])> = params
+        .iter()
+        .enumerate()
+        .filter(|(_, p)| p.swept)
+        .filter_map(|(i, p)| match &p.value {
+            Expr::List(elements) => Some((i, elements.as_slice())),
+            _ => None,
+        })
+        .collect();
+    let count: usize = swept.iter().map(|(_, list)| list.len()).product();
+    let mut instances = Vec::with_capacity(count);
+    for n in 0..count {
+        let mut values: Vec<Expr> = params.iter().map(|p| p.value.clone()).collect();
+        // Mixed radix, the last swept parameter the fastest digit.
+        let mut rest = n;
+        for (param, list) in swept.iter().rev() {
+            values[*param] = list[rest % list.len()].clone();
+            rest /= list.len();
+        }
+        let id = if count == 1 {
+            name.to_string()
+        } else {
+            format!("{name}_{n}")
+        };
+        instances.push(Instance { id, values });
+    }
+    instances
+}

@@ -1,0 +1,215 @@
+//! `--to diet`: DIET's MA DAG XML (`exports.md`), written with quick-xml so
+//! that every attribute value is escaped by the writer.
+
+use std::borrow::Cow;
+
+use easyflow_db::ExpandedWorkflow;
+use easyflow_db::workflow::{Expr, Instance, LiteralValue, RefTarget, WorkflowStep};
+use quick_xml::Writer;
+use quick_xml::events::attributes::Attribute;
+use quick_xml::events::{BytesDecl, BytesEnd, BytesStart, BytesText, Event};
+use quick_xml::name::QName;
+
+pub(crate) fn write(workflow: &ExpandedWorkflow) -> String {
+    let mut xml = Xml(Writer::new_with_indent(Vec::new(), b' ', 2));
+    xml.event(Event::Decl(BytesDecl::new("1.0", Some("UTF-8"), None)));
+    xml.event(Event::Start(BytesStart::new("dag")));
+    for step in &workflow.steps {
+        for instance in &step.instances {
+            node(&mut xml, workflow, step, instance);
+        }
+    }
+    xml.event(Event::End(BytesEnd::new("dag")));
+    let mut text = String::from_utf8(xml.0.into_inner()).expect("the writer writes UTF-8");
+    text.push('\n');
+    text
+}
+
+/// The writer, over a buffer that cannot fail.
+struct Xml(Writer<Vec<u8>>);
+
+impl Xml {
+    fn event(&mut self, event: Event<'_>) {
+        self.0.write_event(event).expect("writing to memory");
+    }
+
+    /// An element without children.
+    fn empty(&mut self, name: &str, attributes: &[(&str, &str)]) {
+        let mut element = BytesStart::new(name);
+        for (key, value) in attributes {
+            element.push_attribute(attribute(key, value));
+        }
+        self.event(Event::Empty(element));
+    }
+
+    fn comment(&mut self, text: &str) {
+        self.event(Event::Comment(BytesText::from_escaped(comment_text(text))));
+    }
+}
+
+/// An attribute whose value quick-xml escapes (`&`, `<`, `>`, `"`, `'`),
+/// with control characters as character references too, since a raw tab or
+/// newline in an attribute would be read back as a space. The C0 controls
+/// XML 1.0 cannot hold at all, even as references (all but tab, newline and
+/// carriage return), become U+FFFD.
+fn attribute<'a>(key: &'a str, value: &str) -> Attribute<'a> {
+    let escaped = quick_xml::escape::escape(value);
+    let mut out = String::with_capacity(escaped.len());
+    for c in escaped.chars() {
+        match c {
+            '\t' | '\n' | '\r' => out.push_str(&format!("&#x{:X};", c as u32)),
+            c if c < ' ' => out.push('\u{FFFD}'),
+            c if c.is_control() => out.push_str(&format!("&#x{:X};", c as u32)),
+            c => out.push(c),
+        }
+    }
+    Attribute {
+        key: QName(key.as_bytes()),
+        value: Cow::Owned(out.into_bytes()),
+    }
+}
+
+/// A comment's text: ` text `, with `--` (which would end it) broken up
+/// and characters XML cannot hold replaced.
+fn comment_text(text: &str) -> String {
+    let mut out = String::with_capacity(text.len() + 2);
+    out.push(' ');
+    for c in text.chars() {
+        let c = match c {
+            '\t' | '\n' | '\r' => c,
+            c if c.is_control() => '\u{FFFD}',
+            c => c,
+        };
+        if c == '-' && out.ends_with('-') {
+            out.push(' ');
+        }
+        out.push(c);
+    }
+    if out.ends_with('-') {
+        out.push(' ');
+    }
+    out.push(' ');
+    out
+}
+
+fn node(xml: &mut Xml, workflow: &ExpandedWorkflow, step: &WorkflowStep, instance: &Instance) {
+    let mut start = BytesStart::new("node");
+    start.push_attribute(attribute("id", &instance.id));
+    start.push_attribute(attribute("path", &step.package));
+    if step.params.is_empty()
+        && step.outputs_read.is_empty()
+        && step.depends_on.is_empty()
+        && step.placement.requires.is_none()
+        && step.placement.memory_bytes.is_none()
+    {
+        xml.event(Event::Empty(start));
+        return;
+    }
+    xml.event(Event::Start(start));
+
+    let placement = &step.placement;
+    let mut requirement = Vec::new();
+    if let Some(requires) = &placement.requires {
+        requirement.push(format!("requires: {requires}"));
+    }
+    if let Some(memory) = placement.memory_bytes {
+        requirement.push(format!("memory: {memory} bytes"));
+    }
+    if !requirement.is_empty() {
+        xml.comment(&requirement.join(", "));
+    }
+
+    // The steps this node reads from, by instance id, to leave out their `<prec>`.
+    let mut read_from: Vec<&str> = Vec::new();
+    for (param, value) in step.params.iter().zip(&instance.values) {
+        if param.stream {
+            xml.comment(&format!(
+                "stream: {} <- {} (DIET has no streams; written as an input)",
+                param.name,
+                value.text()
+            ));
+        }
+        let references = value.references();
+        let reads_a_step = references
+            .iter()
+            .any(|r| matches!(workflow.target(r), RefTarget::Step(_)));
+        if !reads_a_step {
+            let (kind, text) = arg(workflow, value);
+            xml.empty(
+                "arg",
+                &[("name", &param.name), ("type", kind), ("value", &text)],
+            );
+            continue;
+        }
+        // One port per (reference, producer instance); a lone port keeps the
+        // parameter's name, several are `param_0`, `param_1`, ….
+        let mut ports: Vec<Port> = Vec::new();
+        for reference in references {
+            match workflow.target(reference) {
+                RefTarget::Step(producer) => {
+                    for source in &workflow.steps[producer as usize].instances {
+                        read_from.push(&source.id);
+                        ports.push(Port::In(format!("{}#{}", source.id, reference.output)));
+                    }
+                }
+                RefTarget::File => ports.push(Port::File(reference.head.to_string())),
+                RefTarget::Other => {}
+            }
+        }
+        let single = ports.len() == 1;
+        for (i, port) in ports.iter().enumerate() {
+            let name = if single {
+                param.name.clone()
+            } else {
+                format!("{}_{i}", param.name)
+            };
+            match port {
+                Port::In(source) => xml.empty(
+                    "in",
+                    &[("name", &name), ("type", "DIET_FILE"), ("source", source)],
+                ),
+                Port::File(file) => xml.empty(
+                    "arg",
+                    &[("name", &name), ("type", "DIET_FILE"), ("value", file)],
+                ),
+            }
+        }
+    }
+    for output in &step.outputs_read {
+        xml.empty("out", &[("name", output), ("type", "DIET_FILE")]);
+    }
+    for &dependency in &step.depends_on {
+        for source in &workflow.steps[dependency as usize].instances {
+            if !read_from.contains(&source.id.as_str()) {
+                xml.empty("prec", &[("id", &source.id)]);
+            }
+        }
+    }
+    xml.event(Event::End(BytesEnd::new("node")));
+}
+
+enum Port {
+    /// An `<in>` reading `node#port`.
+    In(String),
+    /// A required file among references to steps.
+    File(String),
+}
+
+/// A literal parameter's DIET type and value.
+fn arg(workflow: &ExpandedWorkflow, value: &Expr) -> (&'static str, String) {
+    match value {
+        Expr::Literal(literal) => match &literal.kind {
+            LiteralValue::String(content) => ("DIET_STRING", content.clone()),
+            LiteralValue::Int(n) if i32::try_from(*n).is_ok() => ("DIET_INT", n.to_string()),
+            LiteralValue::Int(n) => ("DIET_LONGINT", n.to_string()),
+            LiteralValue::Double => ("DIET_DOUBLE", literal.text.clone()),
+            LiteralValue::Bool(b) => ("DIET_CHAR", u8::from(*b).to_string()),
+            LiteralValue::Constant(name) => ("DIET_PARAMSTRING", name.clone()),
+        },
+        Expr::List(_) => ("DIET_CONTAINER", value.text()),
+        Expr::Ref(reference) if workflow.target(reference) == RefTarget::File => {
+            ("DIET_FILE", reference.head.to_string())
+        }
+        Expr::Ref(_) | Expr::Invalid => ("DIET_STRING", value.text()),
+    }
+}

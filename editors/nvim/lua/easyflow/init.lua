@@ -16,6 +16,11 @@
 -- above the file that holds `easyflow.toml`, else `.git`, else the file's own
 -- directory.
 --
+-- Formatting: `vim.lsp.buf.format()` formats the buffer as `easyflow fmt`
+-- does (a visual range: the steps it touches); to format on save:
+--   vim.api.nvim_create_autocmd("BufWritePre", { pattern = "*.flow",
+--     callback = function() vim.lsp.buf.format({ name = "easyflow_ls" }) end })
+--
 -- Highlighting: the server's semantic tokens (Neovim 0.9+ shows them by
 -- default); `syntax/easyflow.vim` is the fallback underneath them.
 

@@ -47,7 +47,7 @@ fn env_number(name: &str, default: u64) -> u64 {
 /// them: code, UTF-16 range, message.
 fn fresh_check(text: &str) -> Vec<String> {
     let db = easyflow_db::Database::default();
-    let file = easyflow_db::SourceFile::new(&db, "fresh.flow".into(), text.to_string());
+    let file = easyflow_db::SourceFile::new(&db, "fresh.flow".into(), text.into());
     let index = LineIndex::new(text);
     let position = |offset| {
         let wide = index

@@ -156,7 +156,8 @@ impl Server {
                 }
             };
             // Requests from the server (registrations, progress tokens,
-            // configuration): answer them so it never waits on us.
+            // configuration): answer them so it never waits on us, then
+            // return them like notifications (`wait_for` may look for one).
             if message.get("method").is_some() && message.get("id").is_some() {
                 let result = if message["method"] == "workspace/configuration" {
                     json!([{}])
@@ -166,8 +167,6 @@ impl Server {
                 self.send(
                     &json!({"jsonrpc": "2.0", "id": message["id"].clone(), "result": result}),
                 );
-                self.notifications.push(message);
-                continue;
             }
             return message;
         }
@@ -187,7 +186,7 @@ impl Server {
         let deadline = Instant::now() + TIMEOUT;
         loop {
             let message = self.next(deadline, &format!("the response to request {id}"));
-            if message.get("id") == Some(&json!(id)) {
+            if message.get("id") == Some(&json!(id)) && message.get("method").is_none() {
                 return message;
             }
             self.notifications.push(message);

@@ -172,6 +172,8 @@ const INSERTS: &[&str] = &[
 
 /// A document of a session as the client has it.
 struct Doc {
+    /// A file of the workspace on the disk: opened with its text.
+    disk: Option<PathBuf>,
     uri: String,
     text: String,
     version: i64,
@@ -241,7 +243,10 @@ impl Session<'_> {
     }
 
     fn open(&mut self, doc: usize, seeds: &[String]) {
-        let text = self.some_text(seeds);
+        let text = match &self.docs[doc].disk {
+            Some(path) => std::fs::read_to_string(path).unwrap(),
+            None => self.some_text(seeds),
+        };
         let d = &mut self.docs[doc];
         d.version += 1;
         d.text = text;
@@ -697,20 +702,37 @@ fn run_session(
     session: u64,
     seed: u64,
     seeds: &[String],
+    workspace: &[PathBuf],
 ) -> Vec<PathBuf> {
     let mut rng = Rng::with_seed(seed ^ session.wrapping_mul(0x9e37_79b9_7f4a_7c15));
     let count = rng.usize(1..4);
     let docs = (0..count)
         .map(|i| {
-            let path = dir.join(format!("s{session}-{i}.flow"));
+            // Some documents are files of the workspace, when it has some.
+            let disk = (!workspace.is_empty() && rng.bool())
+                .then(|| workspace[rng.usize(..workspace.len())].clone())
+                .filter(|path| !path.to_string_lossy().contains(&format!("/s{session}-")));
+            let path = disk
+                .clone()
+                .unwrap_or_else(|| dir.join(format!("s{session}-{i}.flow")));
             Doc {
                 uri: uri(&path),
+                disk,
                 text: String::new(),
-                version: -1,
+                // Versions never repeat for a URI across sessions.
+                version: session as i64 * 1000 - 1,
                 open: false,
             }
         })
         .collect();
+    let mut docs: Vec<Doc> = docs;
+    for i in 1..docs.len() {
+        if docs[..i].iter().any(|d| d.uri == docs[i].uri) {
+            let path = dir.join(format!("s{session}-{i}.flow"));
+            docs[i].uri = uri(&path);
+            docs[i].disk = None;
+        }
+    }
     let mut s = Session {
         server,
         name: format!("s{session}"),
@@ -801,6 +823,7 @@ fn random_sessions() {
                 session,
                 seed,
                 &seeds,
+                &[],
             ));
             session += 1;
         }
@@ -822,4 +845,78 @@ fn random_sessions() {
             eprintln!("{session} sessions");
         }
     }
+}
+
+/// The server's resident and peak memory, in MiB (`/proc/PID/status`).
+fn memory(pid: u32) -> (u64, u64) {
+    let status = std::fs::read_to_string(format!("/proc/{pid}/status")).unwrap_or_default();
+    let field = |name: &str| {
+        status
+            .lines()
+            .find(|l| l.starts_with(name))
+            .and_then(|l| l.split_whitespace().nth(1))
+            .and_then(|kb| kb.parse::<u64>().ok())
+            .map_or(0, |kb| kb / 1024)
+    };
+    (field("VmRSS:"), field("VmHWM:"))
+}
+
+/// Bounded memory: a workspace of `EASYFLOW_MEMORY_FLOWS` flows (1,000) of
+/// 100 steps is indexed in the background, then fuzzed with sessions on
+/// its files and new ones for `EASYFLOW_MEMORY_MINUTES` (10); prints the
+/// indexing time and the server's RSS after indexing and at each minute.
+/// A measurement, not run by default:
+/// `cargo test --release -p easyflow-ls --test session_fuzzer -- --ignored --nocapture`.
+#[test]
+#[ignore = "a long measurement (see its documentation)"]
+fn bounded_memory() {
+    let flows = env_number("EASYFLOW_MEMORY_FLOWS", 1000) as usize;
+    let minutes = env_number("EASYFLOW_MEMORY_MINUTES", 10);
+    let dir = tempfile::tempdir().unwrap();
+    let root = dir.path().canonicalize().unwrap();
+    let workspace: Vec<PathBuf> = (0..flows)
+        .map(|i| {
+            let path = root.join(format!("w{}/flow{i}.flow", i % 20));
+            std::fs::create_dir_all(path.parent().unwrap()).unwrap();
+            std::fs::write(&path, easyflow_genflow::generate(100, i as u64)).unwrap();
+            path
+        })
+        .collect();
+    let mut server = Server::start_with_env(&[("EASYFLOW_LOG", "info")]);
+    let started = std::time::Instant::now();
+    let capabilities = server.initialize(&root, json!({}), json!({}))["capabilities"].clone();
+    while !server.log().contains("indexed ") {
+        std::thread::sleep(std::time::Duration::from_millis(20));
+    }
+    let indexing = started.elapsed();
+    // Workspace symbols over every flow, as an editor asks them at start.
+    server.request("workspace/symbol", json!({"query": "S1"}));
+    let (rss, peak) = memory(server.pid());
+    eprintln!(
+        "{flows} flows of 100 steps indexed in {indexing:.2?}; RSS {rss} MiB (peak {peak} MiB)"
+    );
+    let seeds = seed_texts();
+    let end = std::time::Instant::now() + std::time::Duration::from_secs(minutes * 60);
+    let mut session = 0;
+    let mut next_report = std::time::Instant::now() + std::time::Duration::from_secs(60);
+    while std::time::Instant::now() < end {
+        run_session(
+            &mut server,
+            &capabilities,
+            &root,
+            session,
+            0xb0_0d,
+            &seeds,
+            &workspace,
+        );
+        session += 1;
+        if std::time::Instant::now() >= next_report {
+            let (rss, peak) = memory(server.pid());
+            eprintln!("{session} sessions: RSS {rss} MiB (peak {peak} MiB)");
+            next_report += std::time::Duration::from_secs(60);
+        }
+    }
+    let (rss, peak) = memory(server.pid());
+    eprintln!("after {session} sessions: RSS {rss} MiB (peak {peak} MiB)");
+    assert_eq!(server.stop().code(), Some(0));
 }

@@ -71,6 +71,11 @@ export class Workbench {
     await this.quickInput(`>${title}`, (label) => label === title || label.startsWith(`${title},`), `the command "${title}"`);
   }
 
+  /** Accepts the entry labelled `label` of the open quick pick (e.g. a command's question). */
+  async pick(label: string): Promise<void> {
+    await this.quickInput(label, (entry) => entry === label || entry.startsWith(`${label},`) || entry.startsWith(`${label} `), `the entry "${label}"`);
+  }
+
   /** Opens a workspace file by its path with Quick Open (Ctrl+P), and waits until its editor is active. */
   async openFile(path: string): Promise<void> {
     const name = path.split("/").pop()!;

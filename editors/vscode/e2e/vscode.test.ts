@@ -320,10 +320,10 @@ check("Export Workflow… refuses a flow with errors, and opens the export of a 
   await workbench.runCommand("Notifications: Clear All Notifications");
 
   await workbench.openFile("report.flow");
-  await workbench.runCommand("EasyFlow: Export Workflow…");
+  await workbench.runCommandAsking("EasyFlow: Export Workflow…");
   await workbench.pick("Workload description (JSON)");
   await workbench.waitForText(
-    (text) => text.includes('"id": "Collect"') && text.includes('"cardinality": 1') && text.includes('"EXECUTABLE": "Stats.Summary"'),
+    (text) => text.includes('"id": "Collect"') && text.includes('"cardinality": 1') && text.includes('"EXECUTABLE": "Stats.Collect"'),
     "the workload export in a new editor",
   );
   await waitUntil(

@@ -5,6 +5,7 @@
 pub mod check;
 pub mod checked;
 pub mod export;
+pub mod fmt;
 pub mod graph;
 pub mod input;
 pub mod parse;

@@ -221,6 +221,46 @@ impl Server {
         }
     }
 
+    /// Like [`Server::wait_for`], but `None` after `timeout` instead of
+    /// failing (for callers that say more about what was waited for).
+    pub fn try_wait_for(
+        &mut self,
+        predicate: impl Fn(&Value) -> bool,
+        timeout: Duration,
+    ) -> Option<Value> {
+        if let Some(i) = self.notifications.iter().position(&predicate) {
+            return Some(self.notifications.remove(i));
+        }
+        let deadline = Instant::now() + timeout;
+        loop {
+            let left = deadline.saturating_duration_since(Instant::now());
+            let message = match self.messages.recv_timeout(left) {
+                Ok(Ok(message)) => message,
+                Ok(Err(error)) => panic!("bad output from the server: {error}"),
+                Err(RecvTimeoutError::Timeout) => return None,
+                Err(RecvTimeoutError::Disconnected) => {
+                    panic!("the server closed stdout; log: {}", self.log())
+                }
+            };
+            if message.get("method").is_some() && message.get("id").is_some() {
+                self.notifications.push(message.clone());
+                let result = if message["method"] == "workspace/configuration" {
+                    json!([{}])
+                } else {
+                    Value::Null
+                };
+                self.send(
+                    &json!({"jsonrpc": "2.0", "id": message["id"].clone(), "result": result}),
+                );
+                continue;
+            }
+            if predicate(&message) {
+                return Some(message);
+            }
+            self.notifications.push(message);
+        }
+    }
+
     /// The diagnostics published for `uri` at `version`.
     pub fn diagnostics(&mut self, uri: &str, version: i64) -> Vec<Value> {
         let message = self.wait_for(|m| {
@@ -283,6 +323,11 @@ impl Server {
             );
             std::thread::sleep(Duration::from_millis(10));
         }
+    }
+
+    /// The server's process id.
+    pub fn pid(&self) -> u32 {
+        self.child.id()
     }
 
     pub fn log(&self) -> String {

@@ -1,7 +1,7 @@
 //! The catalog model: packages, their parameters and outputs, with where
 //! each is written in the catalog file.
 
-use std::collections::HashMap;
+use std::collections::{HashMap, HashSet};
 use std::fmt;
 
 use easyflow_diagnostics::{Diagnostic, TextRange};
@@ -16,6 +16,8 @@ pub struct Catalog {
     pub diagnostics: Vec<Diagnostic>,
     /// Index into `packages` by name.
     by_name: HashMap<String, usize>,
+    /// The first segments of the package names (`ORCA` of `ORCA.DFT`).
+    heads: HashSet<String>,
     /// False when the file could not be read as TOML at all (bad syntax, not
     /// UTF-8): then flows are checked as with no catalog.
     readable: bool,
@@ -28,10 +30,16 @@ impl Catalog {
             .enumerate()
             .map(|(i, package)| (package.name.clone(), i))
             .collect();
+        let heads = packages
+            .iter()
+            .filter_map(|p| p.name.split('.').next())
+            .map(str::to_string)
+            .collect();
         Catalog {
             packages,
             diagnostics,
             by_name,
+            heads,
             readable: true,
         }
     }
@@ -53,6 +61,13 @@ impl Catalog {
     /// The package of this compound name.
     pub fn package(&self, name: &str) -> Option<&Package> {
         self.by_name.get(name).map(|&i| &self.packages[i])
+    }
+
+    /// Whether `name` is the first segment of a package's name (`ORCA` of
+    /// `ORCA.DFT`, or all of `Pkg1`): a reference starting with it names a
+    /// package (`language.md` §3.1).
+    pub fn is_package_head(&self, name: &str) -> bool {
+        self.heads.contains(name)
     }
 
     pub fn package_names(&self) -> impl Iterator<Item = &str> {

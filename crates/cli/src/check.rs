@@ -205,7 +205,7 @@ pub fn check(
     let mut session = Session::new(topology, catalog)?;
     let mut unreadable = false;
     let mut files = Vec::new();
-    for path in discover(paths, &mut unreadable) {
+    for path in discover(paths, &["flow", "topology"], &mut unreadable) {
         match read_source(&path) {
             Ok(text) if path.extension().is_some_and(|e| e == "topology") => {
                 files.push(session.check_topology(path, text));
@@ -298,9 +298,15 @@ fn regular_or_reported(path: &Path) -> bool {
     false
 }
 
-/// The `.flow` and `.topology` files named or found under `paths`, each directory's files in
-/// sorted order. Reports paths that do not exist and sets `unreadable`.
-fn discover(paths: &[PathBuf], unreadable: &mut bool) -> Vec<PathBuf> {
+/// The files named, or found under `paths` with one of `extensions`
+/// (`ignore`'s walk, so `.gitignore`d files are skipped), each directory's
+/// files in sorted order. Reports paths that do not exist and sets
+/// `unreadable`. `fmt` searches as `check` does.
+pub(crate) fn discover(
+    paths: &[PathBuf],
+    extensions: &[&str],
+    unreadable: &mut bool,
+) -> Vec<PathBuf> {
     let mut found = Vec::new();
     for path in paths {
         if path.is_dir() {
@@ -317,7 +323,7 @@ fn discover(paths: &[PathBuf], unreadable: &mut bool) -> Vec<PathBuf> {
                 })
                 .filter(|p| {
                     p.extension()
-                        .is_some_and(|e| e == "flow" || e == "topology")
+                        .is_some_and(|e| extensions.iter().any(|x| e == *x))
                         && regular_or_reported(p)
                 })
                 .map(|p| p.strip_prefix("./").map(Path::to_path_buf).unwrap_or(p))

@@ -1,4 +1,4 @@
-//! `easyflow graph FILE --format json|dot|mermaid`: the dependency graph of
+//! `easyflow graph FILE --format json|dot|mermaid|svg`: the dependency graph of
 //! one flow, drawn from the same model the language server serves.
 
 use std::fmt::Write;
@@ -17,6 +17,8 @@ pub enum GraphFormat {
     Dot,
     /// A Mermaid flowchart (renders in Markdown on most forges).
     Mermaid,
+    /// A laid-out, self-contained SVG picture.
+    Svg,
 }
 
 pub fn run(path: &Path, format: GraphFormat) -> u8 {
@@ -39,6 +41,7 @@ pub fn run(path: &Path, format: GraphFormat) -> u8 {
         }
         GraphFormat::Dot => to_dot(view),
         GraphFormat::Mermaid => to_mermaid(view),
+        GraphFormat::Svg => crate::svg::to_svg(view),
     };
     print!("{rendered}");
     exit::OK

@@ -5,10 +5,12 @@
 pub mod check;
 pub mod checked;
 pub mod export;
+pub mod fmt;
 pub mod graph;
 pub mod input;
 pub mod parse;
 pub mod report;
+pub mod svg;
 pub mod topology;
 
 /// The exit statuses of cli.md.

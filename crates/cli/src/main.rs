@@ -5,7 +5,7 @@ use std::path::PathBuf;
 use std::process::ExitCode;
 
 use clap::{Parser, Subcommand};
-use easyflow_cli::{check, export, graph, parse, report, topology};
+use easyflow_cli::{check, export, fmt, graph, parse, report, topology};
 
 // Analysis allocates many small tree nodes; mimalloc handles that pattern
 // markedly faster than the system allocator.
@@ -44,6 +44,16 @@ enum Command {
         /// or the nearest `easyflow-packages.toml`).
         #[arg(long, value_name = "PATH")]
         catalog: Option<PathBuf>,
+    },
+    /// Format `.flow` files in place (directories are searched recursively;
+    /// `-` formats standard input to standard output).
+    Fmt {
+        /// Files or directories to format, or `-`.
+        #[arg(default_value = ".")]
+        paths: Vec<PathBuf>,
+        /// Write nothing: list the files that would change, exit 1 if any would.
+        #[arg(long)]
+        check: bool,
     },
     /// Print the dependency graph of a flow.
     Graph {
@@ -98,6 +108,7 @@ fn main() -> ExitCode {
             format,
             deny_warnings,
         ),
+        Command::Fmt { paths, check } => fmt::run(&paths, check),
         Command::Graph { file, format } => graph::run(&file, format),
         Command::Export {
             file,

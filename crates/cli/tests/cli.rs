@@ -149,6 +149,7 @@ fn graph_formats_of_a_broken_flow() {
         ("json", "graph/broken.json"),
         ("dot", "graph/broken.dot"),
         ("mermaid", "graph/broken.mmd"),
+        ("svg", "graph/broken.svg"),
     ] {
         let output = easyflow(
             &[
@@ -521,4 +522,131 @@ fn catalog_flag_reports_the_catalog_with_its_diagnostics() {
     let missing = easyflow(&["check", flow, "--catalog", "nowhere.toml"], &repo_root());
     assert_eq!(missing.status.code(), Some(2));
     assert!(stderr(&missing).contains("--catalog nowhere.toml: cannot read: no such file"));
+}
+
+/// The SVG of a flow: well-formed XML, one labelled shape per step (and per
+/// unresolved name), for clean, broken and large flows.
+#[test]
+fn graph_svg_is_well_formed_with_one_shape_per_step() {
+    let dir = tempfile::tempdir().unwrap();
+    let generated = dir.path().join("generated.flow");
+    std::fs::write(&generated, easyflow_genflow::generate(300, 7)).unwrap();
+    for flow in [
+        "tests/data/export/worked-example.flow",
+        "tests/data/cli/graph/broken.flow",
+        "tests/data/parser/corpus/full-step.flow",
+        generated.to_str().unwrap(),
+    ] {
+        let svg = easyflow(&["graph", flow, "--format", "svg"], &repo_root());
+        assert_eq!(svg.status.code(), Some(0), "{}", stderr(&svg));
+        let json = easyflow(&["graph", flow], &repo_root());
+        let graph: serde_json::Value = serde_json::from_str(&stdout(&json)).unwrap();
+        let text = stdout(&svg);
+        let document = roxmltree::Document::parse(&text).unwrap_or_else(|e| panic!("{flow}: {e}"));
+        assert_eq!(document.root_element().tag_name().name(), "svg");
+        let shapes: Vec<(String, String)> = document
+            .descendants()
+            .filter(|n| n.attribute("class").is_some_and(|c| c.starts_with("node ")))
+            .map(|n| {
+                let name = n
+                    .children()
+                    .find(|c| c.attribute("class") == Some("name"))
+                    .and_then(|c| c.text())
+                    .unwrap_or_default()
+                    .to_string();
+                assert!(
+                    n.children().any(|c| c.has_tag_name("rect")),
+                    "{flow}: {name} has a shape"
+                );
+                (n.attribute("class").unwrap().to_string(), name)
+            })
+            .collect();
+        let steps: Vec<&str> = shapes
+            .iter()
+            .filter(|(c, _)| c.starts_with("node step"))
+            .map(|(_, n)| n.as_str())
+            .collect();
+        let nodes: Vec<&str> = graph["nodes"]
+            .as_array()
+            .unwrap()
+            .iter()
+            .map(|n| n["id"].as_str().unwrap())
+            .collect();
+        let mut sorted_steps = steps.clone();
+        sorted_steps.sort();
+        let mut sorted_nodes = nodes.clone();
+        sorted_nodes.sort();
+        assert_eq!(
+            sorted_steps, sorted_nodes,
+            "{flow}: one labelled shape per step"
+        );
+        let mut unresolved: Vec<&str> = graph["unresolved"]
+            .as_array()
+            .unwrap()
+            .iter()
+            .map(|u| u["name"].as_str().unwrap())
+            .collect();
+        unresolved.sort();
+        unresolved.dedup();
+        assert_eq!(shapes.len(), steps.len() + unresolved.len(), "{flow}");
+        // The same input gives the same bytes.
+        assert_eq!(
+            stdout(&easyflow(&["graph", flow, "--format", "svg"], &repo_root())),
+            text
+        );
+    }
+}
+
+/// Renders an SVG into a PNG in headless Chromium, as an artifact of the
+/// test run (`target/tmp/graph-*.png`); skipped without Chromium.
+#[test]
+fn graph_svg_renders_in_headless_chromium() {
+    let Some(chromium) = ["chromium", "chromium-browser", "google-chrome"]
+        .into_iter()
+        .find(|c| {
+            std::process::Command::new(c)
+                .arg("--version")
+                .output()
+                .is_ok_and(|o| o.status.success())
+        })
+    else {
+        eprintln!("skipped: no Chromium on PATH");
+        return;
+    };
+    let artifacts = std::path::Path::new(env!("CARGO_TARGET_TMPDIR"));
+    for (flow, name) in [
+        (
+            "tests/data/export/worked-example.flow",
+            "graph-worked-example",
+        ),
+        ("tests/data/cli/graph/broken.flow", "graph-broken"),
+    ] {
+        let svg_path = artifacts.join(format!("{name}.svg"));
+        let png_path = artifacts.join(format!("{name}.png"));
+        let _ = std::fs::remove_file(&png_path);
+        let output = easyflow(&["graph", flow, "--format", "svg"], &repo_root());
+        std::fs::write(&svg_path, stdout(&output)).unwrap();
+        let profile = tempfile::tempdir().unwrap();
+        let status = std::process::Command::new(chromium)
+            .args([
+                "--headless",
+                "--no-sandbox",
+                "--disable-gpu",
+                "--hide-scrollbars",
+            ])
+            .arg(format!("--user-data-dir={}", profile.path().display()))
+            .arg(format!("--screenshot={}", png_path.display()))
+            .arg("--window-size=900,500")
+            .arg(format!("file://{}", svg_path.display()))
+            .output()
+            .unwrap();
+        let png = std::fs::read(&png_path).unwrap_or_else(|e| {
+            panic!(
+                "{name}: no PNG ({e}): {}",
+                String::from_utf8_lossy(&status.stderr)
+            )
+        });
+        assert!(png.starts_with(b"\x89PNG"), "{name}: not a PNG");
+        eprintln!("rendered {}", png_path.display());
+    }
 }

@@ -24,7 +24,42 @@ pub struct Config {
     pub diagnostics: Vec<Diagnostic>,
 }
 
+/// The `[format]` settings (`formatting.md`) with their defaults.
+#[derive(Debug, Clone, Copy, PartialEq, Eq)]
+pub struct FormatSettings {
+    /// The maximum line width, in characters: 100 unless set.
+    pub width: usize,
+    /// Spaces per indentation level: 2 unless set.
+    pub indent: usize,
+}
+
+impl Default for FormatSettings {
+    fn default() -> Self {
+        FormatSettings {
+            width: 100,
+            indent: 2,
+        }
+    }
+}
+
 impl Config {
+    /// The `[format]` settings; a width under 1 counts as 1, an indent is
+    /// kept within 0..=16, and an unusable file gives the defaults.
+    pub fn format_settings(&self) -> FormatSettings {
+        let defaults = FormatSettings::default();
+        if !self.is_usable() {
+            return defaults;
+        }
+        FormatSettings {
+            width: self
+                .format_width
+                .map_or(defaults.width, |w| w.clamp(1, 100_000) as usize),
+            indent: self
+                .format_indent
+                .map_or(defaults.indent, |i| i.clamp(0, 16) as usize),
+        }
+    }
+
     /// False after E0901: the file is then ignored as a whole, and flows fall
     /// back to the next discovery rule.
     pub fn is_usable(&self) -> bool {
@@ -172,6 +207,37 @@ fn unknown_key(
 #[cfg(test)]
 mod tests {
     use super::*;
+
+    #[test]
+    fn format_settings_with_defaults_and_limits() {
+        let settings = |text: &str| parse_config(text).format_settings();
+        assert_eq!(
+            settings(""),
+            FormatSettings {
+                width: 100,
+                indent: 2
+            }
+        );
+        assert_eq!(
+            settings("[format]\nwidth = 80\n"),
+            FormatSettings {
+                width: 80,
+                indent: 2
+            }
+        );
+        assert_eq!(
+            settings("[format]\nwidth = 0\nindent = 99\n"),
+            FormatSettings {
+                width: 1,
+                indent: 16
+            }
+        );
+        assert_eq!(
+            settings("[format\nwidth = 80"),
+            FormatSettings::default(),
+            "E0901"
+        );
+    }
 
     #[test]
     fn reads_known_keys_with_ranges() {

@@ -98,9 +98,32 @@ pub fn file_diagnostics(db: &dyn Db, file: SourceFile) -> Vec<Diagnostic> {
             .chain(outputs)
             .filter_map(|d| d.place(|anchor| anchor_range(db, outline, *anchor))),
     );
+    if let Some(catalog) = crate::catalog::catalog_of(db, file) {
+        resolve_package_names(file.text(db), catalog, &mut out);
+    }
     drop_wrong_types_of_unresolved_names(&mut out);
     easyflow_diagnostics::sort(&mut out);
     out
+}
+
+/// With a catalog, a reference whose first segment names a catalogued
+/// package (`Pkg1`, or `ORCA` of `ORCA.DFT`) resolves (`language.md` §3.1):
+/// no E0201. Done here rather than in the names rules, so that editing the
+/// catalog re-runs no name resolution.
+fn resolve_package_names(
+    text: &str,
+    catalog: &easyflow_catalog::Catalog,
+    out: &mut Vec<Diagnostic>,
+) {
+    if !out.iter().any(|d| d.code == Code::E0201) {
+        return;
+    }
+    out.retain(|d| {
+        d.code != Code::E0201
+            || !text
+                .get(std::ops::Range::<usize>::from(d.range))
+                .is_some_and(|name| catalog.is_package_head(name))
+    });
 }
 
 /// One problem, one diagnostic: a value that is an unresolved name (E0201)

@@ -94,6 +94,15 @@ pub struct Discovery {
     pub config: Option<PathBuf>,
 }
 
+/// The `[format]` settings for `flow`: those of the nearest `easyflow.toml`
+/// (`config.md`), or the defaults.
+pub fn format_settings(flow: &Path, fs: &dyn FileSystem) -> crate::config::FormatSettings {
+    nearest_config(flow, fs)
+        .and_then(|config| fs.read(&config, FileKind::Config).ok())
+        .map(|text| parse_config(&text).format_settings())
+        .unwrap_or_default()
+}
+
 /// The nearest `easyflow.toml` above `flow` (searching from its directory).
 pub fn nearest_config(flow: &Path, fs: &dyn FileSystem) -> Option<PathBuf> {
     nearest(flow, CONFIG_FILE_NAME, fs)

@@ -11,9 +11,15 @@ use easyflow_syntax::{SyntaxNode, SyntaxToken};
 
 use crate::semantic_tokens::CodeBlockParts;
 
+/// The most ranges a chain holds: an LSP client receives a chain as nested
+/// JSON objects, and JSON readers stop at some depth (serde_json at 128),
+/// which lists nested as deep as the parser allows would pass.
+pub const MAX_CHAIN: usize = 48;
+
 /// For each offset, the ranges that contain it, innermost first, each
-/// strictly larger than the one before, the last the whole file. An offset
-/// past the end is taken as the end.
+/// strictly larger than the one before, the last the whole file; at most
+/// [`MAX_CHAIN`], the innermost and the outermost halves of a longer one. An
+/// offset past the end is taken as the end.
 pub fn selection_ranges(
     db: &dyn Db,
     file: SourceFile,
@@ -47,6 +53,9 @@ fn chain(root: &SyntaxNode, offset: TextSize) -> Vec<TextRange> {
     };
     for node in start.iter().flat_map(|node| node.ancestors()) {
         push(node.text_range());
+    }
+    if ranges.len() > MAX_CHAIN {
+        ranges.drain(MAX_CHAIN / 2..ranges.len() - MAX_CHAIN / 2);
     }
     ranges
 }
@@ -242,6 +251,22 @@ mod tests {
             ]
         "#]],
         );
+    }
+
+    #[test]
+    fn chains_through_the_deepest_lists_are_capped() {
+        let depth = 127;
+        let text = format!(
+            "step Deep runs P (value = {}$01{});\n",
+            "[".repeat(depth),
+            "]".repeat(depth)
+        );
+        let f = fixture(&text);
+        let chain = &selection_ranges(&f.db, f.file, &[f.offset])[0];
+        assert_eq!(chain.len(), MAX_CHAIN);
+        assert_eq!(&f.text[chain[0]], "1");
+        assert_eq!(chain.last(), Some(&TextRange::up_to(TextSize::of(&f.text))));
+        assert!(chain.windows(2).all(|pair| pair[1].contains_range(pair[0])));
     }
 
     #[test]

@@ -41,6 +41,9 @@ impl Diagnostics {
     /// Computes and publishes the diagnostics of an open document, unless a
     /// newer version arrives first.
     pub fn schedule(self: &Arc<Self>, uri: Uri) {
+        if !self.state.lock().documents.contains_key(&uri) {
+            return; // closed: nothing to publish
+        }
         if !self
             .pending
             .lock()
@@ -62,7 +65,7 @@ impl Diagnostics {
         }
     }
 
-    async fn publish(&self, uri: Uri) {
+    async fn publish(self: Arc<Self>, uri: Uri) {
         self.pending
             .lock()
             .unwrap_or_else(|e| e.into_inner())
@@ -73,13 +76,22 @@ impl Diagnostics {
         let version = job.version;
         let started = std::time::Instant::now();
         let cancel = job.analysis.cancellation_token();
-        let Ok(diagnostics) =
+        let outcome =
             dispatch::run_blocking("textDocument/publishDiagnostics", cancel, move || {
                 job.compute()
             })
-            .await
-        else {
-            return; // cancelled: a newer edit publishes; a failure is logged
+            .await;
+        let diagnostics = match outcome {
+            Ok(diagnostics) => diagnostics,
+            // Any change to the analysis cancels every snapshot, also for a
+            // change to another document, which schedules only its own
+            // diagnostics: compute again (merged with a newer edit's run
+            // when one is scheduled already).
+            Err(error) if error == dispatch::content_modified() => {
+                self.schedule(uri);
+                return;
+            }
+            Err(_) => return, // a failure, logged
         };
         let _turn = self.publishing.lock().await;
         let current = self.state.lock().documents.get(&uri).map(|d| d.version);

@@ -237,3 +237,57 @@ fn logs_go_to_stderr_never_stdout() {
     // JSON message; with tracing at its most verbose, the log has lines.
     assert_eq!(server.stop().code(), Some(0));
 }
+
+/// Found by the session fuzzer: any change to the analysis cancels every
+/// computation on it, also the diagnostics of a document that did not
+/// change; they must be computed again, not dropped.
+#[test]
+fn diagnostics_cancelled_by_another_documents_change_still_arrive() {
+    let (mut server, dir) = started();
+    // Large enough that its first check is still running when the other
+    // document changes.
+    let text = easyflow_genflow::generate(4_000, 3);
+    let slow = server.open(&dir.path().join("slow.flow"), &text);
+    let other = server.open(&dir.path().join("other.flow"), "step A runs P ();\n");
+    for version in 1..=20 {
+        server.notify(
+            "textDocument/didChange",
+            json!({
+                "textDocument": {"uri": other, "version": version},
+                "contentChanges": [{"text": format!("step A{version} runs P ();\n")}]
+            }),
+        );
+    }
+    assert!(server.diagnostics(&slow, 0).is_empty());
+    assert!(server.diagnostics(&other, 20).is_empty());
+    assert_eq!(server.stop().code(), Some(0));
+}
+
+/// Found by the session fuzzer: the selection ranges of a list nested as
+/// deep as the parser allows nested deeper than a client's JSON reader
+/// takes (serde_json stops at 128 levels): chains are capped.
+#[test]
+fn selection_ranges_inside_the_deepest_list() {
+    let (mut server, dir) = started();
+    let depth = 127;
+    let text = format!(
+        "step Deep runs P (value = {}1{});\n",
+        "[".repeat(depth),
+        "]".repeat(depth)
+    );
+    let uri = server.open(&dir.path().join("deep.flow"), &text);
+    server.diagnostics(&uri, 0);
+    let position = json!({"line": 0, "character": 26 + depth});
+    let result = server.request(
+        "textDocument/selectionRange",
+        json!({"textDocument": {"uri": uri}, "positions": [position]}),
+    );
+    let mut levels = 0;
+    let mut range = &result[0];
+    while !range.is_null() {
+        levels += 1;
+        range = &range["parent"];
+    }
+    assert!((2..=48).contains(&levels), "{levels} levels");
+    assert_eq!(server.stop().code(), Some(0));
+}

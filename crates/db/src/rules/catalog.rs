@@ -43,10 +43,23 @@ pub(crate) fn check_step(analysis: &StepAnalysis, catalog: &Catalog, out: &mut V
             continue;
         };
         let value = &analysis.param_values[i];
+        // A bare name that names a package (`language.md` §3.1: it
+        // resolves) has no known type.
+        let names_a_package = |value: &Value| match value {
+            Value::File(name) => catalog.is_package_head(name),
+            _ => false,
+        };
+        let check = |value: &Value| {
+            if names_a_package(value) {
+                None
+            } else {
+                check::check_value(declared, value)
+            }
+        };
         match (param.sweep, value) {
             (Sweep::List(_), Value::List(elements)) => {
                 for (element, range) in elements.iter().zip(&at.elements) {
-                    if let Some(problem) = check::check_value(declared, element) {
+                    if let Some(problem) = check(element) {
                         out.push(value_problem(*range, problem));
                     }
                 }
@@ -54,9 +67,7 @@ pub(crate) fn check_step(analysis: &StepAnalysis, catalog: &Catalog, out: &mut V
             // E0403 already.
             (Sweep::NotAList, _) => {}
             _ => {
-                if let (Some(range), Some(problem)) =
-                    (at.value, check::check_value(declared, value))
-                {
+                if let (Some(range), Some(problem)) = (at.value, check(value)) {
                     out.push(value_problem(range, problem));
                 }
             }

@@ -1,0 +1,200 @@
+//! `easyflow fmt [PATH ...] [--check]` and `easyflow fmt -` (`cli.md`,
+//! `formatting.md`): formats `.flow` files in place, each with the `[format]`
+//! settings of the `easyflow.toml` that configures it.
+//!
+//! A file with syntax errors is never rewritten: it is reported with its
+//! errors (exit status 1). Writes are atomic: the new text goes to a
+//! temporary file beside the old one, which then replaces it by a rename, so
+//! an interrupted run leaves either the old file or the new one.
+
+use std::io::Write;
+use std::path::{Path, PathBuf};
+
+use easyflow_db::discovery::{self, Disk};
+use easyflow_fmt::{FormatError, Options};
+
+use crate::{check, exit, input, report};
+
+/// What happened to one file.
+#[derive(Debug, Clone, PartialEq, Eq)]
+pub enum Outcome {
+    Unchanged,
+    /// Rewritten, or under `--check`, would be.
+    Changed,
+    /// Not formatted: syntax errors (reported).
+    SyntaxErrors,
+    /// Not formatted: unreadable, unwritable, or an internal error (reported).
+    Failed,
+}
+
+/// `easyflow fmt`: formats the files (or lists those that would change,
+/// with `check`), and returns the exit status of cli.md.
+pub fn run(paths: &[PathBuf], check: bool) -> u8 {
+    if paths.iter().any(|p| p == Path::new("-")) {
+        if paths.len() > 1 {
+            eprintln!("error: `-` (standard input) cannot be combined with other paths");
+            return exit::FAILURE;
+        }
+        return status(&[format_stdin(check)], check);
+    }
+    let paths = if paths.is_empty() {
+        vec![PathBuf::from(".")]
+    } else {
+        paths.to_vec()
+    };
+    let mut unreadable = false;
+    let files = check::discover(&paths, &["flow"], &mut unreadable);
+    let disk = Disk::within(std::env::current_dir().into_iter().collect());
+    let mut outcomes: Vec<Outcome> = files
+        .iter()
+        .map(|path| format_file(path, check, &disk))
+        .collect();
+    if unreadable {
+        outcomes.push(Outcome::Failed);
+    }
+    let changed = outcomes.iter().filter(|o| **o == Outcome::Changed).count();
+    if !check && changed > 0 {
+        let unchanged = outcomes
+            .iter()
+            .filter(|o| **o == Outcome::Unchanged)
+            .count();
+        eprintln!(
+            "formatted {changed} file{}, {unchanged} unchanged",
+            if changed == 1 { "" } else { "s" }
+        );
+    }
+    status(&outcomes, check)
+}
+
+/// 2 if anything failed, else 1 if a file has syntax errors or (under
+/// `--check`) would change, else 0. Without `--check`, a changed file is
+/// a success.
+fn status(outcomes: &[Outcome], check: bool) -> u8 {
+    if outcomes.contains(&Outcome::Failed) {
+        exit::FAILURE
+    } else if outcomes.contains(&Outcome::SyntaxErrors)
+        || (check && outcomes.contains(&Outcome::Changed))
+    {
+        exit::PROBLEMS
+    } else {
+        exit::OK
+    }
+}
+
+/// The formatter's options for a flow at `path`, from its `easyflow.toml`.
+fn options_for(path: &Path, disk: &Disk) -> Options {
+    let absolute = std::path::absolute(path).unwrap_or_else(|_| path.to_path_buf());
+    let settings = discovery::format_settings(&absolute, disk);
+    Options {
+        width: settings.width,
+        indent: settings.indent,
+    }
+}
+
+fn format_file(path: &Path, check: bool, disk: &Disk) -> Outcome {
+    let text = match input::read_source(path) {
+        Ok(text) => text,
+        Err(message) => {
+            eprintln!("error: {message}");
+            return Outcome::Failed;
+        }
+    };
+    let formatted = match easyflow_fmt::format(&text, &options_for(path, disk)) {
+        Ok(formatted) => formatted,
+        Err(error) => return refused(&path.display().to_string(), &text, &error),
+    };
+    if formatted == text {
+        return Outcome::Unchanged;
+    }
+    if check {
+        println!("{}", path.display());
+        return Outcome::Changed;
+    }
+    match write_atomically(path, &formatted) {
+        Ok(()) => Outcome::Changed,
+        Err(error) => {
+            eprintln!("error: {}: cannot write: {error}", path.display());
+            Outcome::Failed
+        }
+    }
+}
+
+/// `easyflow fmt -`: standard input to standard output, with the settings
+/// of the `easyflow.toml` found from the current directory. A text with
+/// syntax errors prints nothing. Under `--check`, prints nothing and only
+/// says by its status whether the text would change.
+fn format_stdin(check: bool) -> Outcome {
+    let text = match input::read_source(Path::new("-")) {
+        Ok(text) => text,
+        Err(message) => {
+            eprintln!("error: {message}");
+            return Outcome::Failed;
+        }
+    };
+    let disk = Disk::within(std::env::current_dir().into_iter().collect());
+    let options = options_for(Path::new("<stdin>.flow"), &disk);
+    let formatted = match easyflow_fmt::format(&text, &options) {
+        Ok(formatted) => formatted,
+        Err(error) => return refused("<stdin>", &text, &error),
+    };
+    if check {
+        return if formatted == text {
+            Outcome::Unchanged
+        } else {
+            Outcome::Changed
+        };
+    }
+    let mut stdout = std::io::stdout().lock();
+    match stdout
+        .write_all(formatted.as_bytes())
+        .and_then(|()| stdout.flush())
+    {
+        Ok(()) => Outcome::Unchanged,
+        Err(error) if error.kind() == std::io::ErrorKind::BrokenPipe => Outcome::Failed,
+        Err(error) => {
+            eprintln!("error: cannot write to standard output: {error}");
+            Outcome::Failed
+        }
+    }
+}
+
+/// Reports a file that was not formatted, with its syntax errors.
+fn refused(name: &str, text: &str, error: &FormatError) -> Outcome {
+    eprintln!("error: {name}: {error}");
+    match error {
+        FormatError::Syntax(errors) => {
+            let index = line_index::LineIndex::new(text);
+            for error in errors {
+                let start = report::position(&index, error.range.start());
+                eprintln!(
+                    "{name}:{}:{}: {} {}",
+                    start.line + 1,
+                    start.character + 1,
+                    error.code,
+                    error.message
+                );
+            }
+            Outcome::SyntaxErrors
+        }
+        FormatError::Internal(_) => Outcome::Failed,
+    }
+}
+
+/// Replaces the file at `path` with `text` by a rename of a temporary file
+/// written beside it (same directory, so the rename is atomic), keeping the
+/// file's permissions.
+fn write_atomically(path: &Path, text: &str) -> std::io::Result<()> {
+    let dir = match path.parent() {
+        Some(dir) if !dir.as_os_str().is_empty() => dir,
+        _ => Path::new("."),
+    };
+    let permissions = std::fs::metadata(path)?.permissions();
+    let mut temporary = tempfile::Builder::new()
+        .prefix(".easyflow-fmt-")
+        .tempfile_in(dir)?;
+    temporary.write_all(text.as_bytes())?;
+    temporary.as_file().sync_all()?;
+    std::fs::set_permissions(temporary.path(), permissions)?;
+    temporary.persist(path).map_err(|e| e.error)?;
+    Ok(())
+}

@@ -1,0 +1,922 @@
+//! The LSP session fuzzer: random sessions driving the real `easyflow-ls`
+//! over stdio. Each session opens, edits and closes several flows (edits
+//! with multi-byte characters, CRLF, positions past line ends and past the
+//! end, deletions across steps, several changes in one notification, pastes
+//! of whole flows), with every request kind at random positions pipelined
+//! among the changes, `$/cancelRequest`s, configuration and watched-file
+//! changes. The invariants:
+//!
+//! - the server never crashes, hangs or writes anything but protocol
+//!   messages to stdout (the client in `support` fails on anything else);
+//! - every response is a result or an expected error (cancelled, content
+//!   modified, request failed; never an internal error), and every position
+//!   in it lies inside the document it names (in UTF-16), ranges ordered;
+//! - after the last edit, each open document's published diagnostics equal a
+//!   fresh check of its final text;
+//! - the server writes no file and opens no socket.
+//!
+//! `EASYFLOW_SESSIONS=N` runs N sessions (200 by default, the CI run);
+//! `EASYFLOW_SESSION_SEED=S` changes the seed (the failure message names
+//! the seed and session, and `EASYFLOW_SESSION_FIRST=I` starts there to
+//! replay it). The sessions share a server process in runs of
+//! `SESSIONS_PER_SERVER`, each on its own documents, closed at its end.
+
+mod support;
+
+use std::collections::{BTreeSet, HashMap};
+use std::path::{Path, PathBuf};
+
+use fastrand::Rng;
+use line_index::{LineIndex, WideEncoding};
+use serde_json::{Value, json};
+use support::{Server, repo_root, uri};
+
+const SESSIONS_PER_SERVER: usize = 25;
+
+/// How long the final diagnostics may take (far more than they need).
+const WAIT: std::time::Duration = std::time::Duration::from_secs(20);
+
+fn env_number(name: &str, default: u64) -> u64 {
+    std::env::var(name)
+        .ok()
+        .and_then(|v| v.parse().ok())
+        .unwrap_or(default)
+}
+
+/// The diagnostics of a fresh check of `text`, as the server publishes
+/// them: code, UTF-16 range, message.
+fn fresh_check(text: &str) -> Vec<String> {
+    let db = easyflow_db::Database::default();
+    let file = easyflow_db::SourceFile::new(&db, "fresh.flow".into(), text.into());
+    let index = LineIndex::new(text);
+    let position = |offset| {
+        let wide = index
+            .to_wide(WideEncoding::Utf16, index.line_col(offset))
+            .unwrap();
+        format!("{}:{}", wide.line, wide.col)
+    };
+    db.check(file)
+        .iter()
+        .map(|d| {
+            format!(
+                "{} {}-{} {}",
+                d.code.as_str(),
+                position(d.range.start()),
+                position(d.range.end()),
+                d.message
+            )
+        })
+        .collect()
+}
+
+fn published(diagnostics: &[Value]) -> Vec<String> {
+    diagnostics
+        .iter()
+        .map(|d| {
+            let at = |p: &Value| format!("{}:{}", p["line"], p["character"]);
+            format!(
+                "{} {}-{} {}",
+                d["code"].as_str().unwrap_or("?"),
+                at(&d["range"]["start"]),
+                at(&d["range"]["end"]),
+                d["message"].as_str().unwrap_or("?")
+            )
+        })
+        .collect()
+}
+
+/// The UTF-16 length of each line of `text` (without its line end): lines
+/// end at `\n`, as the server counts them.
+fn line_lengths(text: &str) -> Vec<u32> {
+    text.split('\n')
+        .map(|line| {
+            let line = line.strip_suffix('\r').unwrap_or(line);
+            line.encode_utf16().count() as u32
+        })
+        .collect()
+}
+
+/// The byte offset of an LSP position as the protocol defines it: past the
+/// last line is the end, past a line's end is that end, inside a surrogate
+/// pair is the character's start.
+fn offset_of(text: &str, line: u32, character: u32) -> usize {
+    let mut start = 0;
+    for _ in 0..line {
+        match text[start..].find('\n') {
+            Some(i) => start += i + 1,
+            None => return text.len(),
+        }
+    }
+    let rest = &text[start..];
+    let line_text = rest.split('\n').next().unwrap_or("");
+    let line_text = line_text.strip_suffix('\r').unwrap_or(line_text);
+    let mut units = 0;
+    for (i, c) in line_text.char_indices() {
+        units += c.len_utf16() as u32;
+        if units > character {
+            return start + i;
+        }
+    }
+    start + line_text.len()
+}
+
+fn position_of(text: &str, offset: usize) -> (u32, u32) {
+    let before = &text[..offset];
+    let line = before.matches('\n').count() as u32;
+    let line_start = before.rfind('\n').map_or(0, |i| i + 1);
+    let character = text[line_start..offset].encode_utf16().count() as u32;
+    (line, character)
+}
+
+/// Pieces of text that edits insert.
+const INSERTS: &[&str] = &[
+    "x",
+    "Q",
+    "é",
+    "😀",
+    "日本",
+    "\u{200b}",
+    "\r\n",
+    "\n",
+    " ",
+    "\"",
+    ",",
+    ";",
+    ")",
+    "(",
+    "[",
+    "]",
+    "{",
+    "}",
+    "=",
+    "~",
+    ".",
+    "<-",
+    "after ",
+    " on ",
+    "step ",
+    "runs ",
+    "code\n",
+    "\ncode end\n",
+    "// ☃ note\n",
+    "/* ",
+    " */",
+    "require \"x\" from ",
+    "[requires = \"cpu\"]\n",
+    "step Z runs P (a = Load.outs);\n",
+    "step Y runs P (a = Z, b = [1, 2]) after Z;\r\n",
+    "pre code\necho 😀\ncode end\n",
+    "[[[[[[[[[[[[[[[[[[[[[[[[[[[[[[[[",
+    "]]]]]]]]]]]]]]]]]]]]]]]]]]]]]]]]",
+];
+
+/// A document of a session as the client has it.
+struct Doc {
+    /// A file of the workspace on the disk: opened with its text.
+    disk: Option<PathBuf>,
+    uri: String,
+    text: String,
+    version: i64,
+    open: bool,
+}
+
+/// A request in flight: what it asked and the texts it may be answered on.
+struct Pending {
+    id: i64,
+    method: &'static str,
+    /// The document it is on (positions in the answer must lie inside one
+    /// of the texts it had).
+    uri: String,
+    cancelled: bool,
+}
+
+struct Session<'a> {
+    server: &'a mut Server,
+    /// `sN`, the prefix of its files.
+    name: String,
+    rng: Rng,
+    dir: PathBuf,
+    docs: Vec<Doc>,
+    /// Every text each URI had from when a request was sent: positions are
+    /// checked against these (a response answers one of them).
+    texts: HashMap<String, Vec<String>>,
+    pending: Vec<Pending>,
+    capabilities: Value,
+    /// What the session did, for the failure message.
+    trace: Vec<String>,
+    disk_files: Vec<PathBuf>,
+}
+
+fn seed_texts() -> Vec<String> {
+    let corpus = repo_root().join("tests/data/parser/corpus");
+    let mut texts: Vec<String> = std::fs::read_dir(corpus)
+        .unwrap()
+        .flatten()
+        .map(|e| e.path())
+        .filter(|p| p.extension().is_some_and(|e| e == "flow"))
+        .filter_map(|p| std::fs::read_to_string(p).ok())
+        .filter(|t| t.len() < 20_000)
+        .collect();
+    texts.sort();
+    // Lists nested as deep as the parser allows.
+    texts.push(format!(
+        "step Deep runs P (v = {}1{});\n",
+        "[".repeat(127),
+        "]".repeat(127)
+    ));
+    texts
+}
+
+impl Session<'_> {
+    fn some_text(&mut self, seeds: &[String]) -> String {
+        match self.rng.u8(..4) {
+            0 => String::new(),
+            1 => easyflow_genflow::generate(self.rng.usize(1..12), self.rng.u64(..)),
+            _ => seeds[self.rng.usize(..seeds.len())].clone(),
+        }
+    }
+
+    fn record_text(&mut self, doc: usize) {
+        let uri = self.docs[doc].uri.clone();
+        let text = self.docs[doc].text.clone();
+        self.texts.entry(uri).or_default().push(text);
+    }
+
+    fn open(&mut self, doc: usize, seeds: &[String]) {
+        let text = match &self.docs[doc].disk {
+            Some(path) => std::fs::read_to_string(path).unwrap(),
+            None => self.some_text(seeds),
+        };
+        let d = &mut self.docs[doc];
+        d.version += 1;
+        d.text = text;
+        d.open = true;
+        self.trace
+            .push(format!("open {} v{} {:?}", d.uri, d.version, d.text));
+        let params = json!({"textDocument": {"uri": d.uri, "languageId": "easyflow", "version": d.version, "text": d.text}});
+        self.server.notify("textDocument/didOpen", params);
+        self.record_text(doc);
+    }
+
+    fn close(&mut self, doc: usize) {
+        let d = &mut self.docs[doc];
+        d.open = false;
+        self.trace.push(format!("close {}", d.uri));
+        self.server.notify(
+            "textDocument/didClose",
+            json!({"textDocument": {"uri": d.uri}}),
+        );
+    }
+
+    /// A random position: usually on a character, sometimes past the line's
+    /// end, past the last line, or inside a surrogate pair.
+    fn position(&mut self, text: &str) -> (u32, u32) {
+        let lengths = line_lengths(text);
+        match self.rng.u8(..10) {
+            0 => (
+                self.rng.u32(..lengths.len() as u32 + 3),
+                self.rng.u32(..200),
+            ),
+            1 => {
+                let line = self.rng.usize(..lengths.len());
+                (line as u32, lengths[line] + self.rng.u32(1..5))
+            }
+            _ => {
+                let mut offset = self.rng.usize(..=text.len());
+                while !text.is_char_boundary(offset) {
+                    offset -= 1;
+                }
+                let (line, character) = position_of(text, offset);
+                // Inside a surrogate pair now and then.
+                let odd = text[offset..]
+                    .chars()
+                    .next()
+                    .is_some_and(|c| c.len_utf16() == 2)
+                    && self.rng.bool();
+                (line, character + u32::from(odd))
+            }
+        }
+    }
+
+    /// One change: a range (or the whole text) and what replaces it.
+    fn change(&mut self, text: &mut String, seeds: &[String]) -> Value {
+        if self.rng.u8(..12) == 0 {
+            // A paste of a whole flow over everything.
+            *text = self.some_text(seeds);
+            return json!({"text": text});
+        }
+        let start = self.position(text);
+        let end = if self.rng.bool() {
+            start
+        } else {
+            // Deletions, sometimes across steps.
+            let at = offset_of(text, start.0, start.1);
+            let reach = if self.rng.u8(..4) == 0 { 400 } else { 12 };
+            let mut end = (at + self.rng.usize(..reach)).min(text.len());
+            while !text.is_char_boundary(end) {
+                end += 1;
+            }
+            position_of(text, end)
+        };
+        let inserted: String = match self.rng.u8(..10) {
+            0 => seeds[self.rng.usize(..seeds.len())]
+                .chars()
+                .take(300)
+                .collect(),
+            1 | 2 => String::new(),
+            _ => (0..self.rng.usize(1..4))
+                .map(|_| INSERTS[self.rng.usize(..INSERTS.len())])
+                .collect(),
+        };
+        let from = offset_of(text, start.0, start.1);
+        let to = offset_of(text, end.0, end.1).max(from);
+        text.replace_range(from..to, &inserted);
+        json!({
+            "range": {"start": {"line": start.0, "character": start.1}, "end": {"line": end.0, "character": end.1}},
+            "text": inserted
+        })
+    }
+
+    fn edit(&mut self, doc: usize, seeds: &[String]) {
+        let mut text = std::mem::take(&mut self.docs[doc].text);
+        let changes: Vec<Value> = (0..if self.rng.u8(..4) == 0 {
+            self.rng.usize(2..5)
+        } else {
+            1
+        })
+            .map(|_| self.change(&mut text, seeds))
+            .collect();
+        let d = &mut self.docs[doc];
+        d.text = text;
+        d.version += 1;
+        self.trace.push(format!(
+            "change {} v{} {}",
+            d.uri,
+            d.version,
+            Value::from(changes.clone())
+        ));
+        let params = json!({"textDocument": {"uri": d.uri, "version": d.version}, "contentChanges": changes});
+        self.server.notify("textDocument/didChange", params);
+        self.record_text(doc);
+    }
+
+    fn request(&mut self, doc: usize) {
+        let uri = self.docs[doc].uri.clone();
+        let text = self.docs[doc].text.clone();
+        let (line, character) = self.position(&text);
+        let position = json!({"line": line, "character": character});
+        let (end_line, end_character) = self.position(&text);
+        let (start, end) = if (end_line, end_character) < (line, character) {
+            (
+                json!({"line": end_line, "character": end_character}),
+                position.clone(),
+            )
+        } else {
+            (
+                position.clone(),
+                json!({"line": end_line, "character": end_character}),
+            )
+        };
+        let range = json!({"start": start, "end": end});
+        let document = json!({"uri": uri.clone()});
+        let at = json!({"textDocument": document, "position": position});
+        let (method, params): (&'static str, Value) = match self.rng.u8(..22) {
+            0 => ("textDocument/hover", at),
+            1 => ("textDocument/completion", at),
+            2 => ("textDocument/definition", at),
+            3 => (
+                "textDocument/references",
+                json!({"textDocument": document, "position": position, "context": {"includeDeclaration": self.rng.bool()}}),
+            ),
+            4 => ("textDocument/prepareRename", at),
+            5 => (
+                "textDocument/rename",
+                json!({"textDocument": document, "position": position, "newName": pick(&mut self.rng, &["Renamed", "x y", "é2", ""])}),
+            ),
+            6 => (
+                "textDocument/documentSymbol",
+                json!({"textDocument": document}),
+            ),
+            7 => (
+                "workspace/symbol",
+                json!({"query": pick(&mut self.rng, &["", "s", "S1", "é"])}),
+            ),
+            8 => (
+                "textDocument/semanticTokens/full",
+                json!({"textDocument": document}),
+            ),
+            9 => (
+                "textDocument/semanticTokens/range",
+                json!({"textDocument": document, "range": range}),
+            ),
+            10 => (
+                "textDocument/foldingRange",
+                json!({"textDocument": document}),
+            ),
+            11 => (
+                "textDocument/selectionRange",
+                json!({"textDocument": document, "positions": [position, start]}),
+            ),
+            12 => (
+                "textDocument/codeAction",
+                json!({"textDocument": document, "range": range, "context": {"diagnostics": []}}),
+            ),
+            13 => (
+                "textDocument/inlayHint",
+                json!({"textDocument": document, "range": range}),
+            ),
+            14 => ("textDocument/codeLens", json!({"textDocument": document})),
+            15 => ("textDocument/documentHighlight", at),
+            16 => ("textDocument/prepareCallHierarchy", at),
+            17 => ("easyflow/graph", json!({"textDocument": document})),
+            18 => (
+                "textDocument/formatting",
+                json!({"textDocument": document, "options": {"tabSize": 2, "insertSpaces": true}}),
+            ),
+            19 => ("textDocument/signatureHelp", at),
+            20 => {
+                let item = json!({"name": "S1", "kind": 12, "uri": uri, "range": range, "selectionRange": range, "data": {"uri": uri, "step": 0}});
+                if self.rng.bool() {
+                    ("callHierarchy/incomingCalls", json!({"item": item}))
+                } else {
+                    ("callHierarchy/outgoingCalls", json!({"item": item}))
+                }
+            }
+            _ => ("textDocument/hover", at),
+        };
+        let id = self.server.send_request(method, params.clone());
+        self.trace.push(format!("request {id} {method} {params}"));
+        // Cancel some right away (they may still be answered).
+        let cancelled = self.rng.u8(..8) == 0;
+        if cancelled {
+            self.server.notify("$/cancelRequest", json!({"id": id}));
+            self.trace.push(format!("cancel {id}"));
+        }
+        self.pending.push(Pending {
+            id,
+            method,
+            uri,
+            cancelled,
+        });
+    }
+
+    fn configuration(&mut self) {
+        let settings = json!({"easyflow": {
+            "inlayHints": {"instances": self.rng.bool()},
+            "codeLens": {"enable": self.rng.bool()},
+            // A topology that is not there changes nothing.
+            "topology": if self.rng.bool() { "" } else { "no-such.topology" },
+        }});
+        self.trace.push(format!("configuration {settings}"));
+        self.server.notify(
+            "workspace/didChangeConfiguration",
+            json!({"settings": settings}),
+        );
+    }
+
+    /// A flow created, changed or deleted on the disk, with the watched-file
+    /// notification, then a request on it (closed: read from the disk).
+    fn watched_file(&mut self, seeds: &[String]) {
+        let index = self.rng.usize(..2);
+        let path = self.dir.join(format!("{}-disk-{index}.flow", self.name));
+        let (kind, text) = if path.exists() && self.rng.u8(..3) == 0 {
+            std::fs::remove_file(&path).unwrap();
+            (3, None)
+        } else {
+            let text = self.some_text(seeds);
+            let kind = if path.exists() { 2 } else { 1 };
+            std::fs::write(&path, &text).unwrap();
+            (kind, Some(text))
+        };
+        if !self.disk_files.contains(&path) {
+            self.disk_files.push(path.clone());
+        }
+        let uri = uri(&path);
+        self.trace.push(format!("disk {uri} {kind} {text:?}"));
+        self.server.notify(
+            "workspace/didChangeWatchedFiles",
+            json!({"changes": [{"uri": uri, "type": kind}]}),
+        );
+        if let Some(text) = text {
+            self.texts
+                .entry(uri.clone())
+                .or_default()
+                .push(text.clone());
+            let (line, character) = self.position(&text);
+            let params = json!({"textDocument": {"uri": uri}, "position": {"line": line, "character": character}});
+            let id = self
+                .server
+                .send_request("textDocument/hover", params.clone());
+            self.trace.push(format!("request {id} hover {params}"));
+            self.pending.push(Pending {
+                id,
+                method: "textDocument/hover",
+                uri,
+                cancelled: false,
+            });
+        }
+    }
+
+    fn fail(&self, why: String) -> ! {
+        let trace = self.trace.join("\n");
+        panic!("{why}\nthe session:\n{trace}\nlog: {}", self.server.log())
+    }
+
+    /// Checks every response: a result or an expected error, positions
+    /// inside the document they name.
+    fn check_responses(&mut self) {
+        for pending in std::mem::take(&mut self.pending) {
+            let response = self.server.response(pending.id);
+            if let Some(error) = response.get("error") {
+                let code = error["code"].as_i64().unwrap_or(0);
+                let expected = match code {
+                    // Cancelled, content modified, request failed (a rename
+                    // that cannot be done).
+                    -32800 | -32801 | -32803 => true,
+                    // A rename where nothing can be renamed, or to a bad name.
+                    -32602 => pending.method.ends_with("ename"),
+                    // A feature the server does not offer.
+                    -32601 => !advertised(&self.capabilities, pending.method),
+                    _ => false,
+                };
+                if !expected {
+                    self.fail(format!("{}: unexpected error {response}", pending.method));
+                }
+                continue;
+            }
+            if pending.cancelled && response.get("result").is_none() {
+                self.fail(format!(
+                    "{}: neither result nor error: {response}",
+                    pending.method
+                ));
+            }
+            let Some(result) = response.get("result") else {
+                self.fail(format!("{}: no result: {response}", pending.method));
+            };
+            if let Err(why) = self.check_result(pending.method, result, Some(&pending.uri)) {
+                self.fail(format!("{}: {why}: {result}", pending.method));
+            }
+        }
+    }
+
+    fn check_result(&self, method: &str, result: &Value, uri: Option<&str>) -> Result<(), String> {
+        if method.starts_with("textDocument/semanticTokens") && !result.is_null() {
+            let data = result["data"].as_array().ok_or("no data")?;
+            if data.len() % 5 != 0 {
+                return Err("data is not in fives".into());
+            }
+            let (mut line, mut start) = (0u64, 0u64);
+            let mut positions = Vec::new();
+            for token in data.chunks(5) {
+                let delta_line = token[0].as_u64().ok_or("not a number")?;
+                let delta_start = token[1].as_u64().ok_or("not a number")?;
+                line += delta_line;
+                start = if delta_line == 0 {
+                    start + delta_start
+                } else {
+                    delta_start
+                };
+                let length = token[2].as_u64().ok_or("not a number")?;
+                positions.push((line, start + length));
+            }
+            let uri = uri.ok_or("no document")?;
+            for (line, end) in positions {
+                self.check_position(uri, &json!({"line": line, "character": end}))?;
+            }
+            return Ok(());
+        }
+        self.walk(result, uri)
+    }
+
+    /// Walks a result for positions and ranges: each must lie in the
+    /// document of the nearest `uri` around it (or of the request).
+    fn walk(&self, value: &Value, uri: Option<&str>) -> Result<(), String> {
+        match value {
+            Value::Object(map) => {
+                let uri = map
+                    .get("uri")
+                    .or_else(|| map.get("targetUri"))
+                    .and_then(Value::as_str)
+                    .or(uri);
+                if let (Some(line), Some(_)) = (map.get("line"), map.get("character"))
+                    && line.is_u64()
+                {
+                    return self.check_position(uri.ok_or("a position without a document")?, value);
+                }
+                if let (Some(start), Some(end)) = (map.get("start"), map.get("end"))
+                    && start.get("line").is_some()
+                {
+                    let key = |p: &Value| (p["line"].as_u64(), p["character"].as_u64());
+                    if key(start) > key(end) {
+                        return Err(format!("a range ending before it starts: {value}"));
+                    }
+                }
+                for (key, inner) in map {
+                    // `WorkspaceEdit.changes` is keyed by URI.
+                    let uri = if key.starts_with("file://") {
+                        Some(key.as_str())
+                    } else {
+                        uri
+                    };
+                    if key == "data" {
+                        continue;
+                    }
+                    self.walk(inner, uri)?;
+                }
+                Ok(())
+            }
+            Value::Array(items) => items.iter().try_for_each(|v| self.walk(v, uri)),
+            _ => Ok(()),
+        }
+    }
+
+    fn check_position(&self, uri: &str, position: &Value) -> Result<(), String> {
+        let line = position["line"]
+            .as_u64()
+            .ok_or("a line that is not a number")? as usize;
+        let character = position["character"]
+            .as_u64()
+            .ok_or("a character that is not a number")? as u32;
+        let texts = self.texts.get(uri).map(Vec::as_slice).unwrap_or_default();
+        let inside = texts.iter().any(|text| {
+            line_lengths(text)
+                .get(line)
+                .is_some_and(|&length| character <= length)
+        });
+        if texts.is_empty() || inside {
+            Ok(())
+        } else {
+            Err(format!("{position} lies outside every text of {uri}"))
+        }
+    }
+
+    /// After the last edit: each open document's diagnostics for its last
+    /// version equal a fresh check of its text.
+    fn check_final_diagnostics(&mut self) {
+        for i in 0..self.docs.len() {
+            if !self.docs[i].open {
+                continue;
+            }
+            let (uri, version) = (self.docs[i].uri.clone(), self.docs[i].version);
+            let message = self.server.try_wait_for(
+                |m| {
+                    m["method"] == "textDocument/publishDiagnostics"
+                        && m["params"]["uri"] == uri.as_str()
+                        && m["params"]["version"] == version
+                },
+                WAIT,
+            );
+            let Some(message) = message else {
+                self.fail(format!(
+                    "no diagnostics for {uri} v{version} within {WAIT:?}"
+                ));
+            };
+            let diagnostics = published(message["params"]["diagnostics"].as_array().unwrap());
+            let fresh = fresh_check(&self.docs[i].text);
+            if diagnostics != fresh {
+                self.fail(format!(
+                    "the diagnostics of {uri} v{version} differ from a fresh check:\npublished {diagnostics:#?}\nfresh {fresh:#?}"
+                ));
+            }
+        }
+    }
+}
+
+fn pick<'a>(rng: &mut Rng, choices: &[&'a str]) -> &'a str {
+    choices[rng.usize(..choices.len())]
+}
+
+fn advertised(capabilities: &Value, method: &str) -> bool {
+    let key = match method {
+        "textDocument/formatting" => "documentFormattingProvider",
+        "textDocument/signatureHelp" => "signatureHelpProvider",
+        _ => return true,
+    };
+    !capabilities[key].is_null() && capabilities[key] != false
+}
+
+fn run_session(
+    server: &mut Server,
+    capabilities: &Value,
+    dir: &Path,
+    session: u64,
+    seed: u64,
+    seeds: &[String],
+    workspace: &[PathBuf],
+) -> Vec<PathBuf> {
+    let mut rng = Rng::with_seed(seed ^ session.wrapping_mul(0x9e37_79b9_7f4a_7c15));
+    let count = rng.usize(1..4);
+    let docs = (0..count)
+        .map(|i| {
+            // Some documents are files of the workspace, when it has some.
+            let disk = (!workspace.is_empty() && rng.bool())
+                .then(|| workspace[rng.usize(..workspace.len())].clone())
+                .filter(|path| !path.to_string_lossy().contains(&format!("/s{session}-")));
+            let path = disk
+                .clone()
+                .unwrap_or_else(|| dir.join(format!("s{session}-{i}.flow")));
+            Doc {
+                uri: uri(&path),
+                disk,
+                text: String::new(),
+                // Versions never repeat for a URI across sessions.
+                version: session as i64 * 1000 - 1,
+                open: false,
+            }
+        })
+        .collect();
+    let mut docs: Vec<Doc> = docs;
+    for i in 1..docs.len() {
+        if docs[..i].iter().any(|d| d.uri == docs[i].uri) {
+            let path = dir.join(format!("s{session}-{i}.flow"));
+            docs[i].uri = uri(&path);
+            docs[i].disk = None;
+        }
+    }
+    let mut s = Session {
+        server,
+        name: format!("s{session}"),
+        rng,
+        dir: dir.to_path_buf(),
+        docs,
+        texts: HashMap::new(),
+        pending: Vec::new(),
+        capabilities: capabilities.clone(),
+        trace: vec![format!("session {session} of seed {seed}")],
+        disk_files: Vec::new(),
+    };
+    for doc in 0..count {
+        s.open(doc, seeds);
+    }
+    let steps = s.rng.usize(5..40);
+    for _ in 0..steps {
+        let doc = s.rng.usize(..count);
+        match s.rng.u8(..20) {
+            0 if s.docs[doc].open => s.close(doc),
+            0 | 1 if !s.docs[doc].open => s.open(doc, seeds),
+            _ if !s.docs[doc].open => {}
+            1..=8 => s.edit(doc, seeds),
+            9 => s.configuration(),
+            10 => s.watched_file(seeds),
+            _ => s.request(doc),
+        }
+    }
+    s.check_responses();
+    s.check_final_diagnostics();
+    for doc in 0..count {
+        if s.docs[doc].open {
+            s.close(doc);
+        }
+    }
+    let written = std::mem::take(&mut s.disk_files);
+    // Diagnostics of this session's documents are not needed any more.
+    s.server.notifications.clear();
+    written
+}
+
+/// Every file under `dir`.
+fn files_under(dir: &Path) -> BTreeSet<PathBuf> {
+    let mut found = BTreeSet::new();
+    for entry in std::fs::read_dir(dir).unwrap().flatten() {
+        let path = entry.path();
+        if path.is_dir() {
+            found.extend(files_under(&path));
+        } else {
+            found.insert(path);
+        }
+    }
+    found
+}
+
+/// The server's open sockets (it must have none: it never connects).
+fn sockets(pid: u32) -> Vec<String> {
+    let Ok(entries) = std::fs::read_dir(format!("/proc/{pid}/fd")) else {
+        return Vec::new();
+    };
+    entries
+        .flatten()
+        .filter_map(|e| std::fs::read_link(e.path()).ok())
+        .map(|target| target.display().to_string())
+        .filter(|target| target.starts_with("socket:"))
+        .collect()
+}
+
+#[test]
+fn random_sessions() {
+    let sessions = env_number("EASYFLOW_SESSIONS", 200);
+    let seed = env_number("EASYFLOW_SESSION_SEED", 0x5e55_10f5);
+    let first = env_number("EASYFLOW_SESSION_FIRST", 0);
+    let seeds = seed_texts();
+    let mut session = first;
+    while session < first + sessions {
+        let dir = tempfile::tempdir().unwrap();
+        let root = dir.path().canonicalize().unwrap();
+        let mut server = Server::start();
+        let capabilities = server.initialize(&root, json!({}), json!({}))["capabilities"].clone();
+        let mut written = BTreeSet::new();
+        let end = (session + SESSIONS_PER_SERVER as u64).min(first + sessions);
+        while session < end {
+            written.extend(run_session(
+                &mut server,
+                &capabilities,
+                &root,
+                session,
+                seed,
+                &seeds,
+                &[],
+            ));
+            session += 1;
+        }
+        let open_sockets = sockets(server.pid());
+        assert!(
+            open_sockets.is_empty(),
+            "the server opened sockets: {open_sockets:?}"
+        );
+        assert_eq!(server.stop().code(), Some(0));
+        let unexpected: Vec<_> = files_under(&root)
+            .into_iter()
+            .filter(|p| !written.contains(p))
+            .collect();
+        assert!(
+            unexpected.is_empty(),
+            "the server wrote files: {unexpected:?}"
+        );
+        if session % 1000 < SESSIONS_PER_SERVER as u64 {
+            eprintln!("{session} sessions");
+        }
+    }
+}
+
+/// The server's resident and peak memory, in MiB (`/proc/PID/status`).
+fn memory(pid: u32) -> (u64, u64) {
+    let status = std::fs::read_to_string(format!("/proc/{pid}/status")).unwrap_or_default();
+    let field = |name: &str| {
+        status
+            .lines()
+            .find(|l| l.starts_with(name))
+            .and_then(|l| l.split_whitespace().nth(1))
+            .and_then(|kb| kb.parse::<u64>().ok())
+            .map_or(0, |kb| kb / 1024)
+    };
+    (field("VmRSS:"), field("VmHWM:"))
+}
+
+/// Bounded memory: a workspace of `EASYFLOW_MEMORY_FLOWS` flows (1,000) of
+/// 100 steps is indexed in the background, then fuzzed with sessions on
+/// its files and new ones for `EASYFLOW_MEMORY_MINUTES` (10); prints the
+/// indexing time and the server's RSS after indexing and at each minute.
+/// A measurement, not run by default:
+/// `cargo test --release -p easyflow-ls --test session_fuzzer -- --ignored --nocapture`.
+#[test]
+#[ignore = "a long measurement (see its documentation)"]
+fn bounded_memory() {
+    let flows = env_number("EASYFLOW_MEMORY_FLOWS", 1000) as usize;
+    let minutes = env_number("EASYFLOW_MEMORY_MINUTES", 10);
+    let dir = tempfile::tempdir().unwrap();
+    let root = dir.path().canonicalize().unwrap();
+    let workspace: Vec<PathBuf> = (0..flows)
+        .map(|i| {
+            let path = root.join(format!("w{}/flow{i}.flow", i % 20));
+            std::fs::create_dir_all(path.parent().unwrap()).unwrap();
+            std::fs::write(&path, easyflow_genflow::generate(100, i as u64)).unwrap();
+            path
+        })
+        .collect();
+    let mut server = Server::start_with_env(&[("EASYFLOW_LOG", "info")]);
+    let started = std::time::Instant::now();
+    let capabilities = server.initialize(&root, json!({}), json!({}))["capabilities"].clone();
+    while !server.log().contains("indexed ") {
+        std::thread::sleep(std::time::Duration::from_millis(20));
+    }
+    let indexing = started.elapsed();
+    // Workspace symbols over every flow, as an editor asks them at start.
+    server.request("workspace/symbol", json!({"query": "S1"}));
+    let (rss, peak) = memory(server.pid());
+    eprintln!(
+        "{flows} flows of 100 steps indexed in {indexing:.2?}; RSS {rss} MiB (peak {peak} MiB)"
+    );
+    let seeds = seed_texts();
+    let end = std::time::Instant::now() + std::time::Duration::from_secs(minutes * 60);
+    let mut session = 0;
+    let mut next_report = std::time::Instant::now() + std::time::Duration::from_secs(60);
+    while std::time::Instant::now() < end {
+        run_session(
+            &mut server,
+            &capabilities,
+            &root,
+            session,
+            0xb0_0d,
+            &seeds,
+            &workspace,
+        );
+        session += 1;
+        if std::time::Instant::now() >= next_report {
+            let (rss, peak) = memory(server.pid());
+            eprintln!("{session} sessions: RSS {rss} MiB (peak {peak} MiB)");
+            next_report += std::time::Duration::from_secs(60);
+        }
+    }
+    let (rss, peak) = memory(server.pid());
+    eprintln!("after {session} sessions: RSS {rss} MiB (peak {peak} MiB)");
+    assert_eq!(server.stop().code(), Some(0));
+}

@@ -10,6 +10,7 @@ use easyflow_ide::{
     completion, defs, folding, graph, hover, inlay_hints, navigation, semantic_tokens, symbols,
 };
 use serde_json::json;
+use tower_lsp_server::jsonrpc;
 use tower_lsp_server::ls_types as lsp;
 
 use crate::line_index::LineIndex;
@@ -493,5 +494,44 @@ pub fn graph(lines: &Lines<'_>, graph: graph::Graph) -> lsp_ext::GraphResult {
         edges: graph.edges,
         unresolved: graph.unresolved,
         levels: graph.levels,
+    }
+}
+
+/// The most errors a refused export's message lists.
+const REFUSAL_ERRORS_SHOWN: usize = 10;
+
+/// A refused `easyflow/export`: `RequestFailed` whose message lists the
+/// errors (at most ten, each with its 1-based line) and id collisions.
+pub fn export_refused(
+    lines: &Lines<'_>,
+    refused: &easyflow_ide::export::Refused,
+) -> jsonrpc::Error {
+    let count = refused.errors.len() + refused.collisions.len();
+    let mut message = format!(
+        "the flow has {count} error{} and cannot be exported:",
+        if count == 1 { "" } else { "s" }
+    );
+    for error in refused.errors.iter().take(REFUSAL_ERRORS_SHOWN) {
+        let line = lines.position(error.range.start()).line + 1;
+        message.push_str(&format!(
+            "\nline {line}: {} {}",
+            error.code.as_str(),
+            error.message
+        ));
+    }
+    for collision in refused
+        .collisions
+        .iter()
+        .take(REFUSAL_ERRORS_SHOWN.saturating_sub(refused.errors.len()))
+    {
+        message.push_str(&format!("\n{collision}"));
+    }
+    if count > REFUSAL_ERRORS_SHOWN {
+        message.push_str(&format!("\n… and {} more", count - REFUSAL_ERRORS_SHOWN));
+    }
+    jsonrpc::Error {
+        code: jsonrpc::ErrorCode::ServerError(lsp::error_codes::REQUEST_FAILED),
+        message: message.into(),
+        data: None,
     }
 }

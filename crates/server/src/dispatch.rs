@@ -139,6 +139,7 @@ document_params! {
     lsp::CallHierarchyIncomingCallsParams => |p| p.item.uri;
     lsp::CallHierarchyOutgoingCallsParams => |p| p.item.uri;
     crate::lsp_ext::GraphParams => |p| p.text_document.uri;
+    crate::lsp_ext::ExportParams => |p| p.text_document.uri;
 }
 
 /// Answers request `R` about a flow with `handler` on a snapshot of it; an

@@ -42,5 +42,45 @@ pub struct GraphNode {
     pub range: Option<lsp::Range>,
 }
 
-// `easyflow/export` (lsp.md, "Custom requests") comes here, as a request of
-// its own beside `GraphRequest`, with its route in `server::service`.
+/// `easyflow/export`: a flow without errors in one of the formats of
+/// `exports.md`, the same bytes as `easyflow export`. A flow with errors is
+/// refused with `RequestFailed`; `null` for a document the server cannot
+/// read as a flow.
+pub enum ExportRequest {}
+
+impl Request for ExportRequest {
+    type Params = ExportParams;
+    type Result = Option<ExportResult>;
+    const METHOD: &'static str = "easyflow/export";
+}
+
+#[derive(Debug, Clone, PartialEq, Eq, Serialize, Deserialize)]
+#[serde(rename_all = "camelCase")]
+pub struct ExportParams {
+    pub text_document: lsp::TextDocumentIdentifier,
+    pub to: ExportFormat,
+}
+
+/// `"diet"`, `"workload"` or `"model"`.
+#[derive(Debug, Clone, Copy, PartialEq, Eq, Serialize, Deserialize)]
+#[serde(rename_all = "lowercase")]
+pub enum ExportFormat {
+    Diet,
+    Workload,
+    Model,
+}
+
+impl From<ExportFormat> for easyflow_ide::export::Format {
+    fn from(format: ExportFormat) -> Self {
+        match format {
+            ExportFormat::Diet => Self::Diet,
+            ExportFormat::Workload => Self::Workload,
+            ExportFormat::Model => Self::Model,
+        }
+    }
+}
+
+#[derive(Debug, Clone, PartialEq, Eq, Serialize, Deserialize)]
+pub struct ExportResult {
+    pub text: String,
+}

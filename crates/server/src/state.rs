@@ -132,6 +132,10 @@ pub struct State {
     pub topologies: HashMap<PathBuf, TopologyFile>,
     /// Every package catalog loaded, by path.
     pub catalogs: HashMap<PathBuf, CatalogFile>,
+    /// Catalogs loaded under another name than `easyflow-packages.toml`
+    /// (named by an `easyflow.toml` or the setting) that the client has not
+    /// been asked to watch yet (`workspace::watch_new_catalogs`).
+    pub catalogs_to_watch: Vec<PathBuf>,
 }
 
 /// The state shared by every handler and task, behind one lock that is never
@@ -150,6 +154,7 @@ impl SharedState {
             flows: HashMap::new(),
             topologies: HashMap::new(),
             catalogs: HashMap::new(),
+            catalogs_to_watch: Vec::new(),
         })))
     }
 

@@ -165,6 +165,12 @@ pub fn rediscover(state: &SharedState, flows: Flows) {
             && !state.catalogs.contains_key(&path)
         {
             state.set_catalog(&path, bytes);
+            if path
+                .file_name()
+                .is_none_or(|n| n != discovery::CATALOG_FILE_NAME)
+            {
+                state.catalogs_to_watch.push(path);
+            }
         }
     }
     for (file, topology, catalog) in found {
@@ -303,6 +309,46 @@ pub async fn register_watchers(state: &SharedState, client: &Client) {
     if let Err(error) = client.register_capability(vec![registration]).await {
         tracing::warn!("the client refused file watching: {error}");
     }
+}
+
+/// Asks the client to watch the catalogs loaded under another name than
+/// `easyflow-packages.toml` since the last call (lsp.md: "a catalog named by
+/// `easyflow.toml` or the setting, when its name differs"). The request is
+/// spawned: this runs in notification handlers.
+pub fn watch_new_catalogs(state: &SharedState, client: &Client) {
+    let paths = {
+        let mut state = state.lock();
+        if !state.client.dynamic_watching {
+            state.catalogs_to_watch.clear();
+            return;
+        }
+        std::mem::take(&mut state.catalogs_to_watch)
+    };
+    if paths.is_empty() {
+        return;
+    }
+    let client = client.clone();
+    tokio::spawn(async move {
+        let registrations = paths
+            .iter()
+            .map(|path| {
+                let glob = path.to_string_lossy().replace('\\', "/");
+                let watchers = vec![lsp::FileSystemWatcher {
+                    glob_pattern: lsp::GlobPattern::String(glob.clone()),
+                    kind: None,
+                }];
+                let options = lsp::DidChangeWatchedFilesRegistrationOptions { watchers };
+                lsp::Registration {
+                    id: format!("easyflow-catalog:{glob}"),
+                    method: "workspace/didChangeWatchedFiles".to_string(),
+                    register_options: serde_json::to_value(options).ok(),
+                }
+            })
+            .collect();
+        if let Err(error) = client.register_capability(registrations).await {
+            tracing::warn!("the client refused to watch a catalog: {error}");
+        }
+    });
 }
 
 /// How many flows a workspace needs before its indexing shows progress.

@@ -184,3 +184,61 @@ fn the_catalog_setting_names_another_catalog() {
     assert!(diagnostics.is_empty());
     assert_eq!(server.stop().code(), Some(0));
 }
+
+/// The globs of the `workspace/didChangeWatchedFiles` registrations.
+fn watched_globs(registration: &Value) -> Vec<String> {
+    registration["params"]["registrations"]
+        .as_array()
+        .unwrap()
+        .iter()
+        .flat_map(|r| r["registerOptions"]["watchers"].as_array().unwrap().clone())
+        .map(|w| w["globPattern"].as_str().unwrap().to_string())
+        .collect()
+}
+
+#[test]
+fn catalogs_are_watched_under_any_name() {
+    let dir = tempfile::tempdir().unwrap();
+    std::fs::create_dir(dir.path().join("packages")).unwrap();
+    let catalog = dir.path().join("packages/main.toml");
+    write(&catalog, CATALOG);
+    write(
+        &dir.path().join("easyflow.toml"),
+        "catalog = \"packages/main.toml\"\n",
+    );
+    let flow = dir.path().join("a.flow");
+    let text = "step A runs P.Run (n = 9);\n";
+    write(&flow, text);
+    let mut server = Server::start();
+    server.initialize(
+        dir.path(),
+        json!({"workspace": {"didChangeWatchedFiles": {"dynamicRegistration": true}}}),
+        json!({}),
+    );
+    let first = server.wait_for(|m| m["method"] == "client/registerCapability");
+    let globs = watched_globs(&first);
+    assert!(
+        globs.contains(&"**/easyflow-packages.toml".to_string()),
+        "{globs:?}"
+    );
+    let uri = server.open(&flow, text);
+    assert_eq!(codes(&server.diagnostics(&uri, 0)), ["E0805"]);
+    // The configured catalog, whose name is not easyflow-packages.toml.
+    let second = server.wait_for(|m| m["method"] == "client/registerCapability");
+    let wanted = catalog.to_string_lossy().replace('\\', "/");
+    assert_eq!(watched_globs(&second), [wanted]);
+    // An edit of it on disk re-checks the flow.
+    write(&catalog, &CATALOG.replace("max = 5", "max = 10"));
+    server.notify(
+        "workspace/didChangeWatchedFiles",
+        json!({"changes": [{"uri": support::uri(&catalog), "type": 2}]}),
+    );
+    let diagnostics = loop {
+        let diagnostics = server.diagnostics(&uri, 0);
+        if diagnostics.is_empty() {
+            break diagnostics;
+        }
+    };
+    assert!(diagnostics.is_empty());
+    assert_eq!(server.stop().code(), Some(0));
+}

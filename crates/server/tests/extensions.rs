@@ -61,3 +61,156 @@ fn easyflow_graph_of_no_flow_is_null_and_bad_params_are_refused() {
     assert_eq!(response["error"]["code"], -32602, "{response}");
     assert_eq!(server.stop().code(), Some(0));
 }
+
+#[test]
+fn easyflow_export_answers_the_documented_example() {
+    let section = section("## `easyflow/export`");
+    let flow = &blocks(&section, "easyflow")[0];
+    let json = blocks(&section, "json");
+    let request: Value = serde_json::from_str(&json[0]).unwrap();
+    let response: Value = serde_json::from_str(&json[1]).unwrap();
+    let refusal: Value = serde_json::from_str(&json[2]).unwrap();
+    assert_eq!(request["method"], "easyflow/export");
+
+    let dir = tempfile::tempdir().unwrap();
+    let mut server = Server::start();
+    server.initialize(dir.path(), json!({}), json!({}));
+    let path = dir.path().join("pipeline.flow");
+    let uri = server.open(&path, flow);
+    let result = server.request(
+        "easyflow/export",
+        json!({"textDocument": {"uri": uri}, "to": "diet"}),
+    );
+    assert_eq!(result, response["result"]);
+
+    // The documented refusal, after an edit that breaks a name.
+    server.notify(
+        "textDocument/didChange",
+        json!({"textDocument": {"uri": uri, "version": 1},
+               "contentChanges": [{"text": flow.replace("Load.outs", "Lod.outs")}]}),
+    );
+    let id = server.send_request(
+        "easyflow/export",
+        json!({"textDocument": {"uri": uri}, "to": "diet"}),
+    );
+    let answer = server.response(id);
+    assert_eq!(answer["error"], refusal["error"]);
+    assert_eq!(server.stop().code(), Some(0));
+}
+
+/// `easyflow/export` gives the bytes of `easyflow export` (the expected
+/// files of the export cases), with the topology discovered beside the flow.
+#[test]
+fn easyflow_export_equals_the_cli_bytes() {
+    let dir = tempfile::tempdir().unwrap();
+    let root = repo_root();
+    std::fs::copy(
+        root.join("tests/data/export/topology/easyflow.topology"),
+        dir.path().join("easyflow.topology"),
+    )
+    .unwrap();
+    let mut server = Server::start();
+    server.initialize(dir.path(), json!({}), json!({}));
+    for (case, folder) in [
+        ("placement", "tests/data/export/topology"),
+        ("corpus-topology-fit", "tests/data/export/topology"),
+    ] {
+        let text = std::fs::read_to_string(root.join(folder).join(format!("{case}.flow"))).unwrap();
+        let uri = server.open(&dir.path().join(format!("{case}.flow")), &text);
+        for (to, extension) in [
+            ("diet", "diet.xml"),
+            ("workload", "workload.json"),
+            ("model", "model.json"),
+        ] {
+            let result = server.request(
+                "easyflow/export",
+                json!({"textDocument": {"uri": uri}, "to": to}),
+            );
+            let expected =
+                std::fs::read_to_string(root.join(folder).join(format!("{case}.{extension}")))
+                    .unwrap();
+            assert_eq!(
+                result["text"].as_str(),
+                Some(expected.as_str()),
+                "{case} --to {to}"
+            );
+        }
+    }
+    // Without a topology: a file on disk that is not open.
+    let other = tempfile::tempdir().unwrap();
+    let mut server2 = Server::start();
+    server2.initialize(other.path(), json!({}), json!({}));
+    let path = other.path().join("worked.flow");
+    std::fs::copy(root.join("tests/data/export/worked-example.flow"), &path).unwrap();
+    let result = server2.request(
+        "easyflow/export",
+        json!({"textDocument": {"uri": support::uri(&path)}, "to": "model"}),
+    );
+    let expected =
+        std::fs::read_to_string(root.join("tests/data/export/worked-example.model.json")).unwrap();
+    assert_eq!(result["text"].as_str(), Some(expected.as_str()));
+    assert_eq!(server.stop().code(), Some(0));
+    assert_eq!(server2.stop().code(), Some(0));
+}
+
+#[test]
+fn easyflow_export_refusals_and_bad_params() {
+    let dir = tempfile::tempdir().unwrap();
+    let mut server = Server::start();
+    server.initialize(dir.path(), json!({}), json!({}));
+    // Twelve errors: the message lists ten and counts the rest.
+    let broken: String = (0..12)
+        .map(|i| format!("step S{i} runs P (x = Missing{i});\n"))
+        .collect();
+    let uri = server.open(&dir.path().join("broken.flow"), &broken);
+    let id = server.send_request(
+        "easyflow/export",
+        json!({"textDocument": {"uri": uri}, "to": "model"}),
+    );
+    let error = server.response(id)["error"].clone();
+    assert_eq!(error["code"], -32803);
+    let message = error["message"].as_str().unwrap();
+    assert!(
+        message.starts_with("the flow has 12 errors and cannot be exported:\nline 1: E0201"),
+        "{message}"
+    );
+    assert_eq!(
+        message.lines().filter(|l| l.starts_with("line ")).count(),
+        10,
+        "{message}"
+    );
+    assert!(message.ends_with("… and 2 more"), "{message}");
+
+    // An id collision.
+    let collision = server.open(
+        &dir.path().join("collision.flow"),
+        "step S runs P (n = sweep [1, 2]);\nstep S_1 runs P ();\n",
+    );
+    let id = server.send_request(
+        "easyflow/export",
+        json!({"textDocument": {"uri": collision}, "to": "diet"}),
+    );
+    let error = server.response(id)["error"].clone();
+    assert_eq!(error["code"], -32803);
+    assert!(
+        error["message"]
+            .as_str()
+            .unwrap()
+            .contains("instance `S_1`"),
+        "{error}"
+    );
+
+    // No flow: null. An unknown format: InvalidParams.
+    let missing = support::uri(&dir.path().join("missing.flow"));
+    let result = server.request(
+        "easyflow/export",
+        json!({"textDocument": {"uri": missing}, "to": "diet"}),
+    );
+    assert_eq!(result, Value::Null);
+    let id = server.send_request(
+        "easyflow/export",
+        json!({"textDocument": {"uri": uri}, "to": "pdf"}),
+    );
+    assert_eq!(server.response(id)["error"]["code"], -32602);
+    assert_eq!(server.stop().code(), Some(0));
+}

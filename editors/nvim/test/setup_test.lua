@@ -233,6 +233,48 @@ local ok, err = pcall(function()
     end
   end)
 
+  test(":EasyFlowExport opens the bytes of easyflow export in a scratch buffer", function()
+    local buf = edit(repo("tests/data/export/worked-example.flow"))
+    local attached = vim.wait(10000, function()
+      return #easyflow.clients(buf) == 1
+    end, 20)
+    check(attached, "no easyflow_ls client attached to worked-example.flow")
+    for format, extension in pairs({ diet = "diet.xml", workload = "workload.json", model = "model.json" }) do
+      vim.cmd("buffer " .. buf)
+      local before = vim.api.nvim_get_current_buf()
+      vim.cmd("EasyFlowExport " .. format)
+      local opened = vim.wait(20000, function()
+        return vim.api.nvim_get_current_buf() ~= before
+      end, 20)
+      check(opened, "no scratch buffer for " .. format)
+      local scratch = vim.api.nvim_get_current_buf()
+      local expected = table.concat(vim.fn.readfile(repo("tests/data/export/worked-example." .. extension)), "\n")
+      local got = table.concat(vim.api.nvim_buf_get_lines(scratch, 0, -1, false), "\n")
+      check(got == expected, format .. ": the buffer differs from worked-example." .. extension)
+      check(vim.bo[scratch].filetype == easyflow.export_formats[format], format .. ": filetype " .. vim.bo[scratch].filetype)
+      check(vim.bo[scratch].buftype == "nofile", format .. ": not a scratch buffer")
+      vim.cmd("close")
+    end
+  end)
+
+  test(":EasyFlowExport refuses a flow with errors, naming them", function()
+    local messages = {}
+    local original = vim.notify
+    vim.notify = function(message)
+      table.insert(messages, message)
+    end
+    vim.cmd("buffer " .. flow_buf)
+    local before = vim.api.nvim_get_current_buf()
+    vim.cmd("EasyFlowExport model")
+    local refused = vim.wait(20000, function()
+      return #messages > 0
+    end, 20)
+    vim.notify = original
+    check(refused, "no message for a flow with errors")
+    check(messages[1]:find("E0100", 1, true) ~= nil, "the message does not name E0100: " .. messages[1])
+    check(vim.api.nvim_get_current_buf() == before, "a buffer was opened for a refused export")
+  end)
+
   if vim.lsp.semantic_tokens and vim.lsp.semantic_tokens.get_at_pos then
     test("setup: semantic tokens highlight the step name (Neovim 0.9+)", function()
       vim.cmd("buffer " .. flow_buf)

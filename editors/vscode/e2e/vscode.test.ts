@@ -11,8 +11,6 @@
 //
 // Still to cover, once the features land (each a few lines with the helpers
 // of workbench.ts):
-// - "EasyFlow: Export Workflow…" (the export issue): runCommand, pick the
-//   target in the quick pick, check the exported document's text.
 // - Formatting (the formatting issue): disarrange pipeline.flow, runCommand
 //   "Format Document", check visibleText; then the same for a selection.
 // - A package catalog (the catalog issue): put easyflow-packages.toml in
@@ -306,4 +304,40 @@ check("changing easyflow.topology re-checks the flow without a reload", async ()
 
 check("the workbench requested nothing outside this machine", async () => {
   assert.deepEqual(workbench.outsideRequests, []);
+});
+
+check("Export Workflow… refuses a flow with errors, and opens the export of a clean one", async () => {
+  await workbench.openFile("pipeline.flow");
+  await workbench.waitForProblems("pipeline.flow", (p) => has(p, "E0201"), "E0201 on Palette");
+  await workbench.runCommand("EasyFlow: Export Workflow…");
+  const toasts = workbench.page.locator(".notifications-toasts .notification-toast");
+  await waitUntil(
+    () => toasts.allInnerTexts(),
+    (texts) => texts.some((t) => /pipeline\.flow has \d+ errors?; fix (it|them) to export the workflow/.test(t)),
+    "the message that pipeline.flow has errors",
+    (texts) => `the notifications say: ${JSON.stringify(texts)}`,
+  );
+  await workbench.runCommand("Notifications: Clear All Notifications");
+
+  await workbench.openFile("report.flow");
+  await workbench.runCommandAsking("EasyFlow: Export Workflow…");
+  await workbench.pick("Workload description (JSON)");
+  await workbench.waitForText(
+    (text) => text.includes('"id": "Collect"') && text.includes('"cardinality": 1') && text.includes('"EXECUTABLE": "Stats.Collect"'),
+    "the workload export in a new editor",
+  );
+  await waitUntil(
+    () => workbench.page.locator('[id="status.editor.mode"]').innerText(),
+    (mode) => mode.trim() === "JSON",
+    "the export open as JSON",
+    (mode) => `the language is ${mode}`,
+  );
+  await waitUntil(
+    () => toasts.allInnerTexts(),
+    (texts) => texts.some((t) => t.includes("Save it as report.workload.json?")),
+    "the offer to save it beside the flow",
+    (texts) => `the notifications say: ${JSON.stringify(texts)}`,
+  );
+  await workbench.screenshot("export");
+  await workbench.runCommand("Notifications: Clear All Notifications");
 });

@@ -71,6 +71,18 @@ export class Workbench {
     await this.quickInput(`>${title}`, (label) => label === title || label.startsWith(`${title},`), `the command "${title}"`);
   }
 
+  /** Runs a command that asks a question in a quick pick, leaving the question open (answer it with `pick`). */
+  async runCommandAsking(title: string): Promise<void> {
+    await this.page.keyboard.press("F1");
+    await this.quickInput(`>${title}`, (label) => label === title || label.startsWith(`${title},`), `the command "${title}"`, false);
+    await this.page.locator(".quick-input-widget input:not([placeholder='Type the name of a command to run.'])").waitFor();
+  }
+
+  /** Accepts the entry labelled `label` of the open quick pick (e.g. a command's question). */
+  async pick(label: string): Promise<void> {
+    await this.quickInput(label, (entry) => entry === label || entry.startsWith(`${label},`) || entry.startsWith(`${label} `), `the entry "${label}"`);
+  }
+
   /** Opens a workspace file by its path with Quick Open (Ctrl+P), and waits until its editor is active. */
   async openFile(path: string): Promise<void> {
     const name = path.split("/").pop()!;
@@ -341,7 +353,7 @@ export class Workbench {
   }
 
   /** Types into the open quick input and accepts the focused entry once it is the one wanted. */
-  private async quickInput(value: string, wanted: (label: string) => boolean, what: string): Promise<void> {
+  private async quickInput(value: string, wanted: (label: string) => boolean, what: string, closes = true): Promise<void> {
     const input = this.page.locator(".quick-input-widget input");
     await input.waitFor();
     await input.fill(value);
@@ -352,7 +364,9 @@ export class Workbench {
       async () => `its entries are: ${JSON.stringify(await this.page.locator(".quick-input-list .monaco-list-row").evaluateAll((rows) => rows.map((r) => r.getAttribute("aria-label"))))}`,
     );
     await this.page.keyboard.press("Enter");
-    await input.waitFor({ state: "hidden" });
+    if (closes) {
+      await input.waitFor({ state: "hidden" });
+    }
   }
 }
 

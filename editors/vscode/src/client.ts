@@ -1,5 +1,5 @@
 // The language client: starts `easyflow-ls --stdio`, keeps the status bar in
-// step with it, and carries the `easyflow/graph` request.
+// step with it, and carries the `easyflow/graph` and `easyflow/export` requests.
 
 import * as path from "node:path";
 import * as vscode from "vscode";
@@ -15,7 +15,7 @@ import {
   type TextDocumentIdentifier,
 } from "vscode-languageclient/node";
 
-import type { Graph } from "./protocol";
+import type { ExportFormat, ExportResult, Graph } from "./protocol";
 import { findServer, isExecutable } from "./serverPath";
 import { serverSettings } from "./settings";
 import type { ServerStatus } from "./status";
@@ -24,6 +24,7 @@ import { createTraceChannel } from "./traceChannel";
 export const SECTION = "easyflow";
 
 const GraphRequest = new RequestType<{ textDocument: TextDocumentIdentifier }, Graph | null, void>("easyflow/graph");
+const ExportRequest = new RequestType<{ textDocument: TextDocumentIdentifier; to: ExportFormat }, ExportResult | null, void>("easyflow/export");
 
 export class EasyFlowClient implements vscode.Disposable {
   private client: LanguageClient | undefined;
@@ -132,6 +133,15 @@ export class EasyFlowClient implements vscode.Disposable {
       throw new Error("The EasyFlow language server is not running.");
     }
     return client.sendRequest(GraphRequest, { textDocument: { uri: client.code2ProtocolConverter.asUri(uri) } }, token);
+  }
+
+  /** The `easyflow/export` of a flow; rejects while the server is not running, or with RequestFailed for a flow with errors. */
+  async export(uri: vscode.Uri, to: ExportFormat): Promise<ExportResult | null> {
+    const client = this.client;
+    if (!client || client.state !== State.Running) {
+      throw new Error("The EasyFlow language server is not running.");
+    }
+    return client.sendRequest(ExportRequest, { textDocument: { uri: client.code2ProtocolConverter.asUri(uri) }, to });
   }
 
   /** The default handler's restarts, with the status bar told when it gives up. */

@@ -1,9 +1,10 @@
 // The EasyFlow extension: the language client for `easyflow-ls`, its status
-// bar item, and the workflow graph view.
+// bar item, the workflow graph view and the export command.
 
 import * as vscode from "vscode";
 
 import { EasyFlowClient, SECTION } from "./client";
+import { exportWorkflow } from "./exportCommand";
 import { GraphPanel } from "./graphPanel";
 import { ServerStatus } from "./status";
 
@@ -21,6 +22,8 @@ export async function activate(context: vscode.ExtensionContext): Promise<void> 
     vscode.commands.registerCommand("easyflow.restartServer", () => current.restart()),
     vscode.commands.registerCommand("easyflow.showGraph", () => graph.show()),
     vscode.commands.registerCommand("easyflow.showOutput", () => current.showOutput()),
+    // The optional format ("diet", "workload", "model") skips the question (for tests and keybindings).
+    vscode.commands.registerCommand("easyflow.exportWorkflow", (format?: string) => exportWorkflow(current, format)),
     vscode.workspace.onDidChangeConfiguration((e) => {
       // The other settings reach the running server through didChangeConfiguration.
       if (e.affectsConfiguration(`${SECTION}.server.path`)) {

@@ -63,3 +63,11 @@ export type ToWebview = {
 export type FromWebview =
   | { type: "ready" }
   | { type: "reveal"; range: Range };
+
+/** `easyflow/export`: the formats of docs/exports.md. */
+export type ExportFormat = "diet" | "workload" | "model";
+
+export interface ExportResult {
+  /** The export, the same bytes as `easyflow export --to FORMAT`. */
+  text: string;
+}

@@ -88,6 +88,23 @@ describe("easyflow-ls protocol", { skip }, () => {
     });
   }
 
+  // The command "EasyFlow: Export Workflow…" asks exactly this: the bytes of
+  // `easyflow export` (the expected files of tests/data/export), or
+  // RequestFailed for a flow with errors.
+  test("easyflow/export gives the bytes of easyflow export, and refuses a flow with errors", async () => {
+    const cases = join(root, "..", "..", "tests", "data", "export");
+    await open("worked-example.flow", readFileSync(join(cases, "worked-example.flow"), "utf8"));
+    for (const [to, extension] of [["diet", "diet.xml"], ["workload", "workload.json"], ["model", "model.json"]]) {
+      const result = await connection.sendRequest<{ text: string } | null>("easyflow/export", { textDocument: { uri: uriOf("worked-example.flow") }, to });
+      assert.equal(result?.text, readFileSync(join(cases, `worked-example.${extension}`), "utf8"), to);
+    }
+    await open("refused.flow", "step A runs P (x = Missing.outs[\"r\"]);\n");
+    await assert.rejects(
+      connection.sendRequest("easyflow/export", { textDocument: { uri: uriOf("refused.flow") }, to: "diet" }),
+      (error: { code: number; message: string }) => error.code === -32803 && /line 1: E0201/.test(error.message),
+    );
+  });
+
   test("the graph follows edits (what the graph view re-requests as the user types)", async () => {
     await open("typing.flow", "step A runs P ();\n");
     assert.deepEqual((await graphOf("typing.flow"))!.nodes.map((n) => n.id), ["A"]);

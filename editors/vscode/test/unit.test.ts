@@ -7,6 +7,7 @@ import { homedir, tmpdir } from "node:os";
 import { join } from "node:path";
 import { describe, test } from "node:test";
 
+import { blockedMessage, EXPORT_CHOICES, exportPath } from "../src/exportFormats";
 import { findServer, isExecutable } from "../src/serverPath";
 import { serverSettings } from "../src/settings";
 
@@ -56,5 +57,33 @@ describe("findServer", () => {
     assert.equal(findServer("target/release/easyflow-ls", extension, "/ws").command, "/ws/target/release/easyflow-ls");
     assert.deepEqual(findServer("easyflow-ls-dev", extension, "/ws"), { command: "easyflow-ls-dev", origin: "setting" });
     rmSync(extension, { recursive: true, force: true });
+  });
+});
+
+describe("export formats", () => {
+  test("the three formats of easyflow/export, in the order of the spec", () => {
+    assert.deepEqual(
+      EXPORT_CHOICES.map((c) => [c.format, c.language, c.suffix]),
+      [
+        ["diet", "xml", ".diet.xml"],
+        ["workload", "json", ".workload.json"],
+        ["model", "json", ".model.json"],
+      ],
+    );
+  });
+
+  test("an export is saved beside its flow", () => {
+    const [diet, , model] = EXPORT_CHOICES;
+    assert.equal(exportPath("/ws/flows/pipeline.flow", diet), "/ws/flows/pipeline.diet.xml");
+    assert.equal(exportPath("/ws/a.b.flow", model), "/ws/a.b.model.json");
+    assert.equal(exportPath("/ws/untitled", model), "/ws/untitled.model.json");
+  });
+
+  test("the message for a flow with errors says how many and where to look", () => {
+    assert.equal(
+      blockedMessage("/ws/pipeline.flow", 2),
+      "EasyFlow: pipeline.flow has 2 errors; fix them to export the workflow (see the Problems view).",
+    );
+    assert.match(blockedMessage("a.flow", 1), /has 1 error; fix it/);
   });
 });

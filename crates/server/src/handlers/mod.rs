@@ -13,7 +13,7 @@ use tower_lsp_server::ls_types::*;
 use tower_lsp_server::{ClientSocket, LanguageServer, LspService};
 
 use crate::dispatch::{on_document, on_workspace};
-use crate::lsp_ext::{self, GraphParams, GraphResult};
+use crate::lsp_ext::{self, ExportParams, ExportResult, GraphParams, GraphResult};
 use crate::server::Server;
 
 /// How long `workspace/symbol` waits for the workspace's flows to be read.
@@ -24,12 +24,17 @@ const INDEX_WAIT: std::time::Duration = std::time::Duration::from_secs(30);
 pub fn service() -> (LspService<Server>, ClientSocket) {
     LspService::build(Server::new)
         .custom_method(lsp_ext::GraphRequest::METHOD, Server::graph)
+        .custom_method(lsp_ext::ExportRequest::METHOD, Server::export)
         .finish()
 }
 
 impl Server {
     async fn graph(&self, params: GraphParams) -> jsonrpc::Result<Option<GraphResult>> {
         on_document::<lsp_ext::GraphRequest>(&self.state, params, requests::graph).await
+    }
+
+    async fn export(&self, params: ExportParams) -> jsonrpc::Result<Option<ExportResult>> {
+        on_document::<lsp_ext::ExportRequest>(&self.state, params, requests::export).await
     }
 }
 

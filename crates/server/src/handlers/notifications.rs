@@ -75,6 +75,7 @@ pub fn did_open(server: &Server, params: DidOpenTextDocumentParams) {
             server.diagnostics.schedule_all_open();
         }
     }
+    workspace::watch_new_catalogs(&server.state, &server.client);
 }
 
 pub fn did_change(server: &Server, params: DidChangeTextDocumentParams) {
@@ -150,6 +151,7 @@ pub fn did_change(server: &Server, params: DidChangeTextDocumentParams) {
             server.diagnostics.schedule_all_open();
         }
     }
+    workspace::watch_new_catalogs(&server.state, &server.client);
 }
 
 /// `text` with `range` replaced by `inserted`.
@@ -181,6 +183,7 @@ pub async fn did_close(server: &Server, params: DidCloseTextDocumentParams) {
         .publish_diagnostics(uri, Vec::new(), None)
         .await;
     server.diagnostics.schedule_all_open();
+    workspace::watch_new_catalogs(&server.state, &server.client);
 }
 
 pub fn did_change_configuration(server: &Server, params: DidChangeConfigurationParams) {
@@ -205,6 +208,7 @@ pub fn did_change_configuration(server: &Server, params: DidChangeConfigurationP
         let _ = client.inlay_hint_refresh().await;
         let _ = client.code_lens_refresh().await;
     });
+    workspace::watch_new_catalogs(&server.state, &server.client);
 }
 
 pub fn did_change_watched_files(server: &Server, params: DidChangeWatchedFilesParams) {
@@ -230,4 +234,5 @@ pub fn did_change_watched_files(server: &Server, params: DidChangeWatchedFilesPa
     // can change which topology or catalog any flow uses.
     workspace::rediscover(&server.state, Flows::All);
     server.diagnostics.schedule_all_open();
+    workspace::watch_new_catalogs(&server.state, &server.client);
 }

@@ -15,7 +15,7 @@ use crate::capabilities::{ClientCapabilities, server_capabilities};
 use crate::convert::{self, Lines};
 use crate::dispatch::{HandlerError, HandlerResult};
 use crate::line_index::LineIndex;
-use crate::lsp_ext::{GraphParams, GraphResult};
+use crate::lsp_ext::{ExportParams, ExportResult, GraphParams, GraphResult};
 use crate::state::{DocumentSnapshot, SharedState, WorkspaceSnapshot, path_of};
 
 /// The most symbols a workspace search returns.
@@ -350,4 +350,16 @@ fn calls<T>(
 pub fn graph(s: &DocumentSnapshot, _: GraphParams) -> HandlerResult<Option<GraphResult>> {
     let graph = s.analysis.graph(s.file)?;
     Ok(Some(convert::graph(&s.lines(), graph)))
+}
+
+/// `easyflow/export` (`docs/lsp-extensions.md`): the bytes of `easyflow
+/// export`, or `RequestFailed` listing the flow's errors.
+pub fn export(s: &DocumentSnapshot, params: ExportParams) -> HandlerResult<Option<ExportResult>> {
+    match s.analysis.export(s.file, params.to.into())? {
+        Ok(text) => Ok(Some(ExportResult { text })),
+        Err(refused) => Err(HandlerError::Failed(convert::export_refused(
+            &s.lines(),
+            &refused,
+        ))),
+    }
 }

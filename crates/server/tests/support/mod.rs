@@ -143,34 +143,29 @@ impl Server {
 
     /// The next message from the server, answering its own requests.
     fn next(&mut self, deadline: Instant, waiting_for: &str) -> Value {
-        loop {
-            let left = deadline.saturating_duration_since(Instant::now());
-            let message = match self.messages.recv_timeout(left) {
-                Ok(Ok(message)) => message,
-                Ok(Err(error)) => panic!("bad output from the server: {error}"),
-                Err(RecvTimeoutError::Timeout) => {
-                    panic!("timed out waiting for {waiting_for}; log: {}", self.log())
-                }
-                Err(RecvTimeoutError::Disconnected) => {
-                    panic!("the server closed stdout; log: {}", self.log())
-                }
-            };
-            // Requests from the server (registrations, progress tokens,
-            // configuration): answer them so it never waits on us.
-            if message.get("method").is_some() && message.get("id").is_some() {
-                let result = if message["method"] == "workspace/configuration" {
-                    json!([{}])
-                } else {
-                    Value::Null
-                };
-                self.send(
-                    &json!({"jsonrpc": "2.0", "id": message["id"].clone(), "result": result}),
-                );
-                self.notifications.push(message);
-                continue;
+        let left = deadline.saturating_duration_since(Instant::now());
+        let message = match self.messages.recv_timeout(left) {
+            Ok(Ok(message)) => message,
+            Ok(Err(error)) => panic!("bad output from the server: {error}"),
+            Err(RecvTimeoutError::Timeout) => {
+                panic!("timed out waiting for {waiting_for}; log: {}", self.log())
             }
-            return message;
+            Err(RecvTimeoutError::Disconnected) => {
+                panic!("the server closed stdout; log: {}", self.log())
+            }
+        };
+        // Requests from the server (registrations, progress tokens,
+        // configuration): answer them so it never waits on us, then return
+        // them like notifications (`wait_for` may look for one).
+        if message.get("method").is_some() && message.get("id").is_some() {
+            let result = if message["method"] == "workspace/configuration" {
+                json!([{}])
+            } else {
+                Value::Null
+            };
+            self.send(&json!({"jsonrpc": "2.0", "id": message["id"].clone(), "result": result}));
         }
+        message
     }
 
     /// The response to request `id` (the whole message: `result` or `error`).
@@ -187,7 +182,7 @@ impl Server {
         let deadline = Instant::now() + TIMEOUT;
         loop {
             let message = self.next(deadline, &format!("the response to request {id}"));
-            if message.get("id") == Some(&json!(id)) {
+            if message.get("id") == Some(&json!(id)) && message.get("method").is_none() {
                 return message;
             }
             self.notifications.push(message);

@@ -16,6 +16,11 @@
 -- above the file that holds `easyflow.toml`, else `.git`, else the file's own
 -- directory.
 --
+-- `:EasyFlowExport diet|workload|model` (defined by setup) asks the server
+-- for `easyflow/export` of the current flow and opens the result in a scratch
+-- buffer (filetype xml or json) in a new window; a flow with errors is
+-- refused with a message listing them.
+--
 -- Highlighting: the server's semantic tokens (Neovim 0.9+ shows them by
 -- default); `syntax/easyflow.vim` is the fallback underneath them.
 
@@ -176,12 +181,90 @@ local function register_filetypes()
   end
 end
 
+--- The formats of `easyflow/export`, with the filetype of their text.
+M.export_formats = { diet = "xml", workload = "json", model = "json" }
+
+local function notify(message, level)
+  vim.notify("easyflow: " .. message, level or vim.log.levels.INFO)
+end
+
+--- Opens `text`, the export of `flow` (a path) in `format`, in a scratch
+--- buffer in a new window; returns the buffer.
+function M.show_export(flow, format, text)
+  local lines = vim.split(text, "\n", { plain = true })
+  if lines[#lines] == "" then
+    table.remove(lines)
+  end
+  vim.cmd("vsplit")
+  local buf = vim.api.nvim_create_buf(true, true)
+  vim.api.nvim_win_set_buf(0, buf)
+  vim.api.nvim_buf_set_lines(buf, 0, -1, false, lines)
+  local suffix = format == "diet" and ".diet.xml" or ("." .. format .. ".json")
+  local name = vim.fn.fnamemodify(flow, ":t:r") .. suffix
+  -- Unique: a second export of the same flow gets its own buffer.
+  pcall(vim.api.nvim_buf_set_name, buf, "easyflow-export://" .. buf .. "/" .. name)
+  vim.bo[buf].buftype = "nofile"
+  vim.bo[buf].bufhidden = "wipe"
+  vim.bo[buf].swapfile = false
+  vim.bo[buf].filetype = M.export_formats[format]
+  vim.bo[buf].modified = false
+  return buf
+end
+
+--- `:EasyFlowExport FORMAT`: the export of buffer `bufnr` (0: the current
+--- one). Calls `on_done(buf_or_nil, error_message_or_nil)` when given.
+function M.export(format, bufnr, on_done)
+  bufnr = (bufnr == nil or bufnr == 0) and vim.api.nvim_get_current_buf() or bufnr
+  on_done = on_done or function() end
+  if not M.export_formats[format] then
+    local message = "export to what? diet, workload or model"
+    notify(message, vim.log.levels.ERROR)
+    return on_done(nil, message)
+  end
+  local client = M.clients(bufnr)[1]
+  if not client or vim.bo[bufnr].filetype ~= "easyflow" then
+    local message = "no EasyFlow language server for this buffer (open a .flow file)"
+    notify(message, vim.log.levels.ERROR)
+    return on_done(nil, message)
+  end
+  local flow = vim.api.nvim_buf_get_name(bufnr)
+  local params = { textDocument = { uri = vim.uri_from_bufnr(bufnr) }, to = format }
+  client.request("easyflow/export", params, function(err, result)
+    if err then
+      local message = "not exported: " .. tostring(err.message or err)
+      notify(message, vim.log.levels.ERROR)
+      return on_done(nil, message)
+    end
+    if not result or not result.text then
+      local message = "the server cannot read this flow"
+      notify(message, vim.log.levels.ERROR)
+      return on_done(nil, message)
+    end
+    on_done(M.show_export(flow, format, result.text), nil)
+  end, bufnr)
+end
+
+local function define_commands()
+  vim.api.nvim_create_user_command("EasyFlowExport", function(command)
+    M.export(command.args, 0)
+  end, {
+    nargs = 1,
+    complete = function(lead)
+      return vim.tbl_filter(function(name)
+        return name:sub(1, #lead) == lead
+      end, { "diet", "workload", "model" })
+    end,
+    desc = "Export the current EasyFlow workflow (diet, workload or model) to a scratch buffer",
+  })
+end
+
 --- Starts easyflow-ls for EasyFlow buffers. Safe to call again: the last
 --- call's options win (for buffers opened after it).
 function M.setup(opts)
   local config = M.resolve(opts)
   M.config = config
   register_filetypes()
+  define_commands()
 
   if has("nvim-0.11") and vim.lsp.config and vim.lsp.enable then
     vim.lsp.config(M.name, {

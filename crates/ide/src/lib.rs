@@ -234,6 +234,12 @@ impl Analysis {
         self.with_db(|db| &**file.text(db))
     }
 
+    /// A flow's syntax tree as `easyflow parse` prints it
+    /// (`easyflow_syntax::debug_tree`).
+    pub fn syntax_tree(&self, file: SourceFile) -> Cancellable<String> {
+        self.with_db(|db| easyflow_syntax::debug_tree(&easyflow_db::parse(db, file).syntax()))
+    }
+
     /// The path a flow was added with.
     pub fn file_path(&self, file: SourceFile) -> Cancellable<&Path> {
         self.with_db(|db| file.path(db).as_path())

@@ -201,7 +201,9 @@ pub fn reload_flow(state: &SharedState, path: &Path) {
             state.set_flow(path, text.into());
         }
         Err(_) => {
-            state.flows.remove(path);
+            if let Some(file) = state.flows.remove(path) {
+                state.host.remove_flow(file);
+            }
         }
     }
 }

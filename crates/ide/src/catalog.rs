@@ -389,4 +389,19 @@ name = "Vis.Mesh"
         assert_eq!(signature("step A runs ORCA.DFT (input = x)$0;"), None);
         assert_eq!(signature("step A runs Other ($0);"), None);
     }
+
+    #[test]
+    fn hover_on_a_step_fits_its_package_defaults() {
+        let f = crate::fixture::with_project(
+            "require m;\nstep $0A runs ORCA.DFT (input = m, charge = 0);\n",
+            Some("compute+GPU:2,1073741824 compute+CPU:4,1073741824\n"),
+            Some(CATALOG),
+        );
+        let result = hover(&f.db, f.file, f.offset).expect("a hover on the step");
+        assert!(
+            result.markdown.contains("compute+CPU") && !result.markdown.contains("compute+GPU"),
+            "{}",
+            result.markdown
+        );
+    }
 }

@@ -31,7 +31,7 @@ pub(crate) fn with_catalog(text: &str, catalog: &str) -> Fixture {
     with_project(text, None, Some(catalog))
 }
 
-fn with_project(text: &str, topology: Option<&str>, catalog: Option<&str>) -> Fixture {
+pub(crate) fn with_project(text: &str, topology: Option<&str>, catalog: Option<&str>) -> Fixture {
     let markers: Vec<usize> = text.match_indices("$0").map(|(i, _)| i).collect();
     let clean = text.replace("$0", "");
     let at = |n: usize| TextSize::from((markers[n] - 2 * n) as u32);

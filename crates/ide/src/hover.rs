@@ -244,10 +244,14 @@ fn worker_types(
     summary: &easyflow_db::StepSummary,
 ) -> Option<String> {
     let requirement = &summary.requirement;
+    let catalog = easyflow_db::catalog::catalog_of(db, file);
+    let package = easyflow_db::catalog::package_of(catalog, summary);
+    // Its own attributes, or its package's defaults.
     let asks = summary
         .attributes
         .iter()
-        .any(|(key, _)| key == "requires" || key == "memory");
+        .any(|(key, _)| key == "requires" || key == "memory")
+        || package.is_some_and(|p| p.requires.is_some() || p.memory.is_some());
     let Some(topology_file) = file.topology(db) else {
         return asks.then(|| "no topology found".to_string());
     };
@@ -255,8 +259,6 @@ fn worker_types(
         return Some("not checked: the `requires` or `memory` value is malformed".to_string());
     }
     let topology = parse_topology(db, topology_file);
-    let catalog = easyflow_db::catalog::catalog_of(db, file);
-    let package = easyflow_db::catalog::package_of(catalog, summary);
     let fit = easyflow_db::fit::step_fit(topology, summary, package);
     Some(match fit {
         Fit::Fits { workers, waves } => {

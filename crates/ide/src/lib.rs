@@ -23,6 +23,7 @@ pub mod export;
 #[cfg(test)]
 mod fixture;
 pub mod folding;
+pub mod formatting;
 pub mod graph;
 pub mod hover;
 pub mod inlay_hints;
@@ -62,6 +63,10 @@ pub type Cancellable<T> = Result<T, Cancelled>;
 #[derive(Default)]
 pub struct AnalysisHost {
     db: Database,
+    /// Flows removed from the analysis, emptied, for the next flows added:
+    /// salsa never frees an input, so reusing them keeps the number of flow
+    /// inputs at the most the workspace ever held at once.
+    free_flows: Vec<SourceFile>,
 }
 
 impl AnalysisHost {
@@ -85,7 +90,28 @@ impl AnalysisHost {
     /// [`AnalysisHost::add_flow`] with a text the caller shares (an editor's
     /// open document): nothing is copied.
     pub fn add_shared_flow(&mut self, path: &Path, text: Arc<str>) -> SourceFile {
-        SourceFile::new(&self.db, path.to_path_buf(), text)
+        match self.free_flows.pop() {
+            Some(file) => {
+                if file.path(&self.db) != path {
+                    file.set_path(&mut self.db).to(path.to_path_buf());
+                }
+                self.set_flow(file, text, None);
+                file
+            }
+            None => SourceFile::new(&self.db, path.to_path_buf(), text),
+        }
+    }
+
+    /// Takes a flow out of the analysis (a file deleted, or closed and not
+    /// on the disk): its text is emptied and checked once, so the trees and
+    /// analyses of its old text are freed now, and the input is kept for
+    /// the next flow added. `file` must not be used afterwards.
+    pub fn remove_flow(&mut self, file: SourceFile) {
+        self.set_flow(file, Arc::from(""), None);
+        self.set_flow_topology(file, None);
+        self.set_flow_catalog(file, None);
+        let _ = self.db.check(file);
+        self.free_flows.push(file);
     }
 
     /// The path a flow was added with.
@@ -207,6 +233,12 @@ impl Analysis {
     /// A flow's text, as the analysis has it.
     pub fn file_text(&self, file: SourceFile) -> Cancellable<&str> {
         self.with_db(|db| &**file.text(db))
+    }
+
+    /// A flow's syntax tree as `easyflow parse` prints it
+    /// (`easyflow_syntax::debug_tree`).
+    pub fn syntax_tree(&self, file: SourceFile) -> Cancellable<String> {
+        self.with_db(|db| easyflow_syntax::debug_tree(&easyflow_db::parse(db, file).syntax()))
     }
 
     /// The path a flow was added with.
@@ -340,6 +372,25 @@ impl Analysis {
         self.with_db(|db| semantic_tokens::semantic_tokens(db, file, range))
     }
 
+    /// The edits that format `file` (`None` with syntax errors).
+    pub fn formatting(
+        &self,
+        file: SourceFile,
+        options: &easyflow_fmt::Options,
+    ) -> Cancellable<Option<Vec<TextEdit>>> {
+        self.with_db(|db| formatting::formatting(db, file, options))
+    }
+
+    /// The edits that format the top-level items `range` touches.
+    pub fn range_formatting(
+        &self,
+        file: SourceFile,
+        range: TextRange,
+        options: &easyflow_fmt::Options,
+    ) -> Cancellable<Option<Vec<TextEdit>>> {
+        self.with_db(|db| formatting::range_formatting(db, file, range, options))
+    }
+
     pub fn folding_ranges(&self, file: SourceFile) -> Cancellable<Vec<folding::Fold>> {
         self.with_db(|db| folding::folding_ranges(db, file))
     }
@@ -424,6 +475,30 @@ mod tests {
     fn analysis_is_send() {
         fn is_send<T: Send>() {}
         is_send::<Analysis>();
+    }
+
+    #[test]
+    fn a_removed_flow_is_reused_for_the_next_one_added() {
+        let mut host = AnalysisHost::new();
+        let gone = host.add_flow(
+            Path::new("gone.flow"),
+            "step A runs P ();\nstep A runs Q ();\n",
+        );
+        assert_eq!(host.analysis().diagnostics(gone).unwrap().len(), 1);
+        host.remove_flow(gone);
+        let next = host.add_flow(Path::new("next.flow"), "step B runs P (x = C);\n");
+        assert_eq!(next, gone, "the input is reused");
+        let analysis = host.analysis();
+        assert_eq!(analysis.file_path(next).unwrap(), Path::new("next.flow"));
+        let codes: Vec<&str> = analysis
+            .diagnostics(next)
+            .unwrap()
+            .iter()
+            .map(|d| d.code.as_str())
+            .collect();
+        assert_eq!(codes, ["E0201"]);
+        let other = host.add_flow(Path::new("other.flow"), "");
+        assert_ne!(other, next);
     }
 
     #[test]

@@ -1,0 +1,92 @@
+//! A profiling driver for the analysis side of an edit, without the server:
+//! opens a generated flow of `STEPS` steps (default 100000) in an
+//! `AnalysisHost`, checks it, then applies `COUNT` edits of one `KIND`
+//! (`string`, `reference` or `newstep`), each followed by the file's
+//! diagnostics, as the server does per keystroke. Only `edit_and_check`
+//! matters to a profiler, e.g.
+//! `valgrind --tool=callgrind --toggle-collect='*edit_and_check*' edits 100000 string 6`.
+
+use std::path::Path;
+use std::sync::Arc;
+
+use easyflow_ide::{AnalysisHost, SourceFile, TextRange, TextSize};
+
+#[global_allocator]
+static GLOBAL: mimalloc::MiMalloc = mimalloc::MiMalloc;
+
+#[inline(never)]
+fn edit_and_check(
+    host: &mut AnalysisHost,
+    file: SourceFile,
+    text: &mut String,
+    at: usize,
+    deleted: usize,
+    inserted: &str,
+) -> usize {
+    text.replace_range(at..at + deleted, inserted);
+    let range = TextRange::at(TextSize::from(at as u32), TextSize::from(deleted as u32));
+    let started = std::time::Instant::now();
+    host.edit_shared_flow(file, Arc::<str>::from(text.as_str()), range, inserted);
+    let edited = started.elapsed();
+    let count = host.analysis().diagnostics(file).map_or(0, <[_]>::len);
+    if std::env::var_os("EDITS_VERBOSE").is_some() {
+        eprintln!(
+            "edit {edited:?}, then diagnostics {:?}",
+            started.elapsed() - edited
+        );
+    }
+    count
+}
+
+fn main() {
+    let args: Vec<String> = std::env::args().collect();
+    let steps: usize = args.get(1).and_then(|s| s.parse().ok()).unwrap_or(100_000);
+    let kind = args.get(2).map_or("string", String::as_str);
+    let count: usize = args.get(3).and_then(|s| s.parse().ok()).unwrap_or(6);
+    let mut text = easyflow_genflow::generate(steps, 7);
+    let mut host = AnalysisHost::new();
+    let file = host.add_flow(Path::new("edits.flow"), text.as_str());
+    let started = std::time::Instant::now();
+    let _ = host.analysis().diagnostics(file);
+    eprintln!("first check: {:?}", started.elapsed());
+    let middle = steps / 2;
+    let started = std::time::Instant::now();
+    match kind {
+        "string" => {
+            let at = text.find(&format!("\"chunk {middle} ")).unwrap() + 1;
+            for i in 0..count {
+                if i % 2 == 0 {
+                    edit_and_check(&mut host, file, &mut text, at, 0, "x");
+                } else {
+                    edit_and_check(&mut host, file, &mut text, at, 1, "");
+                }
+            }
+        }
+        "reference" => {
+            let target = format!("= S{}.outs", middle - 10);
+            let at = text.find(&target).unwrap() + target.len() - ".outs".len();
+            for i in 0..count {
+                if i % 2 == 0 {
+                    edit_and_check(&mut host, file, &mut text, at, 0, "1");
+                } else {
+                    edit_and_check(&mut host, file, &mut text, at, 1, "");
+                }
+            }
+        }
+        _ => {
+            let step = text.find(&format!("\nstep S{middle} ")).unwrap();
+            let blank = text[..step].rfind("\n\n").unwrap() + 1;
+            let typed = format!(
+                "step New runs Tools.Prepare (x = S{}.outs);\n\n",
+                middle - 1
+            );
+            for (i, c) in typed.char_indices().take(count) {
+                edit_and_check(&mut host, file, &mut text, blank + i, 0, &c.to_string());
+            }
+        }
+    }
+    eprintln!(
+        "{count} edits ({kind}): {:?} each",
+        started.elapsed() / count.max(1) as u32
+    );
+}

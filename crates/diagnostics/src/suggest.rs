@@ -8,9 +8,20 @@
 pub fn closest<'a>(name: &str, candidates: impl IntoIterator<Item = &'a str>) -> Option<&'a str> {
     let length = name.chars().count();
     let limit = (length / 3).max(1).min(length.saturating_sub(1));
+    let name_bag = CharBag::of(name);
     let mut best: Option<(usize, &str)> = None;
     for candidate in candidates {
         if candidate == name {
+            continue;
+        }
+        // No candidate further than the limit, or than the best so far, can
+        // win: skip those that a cheap lower bound of the distance already
+        // rules out (a file has as many candidates as steps, and the
+        // distance costs far more than the bound).
+        let needed = best.map_or(limit, |(d, _)| d.saturating_sub(1)).min(limit);
+        if let (Some(name_bag), Some(candidate_bag)) = (&name_bag, CharBag::of(candidate))
+            && name_bag.distance(&candidate_bag) > needed
+        {
             continue;
         }
         let distance = if candidate.eq_ignore_ascii_case(name) {
@@ -23,6 +34,40 @@ pub fn closest<'a>(name: &str, candidates: impl IntoIterator<Item = &'a str>) ->
         }
     }
     best.map(|(_, candidate)| candidate)
+}
+
+/// How many times each ASCII character occurs in a name, ignoring case
+/// (`eq_ignore_ascii_case` counts as distance 0); `None` for names with
+/// other characters.
+struct CharBag([u16; 128]);
+
+impl CharBag {
+    fn of(name: &str) -> Option<CharBag> {
+        if !name.is_ascii() || name.len() > usize::from(u16::MAX) {
+            return None;
+        }
+        let mut counts = [0u16; 128];
+        for byte in name.bytes() {
+            counts[usize::from(byte.to_ascii_lowercase())] += 1;
+        }
+        Some(CharBag(counts))
+    }
+
+    /// A lower bound of the Damerau–Levenshtein distance of the two names
+    /// (up to case): each insertion, deletion or substitution changes what
+    /// one name has and the other lacks by at most one character on each
+    /// side, and a transposition changes neither.
+    fn distance(&self, other: &CharBag) -> usize {
+        let (mut missing, mut extra) = (0usize, 0usize);
+        for (a, b) in self.0.iter().zip(&other.0) {
+            if a > b {
+                missing += usize::from(a - b);
+            } else {
+                extra += usize::from(b - a);
+            }
+        }
+        missing.max(extra)
+    }
 }
 
 /// ` (did you mean `X`?)`, or nothing.
@@ -43,5 +88,47 @@ mod tests {
         assert_eq!(super::closest("Z", ["A", "B"]), None);
         assert_eq!(super::closest("z", ["Z"]), Some("Z"));
         assert_eq!(super::closest("A1", ["A2"]), Some("A2"));
+    }
+
+    /// The lower bound only skips candidates that could not have won: the
+    /// same answer as comparing every candidate.
+    #[test]
+    fn the_same_answer_as_comparing_every_candidate() {
+        fn naive<'a>(name: &str, candidates: &[&'a str]) -> Option<&'a str> {
+            let length = name.chars().count();
+            let limit = (length / 3).max(1).min(length.saturating_sub(1));
+            let mut best: Option<(usize, &str)> = None;
+            for &candidate in candidates {
+                if candidate == name {
+                    continue;
+                }
+                let distance = if candidate.eq_ignore_ascii_case(name) {
+                    0
+                } else {
+                    strsim::damerau_levenshtein(name, candidate)
+                };
+                if distance <= limit && best.is_none_or(|(d, _)| distance < d) {
+                    best = Some((distance, candidate));
+                }
+            }
+            best.map(|(_, candidate)| candidate)
+        }
+        let mut rng = fastrand::Rng::with_seed(7);
+        let alphabet: Vec<char> = "abAB01_\u{44f}".chars().collect();
+        let word = |rng: &mut fastrand::Rng| -> String {
+            (0..rng.usize(1..8))
+                .map(|_| alphabet[rng.usize(..alphabet.len())])
+                .collect()
+        };
+        for _ in 0..3000 {
+            let name = word(&mut rng);
+            let owned: Vec<String> = (0..rng.usize(0..30)).map(|_| word(&mut rng)).collect();
+            let candidates: Vec<&str> = owned.iter().map(String::as_str).collect();
+            assert_eq!(
+                super::closest(&name, candidates.iter().copied()),
+                naive(&name, &candidates),
+                "{name:?} among {candidates:?}"
+            );
+        }
     }
 }

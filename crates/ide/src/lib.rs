@@ -23,6 +23,7 @@ pub mod export;
 #[cfg(test)]
 mod fixture;
 pub mod folding;
+pub mod formatting;
 pub mod graph;
 pub mod hover;
 pub mod inlay_hints;
@@ -369,6 +370,25 @@ impl Analysis {
         range: Option<TextRange>,
     ) -> Cancellable<Vec<semantic_tokens::SemanticToken>> {
         self.with_db(|db| semantic_tokens::semantic_tokens(db, file, range))
+    }
+
+    /// The edits that format `file` (`None` with syntax errors).
+    pub fn formatting(
+        &self,
+        file: SourceFile,
+        options: &easyflow_fmt::Options,
+    ) -> Cancellable<Option<Vec<TextEdit>>> {
+        self.with_db(|db| formatting::formatting(db, file, options))
+    }
+
+    /// The edits that format the top-level items `range` touches.
+    pub fn range_formatting(
+        &self,
+        file: SourceFile,
+        range: TextRange,
+        options: &easyflow_fmt::Options,
+    ) -> Cancellable<Option<Vec<TextEdit>>> {
+        self.with_db(|db| formatting::range_formatting(db, file, range, options))
     }
 
     pub fn folding_ranges(&self, file: SourceFile) -> Cancellable<Vec<folding::Fold>> {

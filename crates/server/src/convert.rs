@@ -278,6 +278,11 @@ fn text_edit(lines: &Lines<'_>, edit: &TextEdit) -> lsp::TextEdit {
     }
 }
 
+/// Edits of one document.
+pub fn text_edits(lines: &Lines<'_>, edits: &[TextEdit]) -> Vec<lsp::TextEdit> {
+    edits.iter().map(|e| text_edit(lines, e)).collect()
+}
+
 /// Edits of one document as a workspace edit.
 pub fn workspace_edit(lines: &Lines<'_>, uri: &lsp::Uri, edits: &[TextEdit]) -> lsp::WorkspaceEdit {
     let edits = edits.iter().map(|e| text_edit(lines, e)).collect();

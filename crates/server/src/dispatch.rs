@@ -135,6 +135,8 @@ document_params! {
     lsp::CodeActionParams => |p| p.text_document.uri;
     lsp::InlayHintParams => |p| p.text_document.uri;
     lsp::CodeLensParams => |p| p.text_document.uri;
+    lsp::DocumentFormattingParams => |p| p.text_document.uri;
+    lsp::DocumentRangeFormattingParams => |p| p.text_document.uri;
     lsp::CallHierarchyPrepareParams => |p| p.text_document_position_params.text_document.uri;
     lsp::CallHierarchyIncomingCallsParams => |p| p.item.uri;
     lsp::CallHierarchyOutgoingCallsParams => |p| p.item.uri;

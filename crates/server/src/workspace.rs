@@ -64,6 +64,16 @@ impl FileSystem for OpenTexts {
     }
 }
 
+/// The formatter's options for the flow at `path`: the `[format]` settings
+/// of its `easyflow.toml` on the disk (`config.md`), or the defaults.
+pub fn format_options(path: &Path) -> easyflow_fmt::Options {
+    let settings = discovery::format_settings(path, &discovery::Disk::default());
+    easyflow_fmt::Options {
+        width: settings.width,
+        indent: settings.indent,
+    }
+}
+
 /// Reads a project file from the disk, logging what is skipped and why
 /// (a file that is simply gone is not worth a warning).
 pub fn read_logged(path: &Path, kind: FileKind) -> Result<String, ReadError> {

@@ -342,3 +342,73 @@ fn settings_turn_features_off_and_a_topology_change_rechecks_open_flows() {
 fn uri_of(path: &std::path::Path) -> String {
     uri(path)
 }
+
+/// Applies LSP text edits (positions on ASCII text) to `text`.
+fn apply_edits(text: &str, edits: &Value) -> String {
+    let line_starts: Vec<usize> = std::iter::once(0)
+        .chain(text.match_indices('\n').map(|(i, _)| i + 1))
+        .collect();
+    let offset = |p: &Value| {
+        line_starts[p["line"].as_u64().unwrap() as usize]
+            + p["character"].as_u64().unwrap() as usize
+    };
+    let mut edits: Vec<(usize, usize, String)> = edits
+        .as_array()
+        .unwrap()
+        .iter()
+        .map(|e| {
+            (
+                offset(&e["range"]["start"]),
+                offset(&e["range"]["end"]),
+                e["newText"].as_str().unwrap().to_string(),
+            )
+        })
+        .collect();
+    edits.sort();
+    let mut out = String::new();
+    let mut at = 0;
+    for (start, end, new) in edits {
+        out.push_str(&text[at..start]);
+        out.push_str(&new);
+        at = end;
+    }
+    out.push_str(&text[at..]);
+    out
+}
+
+#[test]
+fn formatting_and_range_formatting() {
+    let mut s = session(json!({}));
+    let options = json!({"tabSize": 8, "insertSpaces": false});
+    let none = s.server.request(
+        "textDocument/formatting",
+        json!({"textDocument": {"uri": s.uri}, "options": options}),
+    );
+    assert!(none.is_null(), "no edits with a syntax error: {none}");
+
+    let text = "step  A runs P (x=1,)\nstep B runs P after A ()\n";
+    let uri = s.server.open(&workspace().join("unformatted.flow"), text);
+    let edits = s.server.request(
+        "textDocument/formatting",
+        json!({"textDocument": {"uri": uri}, "options": options}),
+    );
+    expect("formatting", &edits);
+    assert!(edits.as_array().unwrap().len() > 1, "minimal edits");
+    assert_eq!(
+        apply_edits(text, &edits),
+        "step A runs P (x = 1);\nstep B runs P after A ();\n",
+        "the text of `easyflow fmt` (width and indent from easyflow.toml, not the client)"
+    );
+    let edits = s.server.request(
+        "textDocument/rangeFormatting",
+        json!({"textDocument": {"uri": uri}, "options": options,
+               "range": {"start": {"line": 1, "character": 2}, "end": {"line": 1, "character": 2}}}),
+    );
+    expect("range-formatting", &edits);
+    assert_eq!(
+        apply_edits(text, &edits),
+        "step  A runs P (x=1,)\nstep B runs P after A ();\n",
+        "only the step the range touches"
+    );
+    assert_eq!(s.server.stop().code(), Some(0));
+}

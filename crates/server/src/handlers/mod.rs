@@ -200,6 +200,21 @@ impl LanguageServer for Server {
         .await
     }
 
+    async fn formatting(
+        &self,
+        params: DocumentFormattingParams,
+    ) -> jsonrpc::Result<Option<Vec<TextEdit>>> {
+        on_document::<request::Formatting>(&self.state, params, requests::formatting).await
+    }
+
+    async fn range_formatting(
+        &self,
+        params: DocumentRangeFormattingParams,
+    ) -> jsonrpc::Result<Option<Vec<TextEdit>>> {
+        on_document::<request::RangeFormatting>(&self.state, params, requests::range_formatting)
+            .await
+    }
+
     async fn code_action(
         &self,
         params: CodeActionParams,

@@ -210,6 +210,29 @@ pub fn semantic_tokens_range(
     )))
 }
 
+/// The edits that format the document as `easyflow fmt` would (its
+/// `easyflow.toml`'s `[format]` settings; the client's options do not
+/// apply), or none with syntax errors.
+pub fn formatting(
+    s: &DocumentSnapshot,
+    _: DocumentFormattingParams,
+) -> HandlerResult<Option<Vec<TextEdit>>> {
+    let options = crate::workspace::format_options(s.analysis.file_path(s.file)?);
+    let edits = s.analysis.formatting(s.file, &options)?;
+    Ok(edits.map(|edits| convert::text_edits(&s.lines(), &edits)))
+}
+
+/// The edits that format the top-level items the range touches.
+pub fn range_formatting(
+    s: &DocumentSnapshot,
+    params: DocumentRangeFormattingParams,
+) -> HandlerResult<Option<Vec<TextEdit>>> {
+    let options = crate::workspace::format_options(s.analysis.file_path(s.file)?);
+    let range = s.lines().text_range(params.range);
+    let edits = s.analysis.range_formatting(s.file, range, &options)?;
+    Ok(edits.map(|edits| convert::text_edits(&s.lines(), &edits)))
+}
+
 pub fn folding_range(
     s: &DocumentSnapshot,
     _: FoldingRangeParams,

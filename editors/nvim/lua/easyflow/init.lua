@@ -16,6 +16,11 @@
 -- above the file that holds `easyflow.toml`, else `.git`, else the file's own
 -- directory.
 --
+-- Formatting: `vim.lsp.buf.format()` formats the buffer as `easyflow fmt`
+-- does (a visual range: the steps it touches); to format on save:
+--   vim.api.nvim_create_autocmd("BufWritePre", { pattern = "*.flow",
+--     callback = function() vim.lsp.buf.format({ name = "easyflow_ls" }) end })
+--
 -- `:EasyFlowExport diet|workload|model` (defined by setup) asks the server
 -- for `easyflow/export` of the current flow and opens the result in a scratch
 -- buffer (filetype xml or json) in a new window; a flow with errors is

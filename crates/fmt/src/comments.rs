@@ -45,6 +45,8 @@ pub(crate) struct Token {
 pub(crate) struct Tokens {
     pub(crate) tokens: Vec<Token>,
     comments: Vec<Comment>,
+    /// The first line break outside tokens: `\r\n`, or `\n` (also when there is none).
+    pub(crate) line_ending: &'static str,
 }
 
 impl Tokens {
@@ -82,6 +84,7 @@ pub(crate) fn attach(text: &str) -> Tokens {
     let lexed = lex(text);
     let mut tokens: Vec<Token> = Vec::with_capacity(lexed.len() / 2 + 1);
     let mut comments: Vec<Comment> = Vec::new();
+    let mut line_ending: Option<&'static str> = None;
     // Line breaks since the last token or comment (`None` at the start of the file).
     let mut breaks: Option<usize> = None;
     for index in 0..lexed.len() {
@@ -90,6 +93,11 @@ pub(crate) fn attach(text: &str) -> Tokens {
         match kind {
             SyntaxKind::WHITESPACE => {}
             SyntaxKind::NEWLINE => {
+                line_ending.get_or_insert(if text[range].starts_with("\r\n") {
+                    "\r\n"
+                } else {
+                    "\n"
+                });
                 *breaks.get_or_insert(0) += line_breaks(&text[range]);
             }
             SyntaxKind::LINE_COMMENT | SyntaxKind::BLOCK_COMMENT => {
@@ -130,7 +138,11 @@ pub(crate) fn attach(text: &str) -> Tokens {
     }
     // The end of the file ends the line of the last comment.
     close_previous(&tokens, &mut comments, Some(1));
-    Tokens { tokens, comments }
+    Tokens {
+        tokens,
+        comments,
+        line_ending: line_ending.unwrap_or("\n"),
+    }
 }
 
 /// Records whether a line break follows the last comment seen (when no

@@ -95,7 +95,9 @@ pub fn format_unchecked(
     if !parse.errors().is_empty() {
         return Err(FormatError::Syntax(parse.errors().to_vec()));
     }
-    let mut walker = walk::Walker::new(text, comments::attach(text));
+    let tokens = comments::attach(text);
+    let newline = tokens.line_ending;
+    let mut walker = walk::Walker::new(text, tokens);
     walker
         .source_file(&parse.syntax())
         .map_err(|e| FormatError::Internal(e.0))?;
@@ -107,17 +109,18 @@ pub fn format_unchecked(
         &walker.cmds,
         options.width,
         options.indent,
-        line_ending(text),
+        newline,
         text.len() + text.len() / 8,
     ))
 }
 
-/// The line ending of the output: that of the input's first line.
+/// The line ending of the output: that of the input's first line break
+/// outside tokens (one inside a block comment, string or code block is
+/// part of that token), `\n` when there is none. (The first line break of
+/// the text would not do: formatting can move a multi-line comment to the
+/// first line, and the next formatting would then pick another ending.)
 pub fn line_ending(text: &str) -> &'static str {
-    match text.find('\n') {
-        Some(at) if at > 0 && text.as_bytes()[at - 1] == b'\r' => "\r\n",
-        _ => "\n",
-    }
+    comments::attach(text).line_ending
 }
 
 /// The tokens and comments of a text that the formatter must keep, in order:

@@ -62,6 +62,10 @@ fn main() {
         .folder("export/topology", "flow", exports)
         .test("export/generated-1k-steps", export_rules::generated_flows)
         .test(
+            "export/property-generated-flows-agree-with-their-graph",
+            export_rules::property_generated_flows_agree_with_their_graph,
+        )
+        .test(
             "export/documentation-listings",
             export_rules::documentation_listings,
         )

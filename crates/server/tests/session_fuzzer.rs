@@ -433,7 +433,11 @@ impl Session<'_> {
                 "textDocument/formatting",
                 json!({"textDocument": document, "options": {"tabSize": 2, "insertSpaces": true}}),
             ),
-            19 => ("textDocument/signatureHelp", at),
+            19 if self.rng.bool() => ("textDocument/signatureHelp", at),
+            19 => (
+                "textDocument/rangeFormatting",
+                json!({"textDocument": document, "range": range, "options": {"tabSize": 2, "insertSpaces": true}}),
+            ),
             20 => {
                 let item = json!({"name": "S1", "kind": 12, "uri": uri, "range": range, "selectionRange": range, "data": {"uri": uri, "step": 0}});
                 if self.rng.bool() {
@@ -689,6 +693,7 @@ fn pick<'a>(rng: &mut Rng, choices: &[&'a str]) -> &'a str {
 fn advertised(capabilities: &Value, method: &str) -> bool {
     let key = match method {
         "textDocument/formatting" => "documentFormattingProvider",
+        "textDocument/rangeFormatting" => "documentRangeFormattingProvider",
         "textDocument/signatureHelp" => "signatureHelpProvider",
         _ => return true,
     };

@@ -313,3 +313,36 @@ pub fn documentation_listings() -> Result<(), Failed> {
     }
     Ok(())
 }
+
+/// Property: for generated flows of any size and seed, the model has one
+/// job per instance and a precedence edge between every instance pair of
+/// every graph edge (`check_model`), and the DIET output follows DIET's
+/// rules. Runs proptest's runner by hand: this target has no `#[test]`s.
+pub fn property_generated_flows_agree_with_their_graph() -> Result<(), Failed> {
+    use proptest::prelude::*;
+    use proptest::test_runner::{Config, TestRunner};
+
+    let dir = tempfile::tempdir()?;
+    let path = dir.path().join("generated.flow");
+    let mut runner = TestRunner::new(Config {
+        cases: 48,
+        failure_persistence: None,
+        ..Config::default()
+    });
+    runner
+        .run(&(1usize..160, any::<u64>()), |(steps, seed)| {
+            std::fs::write(&path, easyflow_genflow::generate(steps, seed)).unwrap();
+            let exported = |format| match export(&path, None, None, format).unwrap() {
+                Outcome::Exported(text) => text,
+                Outcome::Refused(_, refused) => panic!("refused: {:?}", refused.errors),
+            };
+            let graph = graph_json(&path).unwrap();
+            check_model(&exported(Format::Model), &graph)
+                .map_err(|e| TestCaseError::fail(e.message().unwrap_or("").to_string()))?;
+            check_diet(&exported(Format::Diet))
+                .map_err(|e| TestCaseError::fail(e.message().unwrap_or("").to_string()))?;
+            Ok(())
+        })
+        .map_err(|e| format!("{e}"))?;
+    Ok(())
+}

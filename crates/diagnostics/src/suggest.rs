@@ -83,6 +83,13 @@ impl CharBag {
     }
 }
 
+/// ` (did you mean `X`?)`, or nothing.
+pub fn did_you_mean(suggestion: Option<&str>) -> String {
+    suggestion
+        .map(|s| format!(" (did you mean `{s}`?)"))
+        .unwrap_or_default()
+}
+
 #[cfg(test)]
 mod tests {
     #[test]

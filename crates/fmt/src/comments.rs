@@ -26,21 +26,46 @@ pub(crate) struct Comment {
     pub(crate) blank_before: bool,
 }
 
-/// One non-trivia token with its comments.
-#[derive(Debug, Clone, Default)]
+/// One non-trivia token; its comments are in [`Tokens::comments`].
+#[derive(Debug, Clone, Copy)]
 pub(crate) struct Token {
     pub(crate) range: TextRange,
-    pub(crate) leading: Vec<Comment>,
-    pub(crate) trailing: Vec<Comment>,
+    /// Its leading comments are `comments[leading_from..trailing_from]`,
+    /// its trailing ones `comments[trailing_from..trailing_to]`.
+    leading_from: u32,
+    trailing_from: u32,
+    trailing_to: u32,
     /// An empty line comes right before it (after its leading comments).
     pub(crate) blank_before: bool,
 }
 
-/// The tokens of a text with their comments; the comments after the last
-/// token that are not trailing comments of it belong to the end of the file.
+/// The tokens of a text, and its comments in order (one table for all:
+/// most tokens have none); the comments after the last token that are not
+/// trailing comments of it belong to the end of the file.
 pub(crate) struct Tokens {
     pub(crate) tokens: Vec<Token>,
-    pub(crate) end_comments: Vec<Comment>,
+    comments: Vec<Comment>,
+}
+
+impl Tokens {
+    pub(crate) fn leading(&self, index: usize) -> &[Comment] {
+        let token = &self.tokens[index];
+        &self.comments[token.leading_from as usize..token.trailing_from as usize]
+    }
+
+    pub(crate) fn trailing(&self, index: usize) -> &[Comment] {
+        let token = &self.tokens[index];
+        &self.comments[token.trailing_from as usize..token.trailing_to as usize]
+    }
+
+    pub(crate) fn end_comments(&self) -> &[Comment] {
+        let from = self.tokens.last().map_or(0, |t| t.trailing_to as usize);
+        &self.comments[from..]
+    }
+
+    pub(crate) fn all_comments(&self) -> &[Comment] {
+        &self.comments
+    }
 }
 
 /// The number of line breaks in a run of `\r` and `\n` (`\r\n` is one).
@@ -56,8 +81,7 @@ fn line_breaks(newlines: &str) -> usize {
 pub(crate) fn attach(text: &str) -> Tokens {
     let lexed = lex(text);
     let mut tokens: Vec<Token> = Vec::with_capacity(lexed.len() / 2 + 1);
-    // Comments waiting for the next token.
-    let mut pending: Vec<Comment> = Vec::new();
+    let mut comments: Vec<Comment> = Vec::new();
     // Line breaks since the last token or comment (`None` at the start of the file).
     let mut breaks: Option<usize> = None;
     for index in 0..lexed.len() {
@@ -70,54 +94,54 @@ pub(crate) fn attach(text: &str) -> Tokens {
             }
             SyntaxKind::LINE_COMMENT | SyntaxKind::BLOCK_COMMENT => {
                 let newline_before = breaks != Some(0);
-                let comment = Comment {
+                close_previous(&tokens, &mut comments, breaks);
+                comments.push(Comment {
                     range,
                     newline_before,
                     newline_after: false,
                     blank_before: breaks.unwrap_or(0) >= 2,
-                };
-                close_previous(&mut tokens, &mut pending, breaks);
+                });
                 match tokens.last_mut() {
-                    // On the line of the token before, with nothing but trailing comments between.
-                    Some(token) if !newline_before && pending.is_empty() => {
-                        token.trailing.push(comment)
+                    // On the line of the token before, with nothing but
+                    // trailing comments between.
+                    Some(token)
+                        if !newline_before && token.trailing_to as usize == comments.len() - 1 =>
+                    {
+                        token.trailing_to += 1;
                     }
-                    _ => pending.push(comment),
+                    _ => {}
                 }
                 breaks = Some(0);
             }
             _ => {
-                close_previous(&mut tokens, &mut pending, breaks);
-                let blank_before = breaks.unwrap_or(0) >= 2;
+                close_previous(&tokens, &mut comments, breaks);
+                let leading_from = tokens.last().map_or(0, |t| t.trailing_to);
+                let end = comments.len() as u32;
                 tokens.push(Token {
                     range,
-                    leading: std::mem::take(&mut pending),
-                    trailing: Vec::new(),
-                    blank_before,
+                    leading_from,
+                    trailing_from: end,
+                    trailing_to: end,
+                    blank_before: breaks.unwrap_or(0) >= 2,
                 });
                 breaks = Some(0);
             }
         }
     }
     // The end of the file ends the line of the last comment.
-    close_previous(&mut tokens, &mut pending, Some(1));
-    Tokens {
-        tokens,
-        end_comments: pending,
-    }
+    close_previous(&tokens, &mut comments, Some(1));
+    Tokens { tokens, comments }
 }
 
-/// Records whether a line break follows the last comment seen.
-fn close_previous(tokens: &mut [Token], pending: &mut [Comment], breaks: Option<usize>) {
-    let after = breaks.is_none_or(|b| b > 0);
-    let last = match pending.last_mut() {
-        Some(comment) => Some(comment),
-        None => tokens
-            .last_mut()
-            .and_then(|token| token.trailing.last_mut()),
-    };
-    if let Some(comment) = last
-        && after
+/// Records whether a line break follows the last comment seen (when no
+/// token came after it).
+fn close_previous(tokens: &[Token], comments: &mut [Comment], breaks: Option<usize>) {
+    let after_last_token = tokens
+        .last()
+        .is_none_or(|t| comments.len() > t.trailing_from as usize);
+    if let Some(comment) = comments.last_mut()
+        && after_last_token
+        && breaks.is_none_or(|b| b > 0)
     {
         comment.newline_after = true;
     }
@@ -139,17 +163,17 @@ mod tests {
                 if c.newline_after { "$" } else { "" }
             )
         };
-        for token in &tokens.tokens {
-            for c in &token.leading {
+        for (i, token) in tokens.tokens.iter().enumerate() {
+            for c in tokens.leading(i) {
                 out += &format!("[{}] ", comment(c));
             }
             out += &text[token.range];
-            for c in &token.trailing {
+            for c in tokens.trailing(i) {
                 out += &format!(" <{}>", comment(c));
             }
             out += " ";
         }
-        for c in &tokens.end_comments {
+        for c in tokens.end_comments() {
             out += &format!("[{}] ", comment(c));
         }
         out

@@ -35,13 +35,15 @@ pub(crate) enum Cmd<'a> {
     BreakParent,
 }
 
-/// Widths of groups: `None` for a group that must break.
-struct Groups {
-    /// For each command index that starts a group: the index of its end.
-    end: Vec<u32>,
-    /// For each command index that starts a group: its flat width.
-    flat: Vec<Option<u32>>,
+/// One group, in the order groups start: where it ends, and its flat width
+/// ([`MUST_BREAK`] for a group that must break).
+#[derive(Clone, Copy)]
+struct Group {
+    end: u32,
+    flat: u32,
 }
+
+const MUST_BREAK: u32 = u32::MAX;
 
 fn text_width(text: &str) -> usize {
     if text.is_ascii() {
@@ -51,16 +53,16 @@ fn text_width(text: &str) -> usize {
     }
 }
 
-fn measure(cmds: &[Cmd<'_>]) -> Groups {
-    let mut end = vec![0u32; cmds.len()];
-    let mut flat: Vec<Option<u32>> = vec![None; cmds.len()];
-    // Open groups: their start and their width so far.
-    let mut stack: Vec<(usize, Option<u32>)> = Vec::new();
-    let add = |stack: &mut Vec<(usize, Option<u32>)>, w: Option<u32>| {
+fn measure(cmds: &[Cmd<'_>]) -> Vec<Group> {
+    let mut groups: Vec<Group> = Vec::new();
+    // Open groups: their ordinal and their width so far.
+    let mut stack: Vec<(usize, u32)> = Vec::new();
+    let add = |stack: &mut Vec<(usize, u32)>, w: u32| {
         if let Some((_, acc)) = stack.last_mut() {
-            *acc = match (*acc, w) {
-                (Some(a), Some(b)) => Some(a.saturating_add(b)),
-                _ => None,
+            *acc = if *acc == MUST_BREAK || w == MUST_BREAK {
+                MUST_BREAK
+            } else {
+                acc.saturating_add(w).min(MUST_BREAK - 1)
             };
         }
     };
@@ -68,27 +70,32 @@ fn measure(cmds: &[Cmd<'_>]) -> Groups {
         match *cmd {
             Cmd::Text(text) => {
                 let w = if text.contains(['\n', '\r']) {
-                    None
+                    MUST_BREAK
                 } else {
-                    Some(text_width(text) as u32)
+                    text_width(text).min(MUST_BREAK as usize - 1) as u32
                 };
                 add(&mut stack, w);
             }
-            Cmd::Space | Cmd::Line => add(&mut stack, Some(1)),
+            Cmd::Space | Cmd::Line => add(&mut stack, 1),
             Cmd::SoftLine | Cmd::IfBreak(_) | Cmd::LineSuffix(_) => {}
-            Cmd::HardLine | Cmd::BlankLine | Cmd::BreakParent => add(&mut stack, None),
-            Cmd::GroupStart => stack.push((i, Some(0))),
+            Cmd::HardLine | Cmd::BlankLine | Cmd::BreakParent => add(&mut stack, MUST_BREAK),
+            Cmd::GroupStart => {
+                stack.push((groups.len(), 0));
+                groups.push(Group { end: 0, flat: 0 });
+            }
             Cmd::GroupEnd => {
-                let (start, width) = stack.pop().expect("balanced groups");
-                end[start] = i as u32;
-                flat[start] = width;
+                let (ordinal, width) = stack.pop().expect("balanced groups");
+                groups[ordinal] = Group {
+                    end: i as u32,
+                    flat: width,
+                };
                 add(&mut stack, width);
             }
             Cmd::IndentStart | Cmd::IndentEnd => {}
         }
     }
     debug_assert!(stack.is_empty(), "balanced groups");
-    Groups { end, flat }
+    groups
 }
 
 /// Prints `cmds` with lines of at most `width` characters where possible,
@@ -115,6 +122,7 @@ pub(crate) fn print(
     };
     // Whether each open group is broken; outside every group, lines break.
     let mut broken: Vec<bool> = Vec::new();
+    let mut next_group = 0;
     let mut i = 0;
     while i < cmds.len() {
         let cmd = cmds[i];
@@ -132,15 +140,17 @@ pub(crate) fn print(
             Cmd::HardLine => p.hard_line(),
             Cmd::BlankLine => p.blank_line(),
             Cmd::GroupStart => {
+                let group = groups[next_group];
+                next_group += 1;
                 let fits = !is_broken
-                    || groups.flat[i].is_some_and(|flat| {
+                    || (group.flat != MUST_BREAK && {
                         let col = if p.line_start {
                             p.indent + p.extra_indent
                         } else {
                             p.col + usize::from(p.space)
                         };
-                        let end = groups.end[i] as usize;
-                        col + flat as usize + rest_width(&cmds[end + 1..]) <= width
+                        let end = group.end as usize;
+                        col + group.flat as usize + rest_width(&cmds[end + 1..]) <= width
                     });
                 broken.push(!fits);
             }

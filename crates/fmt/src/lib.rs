@@ -166,13 +166,11 @@ pub fn kept_tokens(text: &str) -> Vec<&str> {
 #[doc(hidden)]
 pub fn comment_positions(text: &str) -> Vec<bool> {
     let tokens = comments::attach(text);
-    let mut positions = Vec::new();
-    for token in &tokens.tokens {
-        positions.extend(token.leading.iter().map(|c| c.newline_before));
-        positions.extend(token.trailing.iter().map(|c| c.newline_before));
-    }
-    positions.extend(tokens.end_comments.iter().map(|c| c.newline_before));
-    positions
+    tokens
+        .all_comments()
+        .iter()
+        .map(|c| c.newline_before)
+        .collect()
 }
 
 /// The check [`format`] makes of its output.

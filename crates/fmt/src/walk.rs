@@ -8,13 +8,12 @@
 
 use easyflow_syntax::{NodeOrToken, SyntaxKind, SyntaxKind::*, SyntaxNode, SyntaxToken};
 
-use crate::comments::{Comment, Token, Tokens};
+use crate::comments::{Comment, Tokens};
 use crate::doc::Cmd;
 
 pub(crate) struct Walker<'a> {
     text: &'a str,
-    tokens: Vec<Token>,
-    end_comments: Vec<Comment>,
+    tokens: Tokens,
     /// The index of the next token to emit.
     next: usize,
     /// The first and last token of the current item: the item's code emits
@@ -43,9 +42,8 @@ impl<'a> Walker<'a> {
     pub(crate) fn new(text: &'a str, tokens: Tokens) -> Walker<'a> {
         Walker {
             text,
-            cmds: Vec::with_capacity(tokens.tokens.len() * 2 + 16),
-            tokens: tokens.tokens,
-            end_comments: tokens.end_comments,
+            cmds: Vec::with_capacity(tokens.tokens.len() * 3 + 16),
+            tokens,
             next: 0,
             item_first: usize::MAX,
             item_last: usize::MAX,
@@ -64,14 +62,14 @@ impl<'a> Walker<'a> {
     /// The leading comments of token `index`. At the top level, an empty line
     /// before a comment or the token is kept (one), and the token starts a line.
     fn leading(&mut self, index: usize, top_level: bool) {
-        let count = self.tokens[index].leading.len();
+        let count = self.tokens.leading(index).len();
         for k in 0..count {
-            let comment = self.tokens[index].leading[k];
+            let comment = self.tokens.leading(index)[k];
             self.own_line_comment(comment, top_level);
         }
         // An item starts its line; its first comment already did.
         if top_level && count == 0 {
-            self.push(if self.tokens[index].blank_before {
+            self.push(if self.tokens.tokens[index].blank_before {
                 Cmd::BlankLine
             } else {
                 Cmd::HardLine
@@ -100,9 +98,9 @@ impl<'a> Walker<'a> {
     }
 
     fn trailing(&mut self, index: usize) {
-        let count = self.tokens[index].trailing.len();
+        let count = self.tokens.trailing(index).len();
         for k in 0..count {
-            let comment = self.tokens[index].trailing[k];
+            let comment = self.tokens.trailing(index)[k];
             let text = self.comment_text(&comment);
             if comment.newline_after {
                 self.push(Cmd::LineSuffix(text));
@@ -118,7 +116,7 @@ impl<'a> Walker<'a> {
     /// The index of the next token, checked against the tree's token.
     fn expect(&self, token: &SyntaxToken) -> Result<usize, WalkError> {
         let index = self.next;
-        match self.tokens.get(index) {
+        match self.tokens.tokens.get(index) {
             Some(t) if t.range == token.text_range() => Ok(index),
             _ => Err(WalkError(format!(
                 "the walk met {:?} at {:?} out of order",
@@ -154,7 +152,7 @@ impl<'a> Walker<'a> {
     /// Emits the held trailing comments (after the group that holds them).
     fn release(&mut self, previous: usize) {
         let held = std::mem::replace(&mut self.held, previous);
-        if held != self.item_last && held < self.tokens.len() {
+        if held != self.item_last && held < self.tokens.tokens.len() {
             self.trailing(held);
         }
     }
@@ -172,6 +170,7 @@ impl<'a> Walker<'a> {
     fn last_token_of(&self, node: &SyntaxNode) -> usize {
         let end = node.text_range().end();
         self.tokens
+            .tokens
             .partition_point(|t| t.range.start() < end)
             .saturating_sub(1)
     }
@@ -192,11 +191,12 @@ impl<'a> Walker<'a> {
             }
             self.trailing(self.item_last);
         }
-        if self.next != self.tokens.len() {
+        if self.next != self.tokens.tokens.len() {
             return Err(WalkError("tokens left after the last item".into()));
         }
-        let end_comments = std::mem::take(&mut self.end_comments);
-        for comment in end_comments {
+        let end_comments = self.tokens.end_comments().len();
+        for k in 0..end_comments {
+            let comment = self.tokens.end_comments()[k];
             self.own_line_comment(comment, true);
         }
         self.push(Cmd::HardLine);
@@ -281,8 +281,8 @@ impl<'a> Walker<'a> {
     /// before the first or after the last.
     fn has_inner_comment(&self, first: usize, last: usize) -> bool {
         (first..=last).any(|i| {
-            let token = &self.tokens[i];
-            (i > first && !token.leading.is_empty()) || (i < last && !token.trailing.is_empty())
+            (i > first && !self.tokens.leading(i).is_empty())
+                || (i < last && !self.tokens.trailing(i).is_empty())
         })
     }
 
@@ -299,7 +299,7 @@ impl<'a> Walker<'a> {
             self.push(Cmd::HardLine);
         }
         let header_first = self.next;
-        if header_first != self.item_first && header_first < self.tokens.len() {
+        if header_first != self.item_first && header_first < self.tokens.tokens.len() {
             self.leading(header_first, false);
         }
         let saved_first = self.item_first;
@@ -316,6 +316,7 @@ impl<'a> Walker<'a> {
         if let Some(block) = node.children().find(|c| c.kind() == PARAM_BLOCK) {
             let start = block.text_range().start();
             self.held = self
+                .tokens
                 .tokens
                 .partition_point(|t| t.range.start() < start)
                 .saturating_sub(1);

@@ -19,8 +19,8 @@ pub fn closest<'a>(name: &str, candidates: impl IntoIterator<Item = &'a str>) ->
         // rules out (a file has as many candidates as steps, and the
         // distance costs far more than the bound).
         let needed = best.map_or(limit, |(d, _)| d.saturating_sub(1)).min(limit);
-        if let (Some(name_bag), Some(candidate_bag)) = (&name_bag, CharBag::of(candidate))
-            && name_bag.distance(&candidate_bag) > needed
+        if let Some(name_bag) = &name_bag
+            && name_bag.distance_to(candidate).is_some_and(|d| d > needed)
         {
             continue;
         }
@@ -39,7 +39,10 @@ pub fn closest<'a>(name: &str, candidates: impl IntoIterator<Item = &'a str>) ->
 /// How many times each ASCII character occurs in a name, ignoring case
 /// (`eq_ignore_ascii_case` counts as distance 0); `None` for names with
 /// other characters.
-struct CharBag([u16; 128]);
+struct CharBag {
+    counts: [u16; 128],
+    len: usize,
+}
 
 impl CharBag {
     fn of(name: &str) -> Option<CharBag> {
@@ -50,23 +53,33 @@ impl CharBag {
         for byte in name.bytes() {
             counts[usize::from(byte.to_ascii_lowercase())] += 1;
         }
-        Some(CharBag(counts))
+        Some(CharBag {
+            counts,
+            len: name.len(),
+        })
     }
 
-    /// A lower bound of the Damerau–Levenshtein distance of the two names
-    /// (up to case): each insertion, deletion or substitution changes what
-    /// one name has and the other lacks by at most one character on each
-    /// side, and a transposition changes neither.
-    fn distance(&self, other: &CharBag) -> usize {
-        let (mut missing, mut extra) = (0usize, 0usize);
-        for (a, b) in self.0.iter().zip(&other.0) {
-            if a > b {
-                missing += usize::from(a - b);
+    /// A lower bound of the Damerau–Levenshtein distance from this bag's
+    /// name to `other` (up to case), `None` when `other` is not ASCII: each
+    /// insertion, deletion or substitution changes what one name has and the
+    /// other lacks by at most one character on each side, and a
+    /// transposition changes neither.
+    fn distance_to(&self, other: &str) -> Option<usize> {
+        if !other.is_ascii() {
+            return None;
+        }
+        let mut left = self.counts;
+        let mut extra = 0;
+        for byte in other.bytes() {
+            let count = &mut left[usize::from(byte.to_ascii_lowercase())];
+            if *count > 0 {
+                *count -= 1;
             } else {
-                extra += usize::from(b - a);
+                extra += 1;
             }
         }
-        missing.max(extra)
+        let missing = self.len - (other.len() - extra);
+        Some(missing.max(extra))
     }
 }
 

@@ -291,3 +291,69 @@ fn selection_ranges_inside_the_deepest_list() {
     assert!((2..=48).contains(&levels), "{levels} levels");
     assert_eq!(server.stop().code(), Some(0));
 }
+
+/// Sessions the session fuzzer found wrong, minimised and checked in:
+/// each `tests/data/lsp/sessions/X.jsonl` is a document's life, one JSON
+/// object a line (`{"open": TEXT}`, then `{"changes": [...]}` as
+/// `didChange` sends them), and its final diagnostics must equal a fresh
+/// check of its final text.
+#[test]
+fn recorded_sessions_end_in_a_fresh_check() {
+    let dir = repo_root().join("tests/data/lsp/sessions");
+    let mut cases: Vec<_> = std::fs::read_dir(&dir)
+        .unwrap()
+        .flatten()
+        .map(|e| e.path())
+        .filter(|p| p.extension().is_some_and(|e| e == "jsonl"))
+        .collect();
+    cases.sort();
+    assert!(!cases.is_empty());
+    for case in cases {
+        let (mut server, scratch) = started();
+        let mut uri = String::new();
+        let mut text = String::new();
+        let mut version = 0;
+        for line in std::fs::read_to_string(&case).unwrap().lines() {
+            let step: Value = serde_json::from_str(line).unwrap();
+            if let Some(open) = step.get("open") {
+                text = open.as_str().unwrap().to_string();
+                uri = server.open(&scratch.path().join("session.flow"), &text);
+                continue;
+            }
+            version += 1;
+            let changes = step["changes"].as_array().unwrap();
+            for change in changes {
+                let new = change["text"].as_str().unwrap();
+                match change.get("range") {
+                    None => text = new.to_string(),
+                    Some(range) => {
+                        let offset = |p: &Value| {
+                            let line = p["line"].as_u64().unwrap() as u32;
+                            support::offset_of(&text, line, p["character"].as_u64().unwrap() as u32)
+                        };
+                        let start = offset(&range["start"]);
+                        let end = offset(&range["end"]).max(start);
+                        text.replace_range(start..end, new);
+                    }
+                }
+            }
+            server.notify(
+                "textDocument/didChange",
+                json!({"textDocument": {"uri": uri, "version": version}, "contentChanges": changes}),
+            );
+        }
+        let published: Vec<(String, u32, u32)> = server
+            .diagnostics(&uri, version)
+            .iter()
+            .map(|d| {
+                (
+                    d["code"].as_str().unwrap().to_string(),
+                    d["range"]["start"]["line"].as_u64().unwrap() as u32,
+                    d["range"]["start"]["character"].as_u64().unwrap() as u32,
+                )
+            })
+            .collect();
+        assert_eq!(published, fresh_check(&text), "{}", case.display());
+        assert_eq!(server.stop().code(), Some(0));
+    }
+}

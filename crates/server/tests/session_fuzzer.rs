@@ -29,7 +29,7 @@ use std::path::{Path, PathBuf};
 use fastrand::Rng;
 use line_index::{LineIndex, WideEncoding};
 use serde_json::{Value, json};
-use support::{Server, repo_root, uri};
+use support::{Server, offset_of, repo_root, uri};
 
 const SESSIONS_PER_SERVER: usize = 25;
 
@@ -94,30 +94,6 @@ fn line_lengths(text: &str) -> Vec<u32> {
             line.encode_utf16().count() as u32
         })
         .collect()
-}
-
-/// The byte offset of an LSP position as the protocol defines it: past the
-/// last line is the end, past a line's end is that end, inside a surrogate
-/// pair is the character's start.
-fn offset_of(text: &str, line: u32, character: u32) -> usize {
-    let mut start = 0;
-    for _ in 0..line {
-        match text[start..].find('\n') {
-            Some(i) => start += i + 1,
-            None => return text.len(),
-        }
-    }
-    let rest = &text[start..];
-    let line_text = rest.split('\n').next().unwrap_or("");
-    let line_text = line_text.strip_suffix('\r').unwrap_or(line_text);
-    let mut units = 0;
-    for (i, c) in line_text.char_indices() {
-        units += c.len_utf16() as u32;
-        if units > character {
-            return start + i;
-        }
-    }
-    start + line_text.len()
 }
 
 fn position_of(text: &str, offset: usize) -> (u32, u32) {

@@ -158,6 +158,14 @@ fn ends_cleanly(reparsed: &Parse, text: &str) -> bool {
     if !text.ends_with([' ', '\t', '\n', '\r', ';']) && !text.is_empty() {
         return false;
     }
+    // A line comment at the end runs on into whatever follows on its line
+    // (found by the session fuzzer: `tests/data/lsp/sessions/`).
+    if matches!(
+        reparsed.green().children().last(),
+        Some(NodeOrToken::Token(token)) if kind(token.kind()) == SyntaxKind::LINE_COMMENT
+    ) {
+        return false;
+    }
     let last_item = reparsed.green().children().rev().find(|child| match child {
         NodeOrToken::Node(_) => true,
         NodeOrToken::Token(token) => !kind(token.kind()).is_trivia(),

@@ -343,3 +343,27 @@ fn fastrand_id() -> u64 {
     static NEXT: AtomicU64 = AtomicU64::new(0);
     NEXT.fetch_add(1, Ordering::Relaxed)
 }
+
+/// The byte offset of an LSP position as the protocol defines it: past the
+/// last line is the end, past a line's end is that end, inside a surrogate
+/// pair is the character's start.
+pub fn offset_of(text: &str, line: u32, character: u32) -> usize {
+    let mut start = 0;
+    for _ in 0..line {
+        match text[start..].find('\n') {
+            Some(i) => start += i + 1,
+            None => return text.len(),
+        }
+    }
+    let rest = &text[start..];
+    let line_text = rest.split('\n').next().unwrap_or("");
+    let line_text = line_text.strip_suffix('\r').unwrap_or(line_text);
+    let mut units = 0;
+    for (i, c) in line_text.char_indices() {
+        units += c.len_utf16() as u32;
+        if units > character {
+            return start + i;
+        }
+    }
+    start + line_text.len()
+}

@@ -1,22 +1,14 @@
 // The extension in a real VS Code: code-server 4.139 (VS Code 1.139) with the
 // packaged VSIX installed, driven in Debian's headless Chromium. It checks
 // what a user sees in e2e/workspace: diagnostics, language features, the
-// status bar, the graph view and a settings change.
+// status bar, the graph view, a package catalog, a settings change, the
+// export command and formatting.
 //
 // Run by scripts/e2e.sh (which installs code-server and builds this file):
 //   CODE_SERVER_DIR   where scripts/code-server.sh installed code-server
 //   EASYFLOW_VSIX     the VSIX to install
 //   CHROMIUM          the browser (default /usr/bin/chromium)
 // Screenshots go to test-results/e2e/ (a failed check adds failed-NAME.png).
-//
-// Still to cover, once the features land (each a few lines with the helpers
-// of workbench.ts):
-// - Formatting (the formatting issue): disarrange pipeline.flow, runCommand
-//   "Format Document", check visibleText; then the same for a selection.
-// - A package catalog (the catalog issue): put easyflow-packages.toml in
-//   e2e/workspace; check its E08xx diagnostics in the Problems panel, package
-//   completion and signature help, and `easyflow.catalog` taking effect
-//   without a reload (setSetting).
 
 import assert from "node:assert/strict";
 import { existsSync, mkdirSync, mkdtempSync, readFileSync, rmSync } from "node:fs";
@@ -32,6 +24,7 @@ const root = join(__dirname, "..", "..");
 const fixture = join(root, "e2e", "workspace");
 const results = join(root, "test-results", "e2e");
 const PIPELINE = readFileSync(join(fixture, "pipeline.flow"), "utf8");
+const REPORT = readFileSync(join(fixture, "report.flow"), "utf8");
 
 let server: CodeServer;
 let browser: Browser;
@@ -340,4 +333,19 @@ check("Export Workflow… refuses a flow with errors, and opens the export of a 
   );
   await workbench.screenshot("export");
   await workbench.runCommand("Notifications: Clear All Notifications");
+});
+
+check("Format Document puts a disarranged step back in the canonical style", async () => {
+  await workbench.openFile("report.flow");
+  const runs = at(REPORT, "Collect runs", "Collect".length);
+  await workbench.goTo(runs.line, runs.column);
+  await workbench.page.keyboard.type("   ");
+  await workbench.waitForText((text) => text.includes("step Collect    runs"), "the disarranged step");
+  await workbench.runCommand("Format Document");
+  await workbench.waitForText(
+    (text) => text.includes("step Collect runs Stats.Collect (input = results);") && !text.includes("Collect    runs"),
+    "the step formatted by the server",
+  );
+  await workbench.screenshot("format");
+  await workbench.revert();
 });

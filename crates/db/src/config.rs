@@ -1,10 +1,12 @@
 //! `easyflow.toml`, the project configuration (`config.md`): parsed with the
 //! `toml` crate, keeping the spans of keys and values for diagnostics.
 
+use easyflow_diagnostics::suggest::{closest, did_you_mean};
 use easyflow_diagnostics::{Code, Diagnostic, TextRange, TextSize};
 use toml::de::{DeTable, DeValue};
 
-use easyflow_diagnostics::suggest::{closest, did_you_mean};
+/// Name of the configuration file searched upwards from a flow.
+pub const CONFIG_FILE_NAME: &str = "easyflow.toml";
 
 /// A path written in the configuration, relative to the file.
 #[derive(Debug, Clone, PartialEq, Eq)]

@@ -12,8 +12,7 @@ use easyflow_diagnostics::{Code, Diagnostic};
 use crate::config::{Config, parse_config};
 use crate::disk::{self, FileKind, ReadError, Refusal};
 
-/// Name of the configuration file searched upwards from a flow.
-pub const CONFIG_FILE_NAME: &str = "easyflow.toml";
+pub use crate::config::CONFIG_FILE_NAME;
 /// Name of the topology file searched upwards when no configuration names one.
 pub const TOPOLOGY_FILE_NAME: &str = "easyflow.topology";
 

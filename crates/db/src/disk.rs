@@ -37,7 +37,7 @@ impl FileKind {
     pub fn of(path: &Path) -> FileKind {
         if path
             .file_name()
-            .is_some_and(|n| n == crate::discovery::CONFIG_FILE_NAME)
+            .is_some_and(|n| n == crate::config::CONFIG_FILE_NAME)
         {
             FileKind::Config
         } else {

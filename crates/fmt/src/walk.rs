@@ -184,7 +184,7 @@ impl<'a> Walker<'a> {
             self.item_last = self.last_token_of(&item);
             self.leading(self.item_first, true);
             match item.kind() {
-                FLOW_ATTRIBUTE => self.flow_attribute(&item)?,
+                FLOW_ATTRIBUTE => self.attribute(&item)?,
                 REQUIRE => self.require(&item)?,
                 STEP => self.step(&item)?,
                 kind => return Err(WalkError(format!("unexpected item {kind:?}"))),
@@ -203,22 +203,6 @@ impl<'a> Walker<'a> {
         Ok(())
     }
 
-    fn flow_attribute(&mut self, node: &SyntaxNode) -> Walk {
-        self.push(Cmd::GroupStart);
-        for element in children(node) {
-            match element {
-                NodeOrToken::Token(token) => {
-                    self.space_around_eq(token.kind());
-                    self.tok(&token)?;
-                }
-                NodeOrToken::Node(child) if child.kind() == NAME => self.node_tokens(&child)?,
-                NodeOrToken::Node(child) => self.assigned_value(&child, None)?,
-            }
-        }
-        self.push(Cmd::GroupEnd);
-        Ok(())
-    }
-
     /// `[key = value]` and `[flow:key = value]`: a space before `=` (the
     /// value brings the one after it); the other tokens glued.
     fn space_around_eq(&mut self, kind: SyntaxKind) {
@@ -227,6 +211,7 @@ impl<'a> Walker<'a> {
         }
     }
 
+    /// A step's `[key = value]` or a flow's `[flow:key = value]`: one group.
     fn attribute(&mut self, node: &SyntaxNode) -> Walk {
         self.push(Cmd::GroupStart);
         for element in children(node) {

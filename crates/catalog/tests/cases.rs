@@ -7,12 +7,8 @@
 
 use std::fmt::Write;
 
-use easyflow_catalog::{Catalog, TextRange, parse_bytes};
-use easyflow_test_harness::{Case, Failed, Harness, Outputs};
-
-fn span(range: TextRange) -> String {
-    format!("{}..{}", u32::from(range.start()), u32::from(range.end()))
-}
+use easyflow_catalog::{Catalog, parse_bytes};
+use easyflow_test_harness::{Case, Failed, Harness, Outputs, span};
 
 /// The expected-output text of one case.
 fn render(catalog: &Catalog) -> String {
@@ -57,21 +53,7 @@ fn render(catalog: &Catalog) -> String {
             .unwrap();
         }
     }
-    if !catalog.diagnostics.is_empty() {
-        out.push_str("--- diagnostics ---\n");
-        for d in &catalog.diagnostics {
-            writeln!(out, "{}@{} {:?}", d.code, span(d.range), d.message).unwrap();
-            for related in &d.related {
-                writeln!(
-                    out,
-                    "  related@{} {:?}",
-                    span(related.range),
-                    related.message
-                )
-                .unwrap();
-            }
-        }
-    }
+    easyflow_test_harness::render_diagnostics(&mut out, &catalog.diagnostics);
     out
 }
 

@@ -190,6 +190,34 @@ fn run_case(path: PathBuf, name: String, run: &CaseFunction) -> Result<(), Faile
     }
 }
 
+/// A byte range as the case files write it: `start..end`.
+pub fn span(range: easyflow_diagnostics::TextRange) -> String {
+    format!("{}..{}", u32::from(range.start()), u32::from(range.end()))
+}
+
+/// The `--- diagnostics ---` section of a case file: each diagnostic's code,
+/// range and message, and its related locations below it; nothing when there
+/// are none.
+pub fn render_diagnostics(out: &mut String, diagnostics: &[easyflow_diagnostics::Diagnostic]) {
+    use std::fmt::Write;
+    if diagnostics.is_empty() {
+        return;
+    }
+    out.push_str("--- diagnostics ---\n");
+    for d in diagnostics {
+        writeln!(out, "{}@{} {:?}", d.code, span(d.range), d.message).unwrap();
+        for related in &d.related {
+            writeln!(
+                out,
+                "  related@{} {:?}",
+                span(related.range),
+                related.message
+            )
+            .unwrap();
+        }
+    }
+}
+
 /// Compares `actual` with the file at `expected` (a missing file is empty),
 /// or, under `UPDATE_EXPECT=1`, rewrites the file if they differ. The error
 /// names the file and shows the diff. Also for tests with a single expected

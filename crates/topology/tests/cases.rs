@@ -7,12 +7,8 @@
 
 use std::fmt::Write;
 
-use easyflow_test_harness::{Case, Failed, Harness, Outputs};
+use easyflow_test_harness::{Case, Failed, Harness, Outputs, span};
 use easyflow_topology::{TextRange, Topology, WorkerType, parse};
-
-fn span(range: TextRange) -> String {
-    format!("{}..{}", u32::from(range.start()), u32::from(range.end()))
-}
 
 fn field(
     out: &mut String,
@@ -76,21 +72,7 @@ fn render(topology: &Topology) -> String {
     }
     writeln!(out, "gpispace: {:?}", topology.to_gpispace()).unwrap();
     writeln!(out, "capability names: {:?}", topology.capability_names()).unwrap();
-    if !topology.diagnostics.is_empty() {
-        out.push_str("--- diagnostics ---\n");
-        for d in &topology.diagnostics {
-            writeln!(out, "{}@{} {:?}", d.code, span(d.range), d.message).unwrap();
-            for related in &d.related {
-                writeln!(
-                    out,
-                    "  related@{} {:?}",
-                    span(related.range),
-                    related.message
-                )
-                .unwrap();
-            }
-        }
-    }
+    easyflow_test_harness::render_diagnostics(&mut out, &topology.diagnostics);
     out
 }
 

@@ -16,8 +16,13 @@ use easyflow_ide::disk::{self, FileKind, ReadError, Refusal};
 use tower_lsp_server::Client;
 use tower_lsp_server::ls_types as lsp;
 
+use rayon::prelude::*;
+
+use crate::convert::Encoding;
 use crate::line_index::LineIndex;
-use crate::state::{DocumentKind, DocumentSnapshot, SharedState, State, path_of};
+use crate::state::{
+    DocumentKind, DocumentSnapshot, IndexedFlow, SharedState, State, indexed_flow, path_of,
+};
 
 /// The file system as the editor sees it: the open documents' texts (taken
 /// under the lock) over the disk (read after it is released), within the
@@ -191,21 +196,32 @@ pub fn rediscover(state: &SharedState, flows: Flows) {
     }
 }
 
-/// Reads a flow that is not open again from the disk; a flow that is gone
-/// from the disk leaves the analysis.
+/// The symbols of a flow read from the disk, for the index (analysed on a
+/// database of its own, outside the state).
+fn index_flow(path: &Path, text: &str, encoding: Encoding) -> Option<IndexedFlow> {
+    let uri = lsp::Uri::from_file_path(path)?;
+    let symbols = easyflow_ide::symbols::flow_symbols_of_text(path, text);
+    Some(indexed_flow(uri, symbols, text, encoding))
+}
+
+/// Reads a flow that is not open again from the disk (closed, or changed
+/// on the disk): it leaves the analysis, and the index gets its symbols
+/// (or loses them, when it is gone).
 pub fn reload_flow(state: &SharedState, path: &Path) {
-    let text = read_logged(path, FileKind::Flow);
+    let encoding = state.lock().client.encoding;
+    let indexed = read_logged(path, FileKind::Flow)
+        .ok()
+        .and_then(|text| index_flow(path, &text, encoding));
     let mut state = state.lock();
-    match text {
-        Ok(text) => {
-            state.set_flow(path, text.into());
-        }
-        Err(_) => {
-            if let Some(file) = state.flows.remove(path) {
-                state.host.remove_flow(file);
-            }
-        }
+    if state.open_document(path).is_some() {
+        // Opened meanwhile: the editor's text wins.
+        return;
     }
+    state.leave_analysis(path);
+    match indexed {
+        Some(flow) => state.indexed.insert(path.to_path_buf(), Arc::new(flow)),
+        None => state.indexed.remove(path),
+    };
 }
 
 /// Reads a loaded topology again (the open document's text, else the
@@ -268,7 +284,7 @@ pub fn flow_snapshot(state: &SharedState, uri: &lsp::Uri) -> Option<DocumentSnap
     }
     let text: Arc<str> = read_logged(&path, FileKind::Flow).ok()?.into();
     let lines = Arc::new(LineIndex::new(&text));
-    let file = state.lock().set_flow(&path, text.clone());
+    let file = state.lock().visit_flow(&path, text.clone());
     rediscover(state, Flows::One(file));
     tracing::trace!("read {} for a request", path.display());
     Some(state.lock().document_snapshot(uri, file, text, lines))
@@ -366,15 +382,16 @@ const PROGRESS_THRESHOLD: usize = 20;
 /// Flows read per batch (one lock and one progress report per batch).
 const BATCH: usize = 50;
 
-/// Reads every `.flow` file of the workspace folders (for workspace
-/// symbols), reporting progress on large workspaces; open documents keep
-/// their editor's text.
+/// Indexes every `.flow` file of the workspace folders for workspace
+/// symbols (each analysed on its own, on every core, keeping only its
+/// symbols), reporting progress on large workspaces.
 pub async fn index(state: &SharedState, client: &Client) {
-    let (progress_supported, folders) = {
+    let (progress_supported, folders, encoding) = {
         let state = state.lock();
         (
             state.client.work_done_progress,
             state.workspace_folders.clone(),
+            state.client.encoding,
         )
     };
     let paths: Vec<PathBuf> = tokio::task::spawn_blocking(move || {
@@ -420,20 +437,22 @@ pub async fn index(state: &SharedState, client: &Client) {
     let total = paths.len().max(1);
     for (batch, chunk) in paths.chunks(BATCH).enumerate() {
         let chunk = chunk.to_vec();
-        let read: Vec<(PathBuf, String)> = tokio::task::spawn_blocking(move || {
+        let indexed: Vec<(PathBuf, IndexedFlow)> = tokio::task::spawn_blocking(move || {
             chunk
-                .into_iter()
-                .filter_map(|p| Some((p.clone(), read_logged(&p, FileKind::Flow).ok()?)))
+                .into_par_iter()
+                .filter_map(|path| {
+                    let text = read_logged(&path, FileKind::Flow).ok()?;
+                    let flow = index_flow(&path, &text, encoding)?;
+                    Some((path, flow))
+                })
                 .collect()
         })
         .await
         .unwrap_or_default();
         {
             let mut state = state.lock();
-            for (path, text) in read {
-                if state.open_document(&path).is_none() {
-                    state.set_flow(&path, text.into());
-                }
+            for (path, flow) in indexed {
+                state.indexed.insert(path, Arc::new(flow));
             }
         }
         if let Some(progress) = &progress {

@@ -18,6 +18,7 @@ use tower_lsp_server::ls_types as lsp;
 use crate::capabilities::ClientCapabilities;
 use crate::convert::{Encoding, Lines};
 use crate::line_index::LineIndex;
+use crate::skipped::SkippedFiles;
 
 /// Settings of the section `easyflow` (initialization options or
 /// `workspace/didChangeConfiguration`).
@@ -163,6 +164,8 @@ pub struct State {
     /// (named by an `easyflow.toml` or the setting) that the client has not
     /// been asked to watch yet (`workspace::watch_new_catalogs`).
     pub catalogs_to_watch: Vec<PathBuf>,
+    /// The files skipped, for the user to see.
+    pub skipped: Arc<SkippedFiles>,
 }
 
 /// The state shared by every handler and task, behind one lock that is never
@@ -171,7 +174,7 @@ pub struct State {
 pub struct SharedState(Arc<Mutex<State>>);
 
 impl SharedState {
-    pub fn new() -> Self {
+    pub fn new(skipped: SkippedFiles) -> Self {
         SharedState(Arc::new(Mutex::new(State {
             host: AnalysisHost::new(),
             client: ClientCapabilities::default(),
@@ -184,6 +187,7 @@ impl SharedState {
             topologies: HashMap::new(),
             catalogs: HashMap::new(),
             catalogs_to_watch: Vec::new(),
+            skipped: Arc::new(skipped),
         })))
     }
 
@@ -454,7 +458,7 @@ mod tests {
     /// are among the last [`MAX_VISITED`]; the others keep their symbols.
     #[test]
     fn few_closed_flows_stay_in_the_analysis() {
-        let shared = SharedState::new();
+        let shared = SharedState::new(SkippedFiles::new(None));
         let mut state = shared.lock();
         let path = |i: usize| PathBuf::from(format!("/w/f{i}.flow"));
         for i in 0..MAX_VISITED + 3 {

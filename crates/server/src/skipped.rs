@@ -57,13 +57,7 @@ impl SkippedFiles {
 
     /// Shows what was recorded since the last time, in one warning.
     pub async fn show(&self) {
-        let new = std::mem::take(
-            &mut self
-                .lists
-                .lock()
-                .unwrap_or_else(|e| e.into_inner())
-                .new,
-        );
+        let new = std::mem::take(&mut self.lists.lock().unwrap_or_else(|e| e.into_inner()).new);
         if let (Some(message), Some(client)) = (message(&new), &self.client) {
             client.show_message(MessageType::WARNING, message).await;
         }

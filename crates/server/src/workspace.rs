@@ -222,7 +222,9 @@ fn record_refused_paths(configs: &HashSet<PathBuf>, files: &OpenTexts) {
         for (_, error) in discovery::refused_paths(config_path, &config, files) {
             if error.refusal != Refusal::NotFound {
                 let named_by = config_path.display();
-                files.skipped.record_line(format!("{error} (named by {named_by})"));
+                files
+                    .skipped
+                    .record_line(format!("{error} (named by {named_by})"));
             }
         }
     }

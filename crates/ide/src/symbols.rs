@@ -5,13 +5,11 @@
 //! tree: a step's summary is computed once and reused by every feature, and
 //! the workspace search runs over many large files.
 
-use easyflow_db::diagnostics::Anchor;
-use easyflow_db::items::Sweep;
 use std::path::Path;
 
-use easyflow_db::{
-    Database, Db, SourceFile, StepId, file_outline, item_index, parse, step_analysis,
-};
+use easyflow_db::diagnostics::Anchor;
+use easyflow_db::items::Sweep;
+use easyflow_db::{Database, Db, SourceFile, StepId, file_outline, item_index, parse};
 use easyflow_diagnostics::TextRange;
 use easyflow_syntax::SyntaxKind;
 use easyflow_syntax::green::GreenRef;
@@ -101,18 +99,15 @@ pub fn document_symbols(db: &dyn Db, file: SourceFile) -> Vec<DocumentSymbol> {
         });
     }
 
-    for outline_step in &outline.steps {
-        let analysis = step_analysis(db, outline_step.node);
+    for (_, outline_step) in outline.steps(db) {
+        let analysis = outline_step.analysis(db);
         let summary = &analysis.summary;
         let anchors = &analysis.anchors;
         let (Some(name), Some(name_range)) = (&summary.name, anchors.name) else {
             continue;
         };
         let shift = |range: TextRange| range + outline_step.offset;
-        let range = TextRange::at(
-            outline_step.offset,
-            outline_step.node.syntax(db).green.text_len(),
-        );
+        let range = TextRange::at(outline_step.offset, outline_step.green(db).text_len());
         let children = summary
             .params
             .iter()

@@ -531,7 +531,9 @@ impl Session<'_> {
                     -32800 | -32801 | -32803 => true,
                     // A rename where nothing can be renamed, or to a bad
                     // name; an export to a format that does not exist.
-                    -32602 => pending.method.ends_with("ename") || pending.method == "easyflow/export",
+                    -32602 => {
+                        pending.method.ends_with("ename") || pending.method == "easyflow/export"
+                    }
                     // A feature the server does not offer.
                     -32601 => !advertised(&self.capabilities, pending.method),
                     _ => false,

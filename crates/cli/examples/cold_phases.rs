@@ -132,17 +132,20 @@ fn main() {
     let lexed = phase("  (anatomy) lex alone", || easyflow_syntax::lex(&text));
     phase("  (anatomy) drop the tokens", || drop(lexed));
     let db = Database::default();
-    let file = phase("input (text shared)", || {
-        SourceFile::new(&db, path.clone().into(), text.as_str().into())
-    });
+    let text: std::sync::Arc<str> = phase("input (one copy, shared)", || text.into());
+    let file = SourceFile::new(&db, path.clone().into(), text.clone());
     phase("parse (lex, parse, tree)", || {
         easyflow_db::parse(&db, file).errors().len()
     });
-    phase("outline", || easyflow_db::file_outline(&db, file).steps.len());
+    phase("outline", || {
+        easyflow_db::file_outline(&db, file).steps.len()
+    });
     phase("step analyses (all cores)", || {
         db.analyse_steps_on_every_core(file)
     });
-    phase("item index", || easyflow_db::item_index(&db, file).steps.len());
+    phase("item index", || {
+        easyflow_db::item_index(&db, file).steps.len()
+    });
     phase("names", || {
         easyflow_db::name_resolution(&db, file);
     });

@@ -148,7 +148,8 @@ fn parse_halves(text: &str, middle: usize) -> Option<(GreenNode, Vec<Diagnostic>
     // The first half's last item must have ended with its own `;` (its last
     // token, direct child of an item of the root): an item that had not
     // (say, attributes waiting for their `step`) would go on into the second.
-    let is_trivia = |kind: rowan::SyntaxKind| SyntaxKind::from_raw(kind.0).is_some_and(SyntaxKind::is_trivia);
+    let is_trivia =
+        |kind: rowan::SyntaxKind| SyntaxKind::from_raw(kind.0).is_some_and(SyntaxKind::is_trivia);
     let trailing_trivia: TextSize = first
         .children()
         .rev()

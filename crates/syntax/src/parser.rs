@@ -58,7 +58,11 @@ impl<'t> Parser<'t> {
 
     /// The tree (whose root the grammar completed) and the syntax errors.
     pub(crate) fn finish(self) -> (GreenNode, Vec<Diagnostic>) {
-        debug_assert_eq!(self.next_token, self.lexed.len(), "every token is in the tree");
+        debug_assert_eq!(
+            self.next_token,
+            self.lexed.len(),
+            "every token is in the tree"
+        );
         (self.builder.finish(), self.errors)
     }
 
@@ -146,8 +150,7 @@ impl<'t> Parser<'t> {
         self.attach_trivia();
         let token = self.tokens[self.pos] as usize;
         debug_assert_eq!(token, self.next_token);
-        self.builder
-            .token(kind, self.lexed.text(self.text, token));
+        self.builder.token(kind, self.lexed.text(self.text, token));
         self.next_token = token + 1;
         self.pos += 1;
     }
@@ -293,7 +296,11 @@ pub(crate) struct Marker {
 
 impl Marker {
     pub(crate) fn complete(self, p: &mut Parser<'_>, kind: SyntaxKind) {
-        debug_assert_eq!(self.depth, p.builder.parents.len(), "nodes complete innermost first");
+        debug_assert_eq!(
+            self.depth,
+            p.builder.parents.len(),
+            "nodes complete innermost first"
+        );
         // The root holds the file's trailing trivia.
         if self.depth == 1 {
             p.attach_trivia();
@@ -445,9 +452,9 @@ impl TreeBuilder {
     fn shared_token(&mut self, kind: SyntaxKind, text: &str) -> GreenToken {
         let raw_kind: rowan::SyntaxKind = kind.into();
         let hash = hash_of((kind as u16, text));
-        let found = self
-            .tokens
-            .find(hash, |token| token.kind() == raw_kind && token.text() == text);
+        let found = self.tokens.find(hash, |token| {
+            token.kind() == raw_kind && token.text() == text
+        });
         if let Some(token) = found {
             return token.clone();
         }

@@ -138,7 +138,7 @@ fn main() {
         easyflow_db::parse(&db, file).errors().len()
     });
     phase("outline", || {
-        easyflow_db::file_outline(&db, file).steps.len()
+        easyflow_db::file_outline(&db, file).step_count()
     });
     phase("step analyses (all cores)", || {
         db.analyse_steps_on_every_core(file)

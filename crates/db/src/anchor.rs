@@ -6,7 +6,7 @@ use easyflow_diagnostics::{Diagnostic, TextRange};
 
 use crate::Db;
 use crate::graph::EdgeSource;
-use crate::items::{FileOutline, StepId, step_analysis};
+use crate::items::{FileOutline, StepId};
 
 /// A part of the file, named without offsets.
 #[derive(Debug, Clone, Copy, PartialEq, Eq, Hash)]
@@ -66,8 +66,8 @@ pub fn anchor_range(db: &dyn Db, outline: &FileOutline<'_>, anchor: Anchor) -> O
     else {
         return None;
     };
-    let outline_step = outline.steps.get(step.index())?;
-    let anchors = &step_analysis(db, outline_step.node).anchors;
+    let outline_step = outline.step(db, step)?;
+    let anchors = &outline_step.analysis(db).anchors;
     let relative = match anchor {
         Anchor::StepName(_) => anchors.name?,
         Anchor::Dependency(_, n) => *anchors.dependencies.get(n as usize)?,

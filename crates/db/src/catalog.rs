@@ -1,8 +1,9 @@
 //! The catalog checks of a flow (`catalog.md`) against its [`CatalogFile`].
 //!
 //! E0801–E0805 need nothing but one step and the catalog, so they run per
-//! step ([`step_catalog_diagnostics`], memoized by the step's identity and
-//! the catalog): editing one step's parameter re-checks that step only, and
+//! chunk of steps ([`chunk_catalog_diagnostics`], memoized by the chunk's
+//! identity and the catalog): editing one step's parameter re-checks its
+//! chunk only, and
 //! editing the catalog re-runs its parse and these checks, nothing of the
 //! flow's own analysis. W0806 needs which step a reference names, so it runs
 //! over the item index and the name resolution ([`output_diagnostics`]).
@@ -11,7 +12,7 @@ use easyflow_catalog::{Catalog, Package};
 use easyflow_diagnostics::Diagnostic;
 
 use crate::anchor::{Anchor, AnchoredDiagnostic};
-use crate::items::{StepId, StepNode, StepSummary, file_outline, item_index, step_analysis};
+use crate::items::{StepChunk, StepId, StepSummary, chunk_analysis, file_outline, item_index};
 use crate::resolve::{Target, name_resolution};
 use crate::rules::catalog as rules;
 use crate::{CatalogFile, Db, SourceFile, parse_catalog};
@@ -28,19 +29,26 @@ pub fn package_of<'c>(catalog: Option<&'c Catalog>, step: &StepSummary) -> Optio
     catalog?.package(step.package.as_deref()?)
 }
 
-/// E0801–E0805 of one step, at ranges relative to the step's start.
+/// E0801–E0805 of each step of a chunk, at ranges relative to the step's
+/// start.
 #[salsa::tracked(returns(ref))]
-pub fn step_catalog_diagnostics<'db>(
+pub fn chunk_catalog_diagnostics<'db>(
     db: &'db dyn Db,
-    step: StepNode<'db>,
+    chunk: StepChunk<'db>,
     catalog: CatalogFile,
-) -> Vec<Diagnostic> {
-    let mut out = Vec::new();
+) -> Vec<Vec<Diagnostic>> {
     let catalog = parse_catalog(db, catalog);
-    if catalog.is_usable() {
-        rules::check_step(step_analysis(db, step), catalog, &mut out);
-    }
-    out
+    let steps = &chunk_analysis(db, chunk).steps;
+    steps
+        .iter()
+        .map(|analysis| {
+            let mut out = Vec::new();
+            if catalog.is_usable() {
+                rules::check_step(analysis, catalog, &mut out);
+            }
+            out
+        })
+        .collect()
 }
 
 /// The steps with E0801–E0805 (few), so that placing their diagnostics
@@ -52,13 +60,16 @@ pub fn steps_with_catalog_diagnostics(db: &dyn Db, file: SourceFile) -> Vec<Step
         return Vec::new();
     };
     let outline = file_outline(db, file);
-    outline
-        .steps
-        .iter()
-        .enumerate()
-        .filter(|(_, step)| !step_catalog_diagnostics(db, step.node, catalog).is_empty())
-        .map(|(i, _)| StepId(i as u32))
-        .collect()
+    let mut steps = Vec::new();
+    for chunk in &outline.chunks {
+        let diagnostics = chunk_catalog_diagnostics(db, chunk.node, catalog);
+        steps.extend(
+            (0..diagnostics.len() as u32)
+                .filter(|&i| !diagnostics[i as usize].is_empty())
+                .map(|i| StepId(chunk.first + i)),
+        );
+    }
+    steps
 }
 
 /// W0806: `A.outs["x"]` where A's package declares outputs and `x` is not

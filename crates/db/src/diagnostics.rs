@@ -8,7 +8,7 @@ use easyflow_diagnostics::{Code, Diagnostic};
 use crate::anchor::AnchoredDiagnostic;
 use crate::attributes::{check_flow_attribute, flow_attribute_set_twice};
 use crate::graph::dependency_graph;
-use crate::items::{FileOutline, file_outline, item_index, step_analysis};
+use crate::items::{FileOutline, file_outline, item_index};
 use crate::resolve::name_resolution;
 use crate::rules;
 use crate::{Db, SourceFile, parse};
@@ -63,10 +63,10 @@ pub fn file_diagnostics(db: &dyn Db, file: SourceFile) -> Vec<Diagnostic> {
     let mut out = parse(db, file).errors().to_vec();
     let outline = file_outline(db, file);
     for id in &item_index(db, file).steps_with_local_diagnostics {
-        let Some(step) = outline.steps.get(id.index()) else {
+        let Some(step) = outline.step(db, *id) else {
             continue;
         };
-        let analysis = step_analysis(db, step.node);
+        let analysis = step.analysis(db);
         out.extend(
             analysis
                 .local_diagnostics
@@ -76,10 +76,11 @@ pub fn file_diagnostics(db: &dyn Db, file: SourceFile) -> Vec<Diagnostic> {
     }
     if let Some(catalog) = file.catalog(db) {
         for id in crate::catalog::steps_with_catalog_diagnostics(db, file) {
-            let Some(step) = outline.steps.get(id.index()) else {
+            let Some(step) = outline.step(db, *id) else {
                 continue;
             };
-            let diagnostics = crate::catalog::step_catalog_diagnostics(db, step.node, catalog);
+            let diagnostics = &crate::catalog::chunk_catalog_diagnostics(db, step.chunk, catalog)
+                [step.index as usize];
             out.extend(
                 diagnostics
                     .iter()

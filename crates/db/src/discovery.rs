@@ -9,10 +9,10 @@ use std::path::{Path, PathBuf};
 
 use easyflow_diagnostics::{Code, Diagnostic};
 
-use crate::config::{Config, parse_config};
+use crate::config::{Config, ConfiguredPath};
 use crate::disk::{self, FileKind, ReadError, Refusal};
 
-pub use crate::config::CONFIG_FILE_NAME;
+pub use crate::config::{CONFIG_FILE_NAME, parse_config};
 /// Name of the topology file searched upwards when no configuration names one.
 pub const TOPOLOGY_FILE_NAME: &str = "easyflow.topology";
 
@@ -213,36 +213,47 @@ pub fn usable(
     Ok(())
 }
 
+/// The paths a usable `easyflow.toml` names (`topology`, `catalog`) that
+/// cannot be used, each with why ([`usable`]): what E0903 reports.
+pub fn refused_paths<'c>(
+    config_path: &Path,
+    config: &'c Config,
+    fs: &dyn FileSystem,
+) -> Vec<(&'c ConfiguredPath, ReadError)> {
+    if !config.is_usable() {
+        return Vec::new();
+    }
+    let base = config_path.parent().unwrap_or(Path::new(""));
+    let configured = [
+        (&config.topology, FileKind::Topology),
+        (&config.catalog, FileKind::Catalog),
+    ];
+    configured
+        .into_iter()
+        .filter_map(|(configured, kind)| {
+            let configured = configured.as_ref()?;
+            let path = base.join(&configured.path);
+            let refusal = usable(config_path, &path, kind, fs).err()?;
+            Some((configured, refusal))
+        })
+        .collect()
+}
+
 /// Every diagnostic of an `easyflow.toml`: its own (E0901, W0902) and E0903
 /// for each configured path that does not exist or cannot be read.
 pub fn config_diagnostics(config_path: &Path, text: &str, fs: &dyn FileSystem) -> Vec<Diagnostic> {
     let config = parse_config(text);
     let mut diagnostics = config.diagnostics.clone();
-    if config.is_usable() {
-        let base = config_path.parent().unwrap_or(Path::new(""));
-        let configured = [
-            (&config.topology, FileKind::Topology),
-            (&config.catalog, FileKind::Catalog),
-        ];
-        for (configured, kind) in configured {
-            let Some(configured) = configured else {
-                continue;
-            };
-            let path = base.join(&configured.path);
-            let message = match usable(config_path, &path, kind, fs) {
-                Ok(()) => continue,
-                Err(ReadError {
-                    refusal: Refusal::NotFound,
-                    ..
-                }) => format!(
-                    "`{}` does not exist or cannot be read (looked for {})",
-                    configured.path,
-                    path.display()
-                ),
-                Err(error) => format!("`{}` is skipped: {error}", configured.path),
-            };
-            diagnostics.push(Diagnostic::new(Code::E0903, configured.range, message));
-        }
+    for (configured, error) in refused_paths(config_path, &config, fs) {
+        let message = match error.refusal {
+            Refusal::NotFound => format!(
+                "`{}` does not exist or cannot be read (looked for {})",
+                configured.path,
+                error.path.display()
+            ),
+            _ => format!("`{}` is skipped: {error}", configured.path),
+        };
+        diagnostics.push(Diagnostic::new(Code::E0903, configured.range, message));
     }
     easyflow_diagnostics::sort(&mut diagnostics);
     diagnostics

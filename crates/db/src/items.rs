@@ -1,5 +1,6 @@
-//! Layers 2–4: the file outline, the analysis of one step on its own, and the
-//! position-free item index (the firewall).
+//! Layers 2–4: the file outline (the steps in chunks), the analysis of a
+//! chunk's steps each on its own, and the position-free item index (the
+//! firewall).
 
 use std::sync::Arc;
 
@@ -14,44 +15,109 @@ use crate::attributes::{Value, check_step_attribute};
 use crate::rules::steps as rules;
 use crate::{Db, SourceFile, parse};
 
-/// One step's subtree, created by [`file_outline`]. Its identity is its
-/// text, so salsa matches it to the previous revision's step with the same
-/// text wherever it moved, and an unchanged step keeps its [`step_analysis`].
+/// Steps per chunk, on average: a chunk ends after a step whose hash is a
+/// multiple of this (content-defined, so inserting or deleting a step
+/// changes its own chunk and not how the rest of the file is cut).
+const CHUNK_STEPS: u32 = 64;
+/// A chunk ends after this many steps whatever their hashes, so that no
+/// text (many copies of one step) makes a chunk as long as the file.
+const MAX_CHUNK_STEPS: usize = 4 * CHUNK_STEPS as usize;
+
+/// A run of consecutive steps (about [`CHUNK_STEPS`]), created by
+/// [`file_outline`]: the unit of analysis. Its identity is its steps'
+/// texts and their places relative to its first step, so salsa matches it
+/// to the previous revision's chunk with the same text wherever it moved,
+/// and an unchanged chunk keeps its [`chunk_analysis`]. Chunks rather than
+/// steps: an edit creates one file outline's worth of chunks (a few
+/// thousand at 100,000 steps), not one tracked struct per step, and
+/// verifying the unchanged analyses costs one check per chunk.
 #[salsa::tracked(debug)]
-pub struct StepNode<'db> {
+pub struct StepChunk<'db> {
     #[returns(ref)]
-    pub syntax: StepSyntax,
+    pub syntax: ChunkSyntax,
 }
 
-/// A step's green tree, equal to another (and hashed) by the 128-bit hash of
-/// its text: the same text always parses to the same step tree, and
-/// comparing hashes is much cheaper than comparing trees.
+/// A chunk's steps: each one's green tree and where it starts relative to
+/// the chunk's first step. Equal to another (and hashed) by one 128-bit
+/// hash of its steps' text hashes ([`easyflow_syntax::Parse::item_hash`],
+/// made by the parser, so nothing is rehashed here) and relative offsets:
+/// the same texts at the same places always give the same steps.
 #[derive(Debug, Clone)]
-pub struct StepSyntax {
-    text_hash: u128,
-    pub green: GreenNode,
+pub struct ChunkSyntax {
+    hash: u128,
+    pub steps: Vec<ChunkStep>,
 }
 
-impl StepSyntax {
-    pub fn new(text: &str, green: GreenNode) -> Self {
-        StepSyntax {
-            text_hash: xxhash_rust::xxh3::xxh3_128(text.as_bytes()),
-            green,
+#[derive(Debug, Clone)]
+pub struct ChunkStep {
+    pub green: GreenNode,
+    /// Relative to the chunk's first step.
+    pub offset: TextSize,
+}
+
+impl PartialEq for ChunkSyntax {
+    fn eq(&self, other: &Self) -> bool {
+        self.hash == other.hash
+    }
+}
+
+impl Eq for ChunkSyntax {}
+
+impl std::hash::Hash for ChunkSyntax {
+    fn hash<H: std::hash::Hasher>(&self, state: &mut H) {
+        self.hash.hash(state);
+    }
+}
+
+/// Builds the chunks of a file's steps, one step at a time.
+struct ChunkBuilder {
+    start: TextSize,
+    steps: Vec<ChunkStep>,
+    /// Each step's text hash and relative offset, as bytes: what the
+    /// chunk's hash is made of.
+    identity: Vec<u8>,
+}
+
+impl ChunkBuilder {
+    fn new() -> Self {
+        ChunkBuilder {
+            start: 0.into(),
+            steps: Vec::new(),
+            identity: Vec::new(),
         }
     }
-}
 
-impl PartialEq for StepSyntax {
-    fn eq(&self, other: &Self) -> bool {
-        self.text_hash == other.text_hash
+    /// Adds a step; `true` when the chunk ends after it.
+    fn push(&mut self, green: GreenNode, offset: TextSize, text_hash: u128) -> bool {
+        if self.steps.is_empty() {
+            self.start = offset;
+        }
+        let relative = offset - self.start;
+        self.identity.extend_from_slice(&text_hash.to_le_bytes());
+        self.identity
+            .extend_from_slice(&u32::from(relative).to_le_bytes());
+        self.steps.push(ChunkStep {
+            green,
+            offset: relative,
+        });
+        (text_hash as u32).is_multiple_of(CHUNK_STEPS) || self.steps.len() >= MAX_CHUNK_STEPS
     }
-}
 
-impl Eq for StepSyntax {}
-
-impl std::hash::Hash for StepSyntax {
-    fn hash<H: std::hash::Hasher>(&self, state: &mut H) {
-        self.text_hash.hash(state);
+    /// The chunk so far, if it has steps; starts the next one.
+    fn finish<'db>(&mut self, db: &'db dyn Db, first: u32) -> Option<OutlineChunk<'db>> {
+        if self.steps.is_empty() {
+            return None;
+        }
+        let syntax = ChunkSyntax {
+            hash: xxhash_rust::xxh3::xxh3_128(&self.identity),
+            steps: std::mem::take(&mut self.steps),
+        };
+        self.identity.clear();
+        Some(OutlineChunk {
+            node: StepChunk::new(db, syntax),
+            offset: self.start,
+            first,
+        })
     }
 }
 
@@ -68,7 +134,9 @@ impl StepId {
 /// The top-level items of a file, with their offsets.
 #[derive(Debug, Clone, PartialEq, Eq, salsa::SalsaValue)]
 pub struct FileOutline<'db> {
-    pub steps: Vec<OutlineStep<'db>>,
+    /// The steps, in chunks, in text order.
+    pub chunks: Vec<OutlineChunk<'db>>,
+    step_count: usize,
     /// Every name of every `require`, in order.
     pub requires: Vec<RequireEntry>,
     /// Identifiers in the unparsed rest of a broken `require` (`require a b;`):
@@ -78,9 +146,108 @@ pub struct FileOutline<'db> {
 }
 
 #[derive(Debug, Clone, Copy, PartialEq, Eq, salsa::SalsaValue)]
-pub struct OutlineStep<'db> {
-    pub node: StepNode<'db>,
+pub struct OutlineChunk<'db> {
+    pub node: StepChunk<'db>,
+    /// Where its first step starts.
     pub offset: TextSize,
+    /// The [`StepId`] of its first step.
+    pub first: u32,
+}
+
+/// One step of the outline: its chunk, its place in it, and its offset.
+#[derive(Debug, Clone, Copy, PartialEq, Eq)]
+pub struct OutlineStep<'db> {
+    pub chunk: StepChunk<'db>,
+    /// Its index in the chunk.
+    pub index: u32,
+    pub offset: TextSize,
+}
+
+impl<'db> OutlineStep<'db> {
+    /// The step's analysis ([`chunk_analysis`]).
+    pub fn analysis(self, db: &'db dyn Db) -> &'db StepAnalysis {
+        &chunk_analysis(db, self.chunk).steps[self.index as usize]
+    }
+
+    /// The step's green tree.
+    pub fn green(self, db: &'db dyn Db) -> &'db GreenNode {
+        &self.chunk.syntax(db).steps[self.index as usize].green
+    }
+}
+
+impl<'db> FileOutline<'db> {
+    pub fn step_count(&self) -> usize {
+        self.step_count
+    }
+
+    /// The chunk that holds step `id`, by binary search.
+    fn chunk_of(&self, id: StepId) -> Option<&OutlineChunk<'db>> {
+        if id.index() >= self.step_count {
+            return None;
+        }
+        let after = self.chunks.partition_point(|c| c.first <= id.0);
+        self.chunks.get(after.checked_sub(1)?)
+    }
+
+    pub fn step(&self, db: &'db dyn Db, id: StepId) -> Option<OutlineStep<'db>> {
+        let chunk = self.chunk_of(id)?;
+        let index = id.0 - chunk.first;
+        let step = chunk.node.syntax(db).steps.get(index as usize)?;
+        Some(OutlineStep {
+            chunk: chunk.node,
+            index,
+            offset: chunk.offset + step.offset,
+        })
+    }
+
+    /// Every step from `first` on, in order.
+    pub fn steps_from(
+        &'db self,
+        db: &'db dyn Db,
+        first: StepId,
+    ) -> impl Iterator<Item = (StepId, OutlineStep<'db>)> + 'db {
+        let start = self.chunk_of(first).map_or(self.chunks.len(), |c| {
+            self.chunks.partition_point(|other| other.first < c.first)
+        });
+        self.chunks[start..]
+            .iter()
+            .flat_map(move |chunk| {
+                chunk
+                    .node
+                    .syntax(db)
+                    .steps
+                    .iter()
+                    .enumerate()
+                    .map(move |(i, step)| {
+                        (
+                            StepId(chunk.first + i as u32),
+                            OutlineStep {
+                                chunk: chunk.node,
+                                index: i as u32,
+                                offset: chunk.offset + step.offset,
+                            },
+                        )
+                    })
+            })
+            .skip_while(move |(id, _)| *id < first)
+    }
+
+    /// Every step, in order.
+    pub fn steps(
+        &'db self,
+        db: &'db dyn Db,
+    ) -> impl Iterator<Item = (StepId, OutlineStep<'db>)> + 'db {
+        self.steps_from(db, StepId(0))
+    }
+
+    /// The last step that starts at or before `offset`, if any.
+    pub fn last_step_at_or_before(&self, db: &'db dyn Db, offset: TextSize) -> Option<StepId> {
+        let after = self.chunks.partition_point(|c| c.offset <= offset);
+        let chunk = self.chunks.get(after.checked_sub(1)?)?;
+        let steps = &chunk.node.syntax(db).steps;
+        let within = steps.partition_point(|s| chunk.offset + s.offset <= offset);
+        Some(StepId(chunk.first + within.checked_sub(1)? as u32))
+    }
 }
 
 #[derive(Debug, Clone, PartialEq, Eq)]
@@ -97,30 +264,42 @@ pub struct FlowAttributeEntry {
     pub value_range: Option<TextRange>,
 }
 
-/// Layer 2: one pass over the file's top-level items (not into them).
+/// Layer 2: one pass over the file's top-level items (not into them). Step
+/// texts are not read: their hashes come with the parse.
 #[salsa::tracked(returns(ref))]
 pub fn file_outline<'db>(db: &'db dyn Db, file: SourceFile) -> FileOutline<'db> {
     let parse = parse(db, file);
-    let text = file.text(db);
     let mut outline = FileOutline {
-        steps: Vec::new(),
+        chunks: Vec::new(),
+        step_count: 0,
         requires: Vec::new(),
         unparsed_requires: Vec::new(),
         flow_attributes: Vec::new(),
     };
-    let root = ast::SourceFile::cast(GreenRef::root(parse.green()))
-        .expect("the root is always a SOURCE_FILE");
-    for item in root.items() {
-        match item {
-            ast::Item::Step(step) => {
-                let range = step.syntax().text_range();
-                let syntax = StepSyntax::new(&text[range], step.syntax().green().to_owned());
-                outline.steps.push(OutlineStep {
-                    node: StepNode::new(db, syntax),
-                    offset: range.start(),
-                });
+    let mut chunk = ChunkBuilder::new();
+    let mut first = 0u32;
+    let mut count = 0u32;
+    for (i, child) in GreenRef::root(parse.green()).children().enumerate() {
+        let Some(node) = child.into_node() else {
+            continue;
+        };
+        match node.kind() {
+            SyntaxKind::STEP => {
+                count += 1;
+                let ends = chunk.push(
+                    node.green().to_owned(),
+                    node.range().start(),
+                    parse.item_hash(i),
+                );
+                if ends {
+                    outline.chunks.extend(chunk.finish(db, first));
+                    first = count;
+                }
             }
-            ast::Item::Require(require) => {
+            SyntaxKind::REQUIRE => {
+                let Some(require) = ast::Require::cast(node) else {
+                    continue;
+                };
                 for name in require.names() {
                     outline.requires.push(RequireEntry {
                         name: name.text(),
@@ -140,7 +319,10 @@ pub fn file_outline<'db>(db: &'db dyn Db, file: SourceFile) -> FileOutline<'db> 
                     });
                 }
             }
-            ast::Item::FlowAttribute(attribute) => {
+            SyntaxKind::FLOW_ATTRIBUTE => {
+                let Some(attribute) = ast::FlowAttribute::cast(node) else {
+                    continue;
+                };
                 let value = attribute.value();
                 outline.flow_attributes.push(FlowAttributeEntry {
                     key: attribute.key().map(|k| (k.text(), k.syntax().text_range())),
@@ -148,8 +330,11 @@ pub fn file_outline<'db>(db: &'db dyn Db, file: SourceFile) -> FileOutline<'db> 
                     value_range: value.map(|v| v.syntax().text_range()),
                 });
             }
+            _ => {}
         }
     }
+    outline.chunks.extend(chunk.finish(db, first));
+    outline.step_count = count as usize;
     outline
 }
 
@@ -278,14 +463,42 @@ pub struct StepAnalysis {
     pub param_values: Vec<easyflow_catalog::Value>,
 }
 
-/// Layer 3: one step, parsed on its own from its text. Parsing a step alone
-/// gives the tree it has in its file: a step's parse depends only on its own
-/// tokens, and it ends where the next top-level item (or the end) begins.
+/// Layer 3's result for a chunk: each step's analysis, and what the item
+/// index takes of them.
+#[derive(Debug, Clone, PartialEq, Eq)]
+pub struct ChunkAnalysis {
+    pub steps: Vec<StepAnalysis>,
+    /// The steps' summaries, shared with the item index.
+    pub summaries: Arc<[Arc<StepSummary>]>,
+    /// The steps (indices in the chunk) with local diagnostics.
+    pub with_local_diagnostics: Vec<u32>,
+}
+
+/// Layer 3: the steps of one chunk, each on its own from its tree. A step's
+/// parse depends only on its own tokens, and it ends where the next
+/// top-level item (or the end) begins, so its tree is all it needs.
 #[salsa::tracked(returns(ref))]
-pub fn step_analysis<'db>(db: &'db dyn Db, step: StepNode<'db>) -> StepAnalysis {
+pub fn chunk_analysis<'db>(db: &'db dyn Db, chunk: StepChunk<'db>) -> ChunkAnalysis {
+    let steps: Vec<StepAnalysis> = chunk
+        .syntax(db)
+        .steps
+        .iter()
+        .map(|step| analyse_step(&step.green))
+        .collect();
+    ChunkAnalysis {
+        summaries: steps.iter().map(|step| step.summary.clone()).collect(),
+        with_local_diagnostics: (0..steps.len() as u32)
+            .filter(|&i| !steps[i as usize].local_diagnostics.is_empty())
+            .collect(),
+        steps,
+    }
+}
+
+/// One step's analysis, from its green tree (rooted at the step itself, so
+/// every range is relative to its start).
+pub fn analyse_step(green: &GreenNode) -> StepAnalysis {
     let mut walker = StepWalker::default();
-    // Rooted at the step itself, so every range is relative to its start.
-    if let Some(root) = ast::Step::cast(GreenRef::root(&step.syntax(db).green)) {
+    if let Some(root) = ast::Step::cast(GreenRef::root(green)) {
         walker.walk(root);
     }
     walker.exact_sizes();
@@ -704,7 +917,7 @@ fn catalog_value(expr: Option<&ast::Expr<GreenRef<'_>>>) -> easyflow_catalog::Va
 #[derive(Debug, Clone, PartialEq, Eq, Default)]
 pub struct ItemIndex {
     /// Indexed by [`StepId`].
-    pub steps: Vec<Arc<StepSummary>>,
+    pub steps: Steps,
     /// Every required name, in order.
     pub requires: Vec<String>,
     /// See [`FileOutline::unparsed_requires`].
@@ -715,22 +928,101 @@ pub struct ItemIndex {
     pub steps_with_local_diagnostics: Vec<StepId>,
 }
 
+/// The steps' summaries, indexed by position (`steps[i]`), kept per chunk
+/// as the chunks' analyses share them: building the index after an edit
+/// copies one pointer per chunk, and comparing it with the previous one
+/// compares pointers except for the edited chunk.
+#[derive(Debug, Clone, PartialEq, Eq, Default)]
+pub struct Steps {
+    chunks: Vec<SummaryChunk>,
+    len: usize,
+}
+
+#[derive(Debug, Clone, Eq)]
+struct SummaryChunk {
+    /// The index of its first step.
+    first: u32,
+    summaries: Arc<[Arc<StepSummary>]>,
+}
+
+impl PartialEq for SummaryChunk {
+    fn eq(&self, other: &Self) -> bool {
+        self.first == other.first
+            && (Arc::ptr_eq(&self.summaries, &other.summaries) || self.summaries == other.summaries)
+    }
+}
+
+impl Steps {
+    pub fn len(&self) -> usize {
+        self.len
+    }
+
+    pub fn is_empty(&self) -> bool {
+        self.len == 0
+    }
+
+    pub fn get(&self, index: usize) -> Option<&StepSummary> {
+        if index >= self.len {
+            return None;
+        }
+        let after = self.chunks.partition_point(|c| c.first as usize <= index);
+        let chunk = &self.chunks[after - 1];
+        chunk
+            .summaries
+            .get(index - chunk.first as usize)
+            .map(|s| &**s)
+    }
+
+    /// Every step's summary, in order.
+    pub fn iter(&self) -> impl DoubleEndedIterator<Item = &StepSummary> + Clone + '_ {
+        self.chunks
+            .iter()
+            .flat_map(|chunk| chunk.summaries.iter().map(|s| &**s))
+    }
+}
+
+impl std::ops::Index<usize> for Steps {
+    type Output = StepSummary;
+
+    fn index(&self, index: usize) -> &StepSummary {
+        self.get(index).expect("a step index below the step count")
+    }
+}
+
 #[salsa::tracked(returns(ref))]
 pub fn item_index(db: &dyn Db, file: SourceFile) -> ItemIndex {
     let outline = file_outline(db, file);
-    let mut steps = Vec::with_capacity(outline.steps.len());
+    let mut chunks = Vec::with_capacity(outline.chunks.len());
     let mut steps_with_local_diagnostics = Vec::new();
-    for (i, step) in outline.steps.iter().enumerate() {
-        let analysis = step_analysis(db, step.node);
-        steps.push(analysis.summary.clone());
-        if !analysis.local_diagnostics.is_empty() {
-            steps_with_local_diagnostics.push(StepId(i as u32));
-        }
+    for chunk in &outline.chunks {
+        let analysis = chunk_analysis(db, chunk.node);
+        chunks.push(SummaryChunk {
+            first: chunk.first,
+            summaries: analysis.summaries.clone(),
+        });
+        steps_with_local_diagnostics.extend(
+            analysis
+                .with_local_diagnostics
+                .iter()
+                .map(|i| StepId(chunk.first + i)),
+        );
     }
     ItemIndex {
-        steps,
+        steps: Steps {
+            chunks,
+            len: outline.step_count(),
+        },
         requires: outline.requires.iter().map(|r| r.name.clone()).collect(),
         unparsed_requires: outline.unparsed_requires.clone(),
         steps_with_local_diagnostics,
+    }
+}
+
+impl<'a> IntoIterator for &'a Steps {
+    type Item = &'a StepSummary;
+    type IntoIter = Box<dyn Iterator<Item = &'a StepSummary> + 'a>;
+
+    fn into_iter(self) -> Self::IntoIter {
+        Box::new(self.iter())
     }
 }

@@ -3,15 +3,18 @@
 //! Queries, in layers (each reads only the layers above it):
 //!
 //! 1. [`parse`]: the file's lossless tree and syntax errors.
-//! 2. [`file_outline`]: the top-level items with their offsets; each step's
-//!    subtree is a tracked [`StepNode`], so an unchanged step is analysed once.
-//! 3. [`step_analysis`]: one step's subtree: a position-free
+//! 2. [`file_outline`]: the top-level items with their offsets; the steps in
+//!    tracked [`StepChunk`]s of about 64 consecutive steps, with
+//!    content-defined boundaries and identified by their steps' text hashes
+//!    (made by the parser), so an edit changes one chunk and an unchanged
+//!    chunk is analysed once.
+//! 3. [`chunk_analysis`]: each step of a chunk on its own: a position-free
 //!    [`StepSummary`], the relative ranges of its parts, and its local
 //!    diagnostics.
 //! 4. [`item_index`]: the firewall. Position-free summaries of every step and
-//!    required file: an edit that changes no name, reference, dependency or
-//!    attribute (e.g. inside a string literal) leaves it equal, so salsa
-//!    backdates it and nothing below re-runs.
+//!    required file, shared per chunk: an edit that changes no name,
+//!    reference, dependency or attribute (e.g. inside a string literal)
+//!    leaves it equal, so salsa backdates it and nothing below re-runs.
 //! 5. [`resolve::name_resolution`], then [`graph::dependency_graph`] (petgraph).
 //! 6. [`diagnostics::semantic_diagnostics`] (the file-wide rules of `rules/`)
 //!    [`fit::fit_diagnostics`] (against the flow's [`TopologyFile`]) and
@@ -44,8 +47,8 @@ pub use diagnostics::file_diagnostics;
 pub use easyflow_diagnostics::{Code, Diagnostic, Severity, TextRange, TextSize};
 pub use graph::{DependencyGraph, EdgeKind, dependency_graph};
 pub use items::{
-    FileOutline, ItemIndex, StepAnalysis, StepId, StepNode, StepSummary, file_outline, item_index,
-    step_analysis,
+    ChunkAnalysis, FileOutline, ItemIndex, OutlineStep, StepAnalysis, StepChunk, StepId,
+    StepSummary, chunk_analysis, file_outline, item_index,
 };
 pub use resolve::{Resolution, name_resolution};
 pub use salsa::{self, Setter};
@@ -158,7 +161,7 @@ impl Database {
     /// The first part of [`Database::check`]: on the first check of a large
     /// file, runs its step analyses on every core (otherwise nothing).
     pub fn analyse_steps_on_every_core(&self, file: SourceFile) {
-        let steps = file_outline(self, file).steps.len();
+        let steps = file_outline(self, file).step_count();
         let threads = rayon::current_num_threads().min(steps / (PARALLEL_MIN_STEPS / 2));
         let first_check = || {
             self.primed
@@ -171,10 +174,10 @@ impl Database {
             // computed) through its own handle, as tracked structs belong to it.
             let forks: Vec<Database> = (0..threads).map(|_| self.clone()).collect();
             forks.into_par_iter().enumerate().for_each(|(part, fork)| {
-                let outline = &file_outline(&fork, file).steps;
-                let chunk = outline.len().div_ceil(threads);
-                for step in outline.iter().skip(part * chunk).take(chunk) {
-                    step_analysis(&fork, step.node);
+                let chunks = &file_outline(&fork, file).chunks;
+                let share = chunks.len().div_ceil(threads);
+                for chunk in chunks.iter().skip(part * share).take(share) {
+                    chunk_analysis(&fork, chunk.node);
                 }
             });
         }

@@ -21,7 +21,7 @@ use smol_str::SmolStr;
 use crate::catalog::{catalog_of, package_of};
 use crate::fit::{StepPlacement, step_placement};
 use crate::graph::{EdgeKind, EdgeSource, dependency_graph};
-use crate::items::{StepId, StepNode, Sweep, file_outline, item_index};
+use crate::items::{StepChunk, StepId, Sweep, file_outline, item_index};
 use crate::resolve::name_resolution;
 use crate::{Db, SourceFile, parse_topology};
 pub use values::{Expr, Literal, LiteralValue, Reference};
@@ -35,12 +35,21 @@ pub struct StepValues {
     pub attributes: Vec<Expr>,
 }
 
-/// One step's values. Per step, so an edit re-reads only the edited step.
+/// The values of a chunk's steps. Per chunk, so an edit re-reads only the
+/// edited chunk.
 #[salsa::tracked(returns(ref))]
-pub fn step_values<'db>(db: &'db dyn Db, step: StepNode<'db>) -> Arc<StepValues> {
-    let Some(root) =
-        <ast::Step<GreenRef<'_>> as ast::AstNode>::cast(GreenRef::root(&step.syntax(db).green))
-    else {
+pub fn chunk_values<'db>(db: &'db dyn Db, chunk: StepChunk<'db>) -> Vec<Arc<StepValues>> {
+    chunk
+        .syntax(db)
+        .steps
+        .iter()
+        .map(|step| step_values(&step.green))
+        .collect()
+}
+
+/// One step's values, from its tree.
+fn step_values(green: &easyflow_syntax::GreenNode) -> Arc<StepValues> {
+    let Some(root) = <ast::Step<GreenRef<'_>> as ast::AstNode>::cast(GreenRef::root(green)) else {
         return Arc::default();
     };
     let params = root
@@ -204,9 +213,8 @@ pub fn expanded_workflow(db: &dyn Db, file: SourceFile) -> ExpandedWorkflow {
     for &id in &order {
         let summary = &index.steps[id.index()];
         let values = outline
-            .steps
-            .get(id.index())
-            .map(|s| step_values(db, s.node).clone())
+            .step(db, id)
+            .map(|s| chunk_values(db, s.chunk)[s.index as usize].clone())
             .unwrap_or_default();
         let params: Vec<WorkflowParam> = summary
             .params

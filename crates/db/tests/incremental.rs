@@ -1,7 +1,7 @@
 //! Incrementality: what re-runs after an edit (salsa's execution events), and
 //! that incremental results always equal a fresh check of the final text.
 
-use easyflow_db::{Database, Diagnostic, SourceFile, file_diagnostics};
+use easyflow_db::{Database, Diagnostic, SourceFile, file_diagnostics, file_outline};
 use proptest::prelude::*;
 use salsa::Setter;
 
@@ -29,8 +29,9 @@ fn query_names(log: &[String]) -> Vec<String> {
 
 /// A flow with an unresolved name and an unused file, so the checks below
 /// compare non-empty diagnostics.
+/// Large enough for several chunks (about 64 steps each).
 fn flow_with_problems() -> String {
-    let mut text = easyflow_genflow::generate(60, 3);
+    let mut text = easyflow_genflow::generate(600, 3);
     text.push_str("require unusedFile;\nstep Broken runs P (x = S1.outs[\"a\"], y = Missing);\n");
     text
 }
@@ -64,10 +65,12 @@ fn editing_a_string_literal_reruns_neither_resolution_nor_graph() {
             "{query} did not re-run: {executed:?}"
         );
     }
-    let steps_analysed = executed.iter().filter(|q| *q == "step_analysis").count();
-    assert_eq!(
-        steps_analysed, 1,
-        "only the edited step is analysed again: {executed:?}"
+    // One chunk, or two when the edited step ended a chunk and no longer
+    // does (or the reverse): chunks end after a step whose hash says so.
+    let chunks_analysed = executed.iter().filter(|q| *q == "chunk_analysis").count();
+    assert!(
+        (1..=2).contains(&chunks_analysed),
+        "only the edited step's chunk is analysed again: {executed:?}"
     );
     assert_eq!(diagnostics, fresh_check(&after));
 }
@@ -160,7 +163,7 @@ fn editing_the_topology_reruns_only_the_fit_check() {
         &[
             "parse",
             "file_outline",
-            "step_analysis",
+            "chunk_analysis",
             "item_index",
             "name_resolution",
             "dependency_graph",
@@ -221,28 +224,117 @@ fn parallel_check_equals_a_plain_check() {
 #[test]
 fn a_second_export_without_an_edit_recomputes_nothing() {
     let (mut db, log) = Database::with_execution_log();
-    let before = easyflow_genflow::generate(60, 5);
+    // Enough steps for several chunks (about 64 steps each).
+    let before = easyflow_genflow::generate(600, 5);
     let file = SourceFile::new(&db, "a.flow".into(), before.as_str().into());
     let first = easyflow_db::expanded_workflow(&db, file).clone();
     let executed = query_names(&log.take());
     assert!(executed.iter().any(|q| q == "expanded_workflow"));
-    assert_eq!(executed.iter().filter(|q| *q == "step_values").count(), 60);
+    let chunks = easyflow_db::file_outline(&db, file).chunks.len();
+    assert!(chunks > 2, "{chunks} chunks");
+    assert_eq!(
+        executed.iter().filter(|q| *q == "chunk_values").count(),
+        chunks
+    );
 
     let again = easyflow_db::expanded_workflow(&db, file).clone();
     assert_eq!(log.take(), Vec::<String>::new(), "nothing re-runs");
     assert_eq!(first, again);
 
-    // An edit inside one step's string reads that step's values again, only.
+    // An edit inside one step's string reads that step's chunk's values
+    // again, only.
     let after = before.replacen("\"chunk 5 — этап\"", "\"chunk 5 — edited\"", 1);
     file.set_text(&mut db).to(after.as_str().into());
     let edited = easyflow_db::expanded_workflow(&db, file).clone();
     let executed = query_names(&log.take());
-    assert_eq!(
-        executed.iter().filter(|q| *q == "step_values").count(),
-        1,
+    // One chunk, or two when the edited step ended a chunk and no longer
+    // does (or the reverse): chunks end after a step whose hash says so.
+    assert!(
+        (1..=2).contains(&executed.iter().filter(|q| *q == "chunk_values").count()),
         "{executed:?}"
     );
     let fresh = Database::default();
     let fresh_file = SourceFile::new(&fresh, "a.flow".into(), after.into());
     assert_eq!(&edited, easyflow_db::expanded_workflow(&fresh, fresh_file));
+}
+
+/// The flow with `inserted` in place of `deleted`, reparsed incrementally
+/// as hosts do, and the file's diagnostics after it.
+fn edit_with_reparse(
+    db: &mut Database,
+    file: SourceFile,
+    text: &mut String,
+    deleted: std::ops::Range<usize>,
+    inserted: &str,
+) {
+    let range =
+        easyflow_db::TextRange::new((deleted.start as u32).into(), (deleted.end as u32).into());
+    text.replace_range(deleted, inserted);
+    let old = easyflow_db::parse(db, file).clone();
+    let reparsed = easyflow_syntax::reparse(&old, range, inserted, text);
+    file.set_reparsed(db).to(reparsed);
+    file.set_text(db).to(text.as_str().into());
+}
+
+#[test]
+fn typing_or_deleting_a_step_reanalyses_one_or_two_chunks() {
+    let (mut db, log) = Database::with_execution_log();
+    let mut text = easyflow_genflow::generate(2_000, 4);
+    let file = SourceFile::new(&db, "a.flow".into(), text.as_str().into());
+    file_diagnostics(&db, file);
+    assert!(file_outline(&db, file).chunks.len() > 10);
+    log.take();
+
+    // A new step typed character by character in a blank line.
+    let step = text.find("\nstep S1000 ").unwrap();
+    let blank = text[..step].rfind("\n\n").unwrap() + 1;
+    let typed = "step New runs Tools.Prepare (x = S999.outs);\n\n";
+    for (i, c) in typed.char_indices() {
+        edit_with_reparse(
+            &mut db,
+            file,
+            &mut text,
+            blank + i..blank + i,
+            &c.to_string(),
+        );
+        let diagnostics = file_diagnostics(&db, file).clone();
+        let executed = query_names(&log.take());
+        let chunks = executed.iter().filter(|q| *q == "chunk_analysis").count();
+        assert!(chunks <= 2, "after {:?}: {executed:?}", &typed[..=i]);
+        assert_eq!(diagnostics, fresh_check(&text), "after {:?}", &typed[..=i]);
+    }
+    // The whole step deleted.
+    edit_with_reparse(&mut db, file, &mut text, blank..blank + typed.len(), "");
+    let diagnostics = file_diagnostics(&db, file).clone();
+    let executed = query_names(&log.take());
+    assert!(
+        executed.iter().filter(|q| *q == "chunk_analysis").count() <= 2,
+        "{executed:?}"
+    );
+    assert_eq!(diagnostics, fresh_check(&text));
+}
+
+proptest! {
+    #![proptest_config(ProptestConfig { cases: 32, ..ProptestConfig::default() })]
+
+    /// Random edits on a flow of many chunks, each reparsed incrementally
+    /// (chunks are cut where the parser's item hashes say): the diagnostics
+    /// equal a fresh check of the text every time.
+    #[test]
+    fn incremental_reparse_equals_fresh(edits in proptest::collection::vec(edit(), 1..8)) {
+        let mut text = easyflow_genflow::generate(400, 6);
+        let mut db = Database::default();
+        let file = SourceFile::new(&db, "a.flow".into(), text.as_str().into());
+        file_diagnostics(&db, file);
+        for (at, removed, inserted) in edits {
+            let at = (at * 7) % (text.len() + 1);
+            let at = (0..=at).rev().find(|&i| text.is_char_boundary(i)).unwrap_or(0);
+            let end = (at..=(at + removed).min(text.len()))
+                .rev()
+                .find(|&i| text.is_char_boundary(i))
+                .unwrap_or(at);
+            edit_with_reparse(&mut db, file, &mut text, at..end, &inserted);
+            prop_assert_eq!(file_diagnostics(&db, file), &fresh_check(&text));
+        }
+    }
 }

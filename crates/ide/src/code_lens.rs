@@ -1,6 +1,6 @@
 //! Code lenses: above each step, "level N · depends on K · M dependents".
 
-use easyflow_db::{Db, SourceFile, StepId, dependency_graph, file_outline, step_analysis};
+use easyflow_db::{Db, SourceFile, StepId, dependency_graph, file_outline};
 use easyflow_diagnostics::TextRange;
 
 /// One lens, on a step's name (the line it is shown above).
@@ -17,7 +17,7 @@ pub struct CodeLens {
 pub fn code_lenses(db: &dyn Db, file: SourceFile) -> Vec<CodeLens> {
     let outline = file_outline(db, file);
     let graph = dependency_graph(db, file);
-    let count = outline.steps.len();
+    let count = outline.step_count();
     let mut depends_on = vec![0u32; count];
     let mut dependents = vec![0u32; count];
     // Edges come grouped by dependent step: a pair (from, to) is new when
@@ -32,8 +32,9 @@ pub fn code_lenses(db: &dyn Db, file: SourceFile) -> Vec<CodeLens> {
         }
     }
     let mut lenses = Vec::with_capacity(count);
-    for (i, step) in outline.steps.iter().enumerate() {
-        let Some(name) = step_analysis(db, step.node).anchors.name else {
+    for (id, step) in outline.steps(db) {
+        let i = id.index();
+        let Some(name) = step.analysis(db).anchors.name else {
             continue;
         };
         let level = match graph.levels[i] {

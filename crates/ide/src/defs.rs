@@ -4,9 +4,7 @@
 
 use easyflow_db::diagnostics::{Anchor, anchor_range};
 use easyflow_db::resolve::Target;
-use easyflow_db::{
-    Db, SourceFile, StepId, file_outline, item_index, name_resolution, step_analysis,
-};
+use easyflow_db::{Db, SourceFile, StepId, file_outline, item_index, name_resolution};
 use easyflow_diagnostics::{TextRange, TextSize};
 
 /// Something a name can denote.
@@ -37,11 +35,10 @@ pub struct Usage {
 /// The step whose text contains `offset`, if any.
 pub fn step_at(db: &dyn Db, file: SourceFile, offset: TextSize) -> Option<StepId> {
     let outline = file_outline(db, file);
-    let after = outline.steps.partition_point(|s| s.offset <= offset);
-    let index = after.checked_sub(1)?;
-    let step = &outline.steps[index];
-    let end = step.offset + step.node.syntax(db).green.text_len();
-    (offset <= end).then_some(StepId(index as u32))
+    let id = outline.last_step_at_or_before(db, offset)?;
+    let step = outline.step(db, id)?;
+    let end = step.offset + step.green(db).text_len();
+    (offset <= end).then_some(id)
 }
 
 /// The range of an anchor in the file now.
@@ -51,10 +48,10 @@ pub fn range_of(db: &dyn Db, file: SourceFile, anchor: Anchor) -> Option<TextRan
 
 /// The whole text of a step, in the file.
 pub fn step_range(db: &dyn Db, file: SourceFile, step: StepId) -> Option<TextRange> {
-    let outline_step = file_outline(db, file).steps.get(step.index())?;
+    let outline_step = file_outline(db, file).step(db, step)?;
     Some(TextRange::at(
         outline_step.offset,
-        outline_step.node.syntax(db).green.text_len(),
+        outline_step.green(db).text_len(),
     ))
 }
 
@@ -79,8 +76,8 @@ pub fn definition_at(
         }
     }
     let step = step_at(db, file, offset)?;
-    let outline_step = &outline.steps[step.index()];
-    let anchors = &step_analysis(db, outline_step.node).anchors;
+    let outline_step = outline.step(db, step)?;
+    let anchors = &outline_step.analysis(db).anchors;
     let shift = |range: TextRange| range + outline_step.offset;
     if let Some(name) = anchors.name.map(shift).filter(|r| touches(*r)) {
         let index = item_index(db, file);

@@ -19,7 +19,7 @@ use easyflow_db::items::Sweep;
 use easyflow_db::resolve::Target;
 use easyflow_db::{
     Db, EdgeKind, SourceFile, StepId, dependency_graph, file_outline, item_index, name_resolution,
-    parse, parse_topology, step_analysis,
+    parse, parse_topology,
 };
 use easyflow_diagnostics::{TextRange, TextSize};
 use easyflow_syntax::ast::{self, AstNode, SectionKind};
@@ -92,8 +92,8 @@ fn step_hover(db: &dyn Db, file: SourceFile, step: StepId, first: StepId) -> Opt
     let index = item_index(db, file);
     let summary = index.steps.get(step.index())?;
     let graph = dependency_graph(db, file);
-    let outline_step = &file_outline(db, file).steps[step.index()];
-    let anchors = &step_analysis(db, outline_step.node).anchors;
+    let outline_step = file_outline(db, file).step(db, step)?;
+    let anchors = &outline_step.analysis(db).anchors;
     let text = file.text(db);
     let name_of = |id: StepId| index.steps[id.index()].name.as_deref().unwrap_or("?");
 

@@ -1,7 +1,7 @@
 //! Inlay hints: after the name of a step that does not run exactly once
 //! (a swept step), its instance count, `× 6`.
 
-use easyflow_db::{Db, SourceFile, file_outline, item_index, step_analysis};
+use easyflow_db::{Db, SourceFile, StepId, file_outline, item_index};
 use easyflow_diagnostics::{TextRange, TextSize};
 
 /// A label to show at `offset` (right after a step's name). The label has
@@ -19,14 +19,12 @@ pub fn inlay_hints(db: &dyn Db, file: SourceFile, range: Option<TextRange>) -> V
     let index = item_index(db, file);
     // Steps are in text order: start at the last one beginning at or
     // before the range (its name may be inside the range).
-    let first = range.map_or(0, |r| {
-        outline
-            .steps
-            .partition_point(|s| s.offset <= r.start())
-            .saturating_sub(1)
-    });
+    let first = range
+        .and_then(|r| outline.last_step_at_or_before(db, r.start()))
+        .unwrap_or(StepId(0));
     let mut hints = Vec::new();
-    for (i, step) in outline.steps.iter().enumerate().skip(first) {
+    for (id, step) in outline.steps_from(db, first) {
+        let i = id.index();
         if range.is_some_and(|r| step.offset > r.end()) {
             break;
         }
@@ -34,7 +32,7 @@ pub fn inlay_hints(db: &dyn Db, file: SourceFile, range: Option<TextRange>) -> V
         if instances == 1 {
             continue;
         }
-        let Some(name) = step_analysis(db, step.node).anchors.name else {
+        let Some(name) = step.analysis(db).anchors.name else {
             continue;
         };
         let name = name + step.offset;

@@ -353,6 +353,12 @@ impl Analysis {
         self.with_db(|db| symbols::document_symbols(db, file))
     }
 
+    /// The named steps of a flow, for workspace searches
+    /// ([`symbols::search_symbols`]).
+    pub fn flow_symbols(&self, file: SourceFile) -> Cancellable<symbols::FlowSymbols> {
+        self.with_db(|db| symbols::flow_symbols(db, file))
+    }
+
     /// The steps of `files` that match `query`, best first, at most `limit`.
     pub fn workspace_symbols(
         &self,

@@ -15,8 +15,7 @@ use std::ops::Range;
 use easyflow_db::items::StepAnchors;
 use easyflow_db::resolve::Target;
 use easyflow_db::{
-    Db, ItemIndex, Resolution, SourceFile, StepId, file_outline, item_index, name_resolution,
-    parse, step_analysis,
+    Db, ItemIndex, Resolution, SourceFile, StepId, file_outline, item_index, name_resolution, parse,
 };
 use easyflow_diagnostics::{TextRange, TextSize};
 use easyflow_syntax::SyntaxKind::{self, *};
@@ -119,10 +118,10 @@ pub fn semantic_tokens(
                 if highlighter.visits(node.range()) {
                     highlighter.references.clear();
                     highlighter.long_running = false;
-                    if is_step && let Some(outline_step) = outline.steps.get(step) {
+                    if is_step && let Some(outline_step) = outline.step(db, StepId(step as u32)) {
                         debug_assert_eq!(outline_step.offset, node.range().start());
                         highlighter.long_running = index.steps[step].long_running;
-                        let analysis = step_analysis(db, outline_step.node);
+                        let analysis = outline_step.analysis(db);
                         resolved_names(
                             index,
                             resolution,

@@ -5,9 +5,11 @@
 //! tree: a step's summary is computed once and reused by every feature, and
 //! the workspace search runs over many large files.
 
+use std::path::Path;
+
 use easyflow_db::diagnostics::Anchor;
 use easyflow_db::items::Sweep;
-use easyflow_db::{Db, SourceFile, StepId, file_outline, item_index, parse, step_analysis};
+use easyflow_db::{Database, Db, SourceFile, StepId, file_outline, item_index, parse};
 use easyflow_diagnostics::TextRange;
 use easyflow_syntax::SyntaxKind;
 use easyflow_syntax::green::GreenRef;
@@ -97,18 +99,15 @@ pub fn document_symbols(db: &dyn Db, file: SourceFile) -> Vec<DocumentSymbol> {
         });
     }
 
-    for outline_step in &outline.steps {
-        let analysis = step_analysis(db, outline_step.node);
+    for (_, outline_step) in outline.steps(db) {
+        let analysis = outline_step.analysis(db);
         let summary = &analysis.summary;
         let anchors = &analysis.anchors;
         let (Some(name), Some(name_range)) = (&summary.name, anchors.name) else {
             continue;
         };
         let shift = |range: TextRange| range + outline_step.offset;
-        let range = TextRange::at(
-            outline_step.offset,
-            outline_step.node.syntax(db).green.text_len(),
-        );
+        let range = TextRange::at(outline_step.offset, outline_step.green(db).text_len());
         let children = summary
             .params
             .iter()
@@ -166,6 +165,80 @@ pub struct WorkspaceSymbol {
     pub container: Option<String>,
 }
 
+/// What a workspace search knows of one flow: its named steps (name, kind,
+/// the name's range) and the flow's name. Plain data, so a host can keep it
+/// for a flow whose analysis it does not keep (a closed file), with the
+/// ranges in whatever form it shows them (`R`: byte ranges here).
+#[derive(Debug, Clone, PartialEq, Eq)]
+pub struct FlowSymbols<R = TextRange> {
+    /// Its `[flow:name = "…"]`, else the file's name without extension.
+    pub container: Option<String>,
+    pub steps: Vec<StepSymbol<R>>,
+}
+
+/// A named step of a [`FlowSymbols`].
+#[derive(Debug, Clone, PartialEq, Eq)]
+pub struct StepSymbol<R = TextRange> {
+    pub name: String,
+    pub kind: SymbolKind,
+    /// The step's name.
+    pub range: R,
+}
+
+impl<R> FlowSymbols<R> {
+    /// The same symbols with each range converted by `f`.
+    pub fn map_ranges<S>(self, mut f: impl FnMut(R) -> S) -> FlowSymbols<S> {
+        FlowSymbols {
+            container: self.container,
+            steps: self
+                .steps
+                .into_iter()
+                .map(|step| StepSymbol {
+                    name: step.name,
+                    kind: step.kind,
+                    range: f(step.range),
+                })
+                .collect(),
+        }
+    }
+}
+
+/// The named steps of a flow, in text order, for workspace searches.
+pub fn flow_symbols(db: &dyn Db, file: SourceFile) -> FlowSymbols {
+    let index = item_index(db, file);
+    let steps = index
+        .steps
+        .iter()
+        .enumerate()
+        .filter_map(|(i, step)| {
+            let name = step.name.as_deref()?;
+            let range = range_of(db, file, Anchor::StepName(StepId(i as u32)))?;
+            Some(StepSymbol {
+                name: name.to_string(),
+                kind: if step.long_running {
+                    SymbolKind::LongRunningStep
+                } else {
+                    SymbolKind::Step
+                },
+                range,
+            })
+        })
+        .collect();
+    FlowSymbols {
+        container: flow_name(db, file),
+        steps,
+    }
+}
+
+/// [`flow_symbols`] of a flow that no host analyses (a closed file): it is
+/// analysed on a database of its own, dropped before returning, so nothing
+/// of its trees and analyses stays in memory.
+pub fn flow_symbols_of_text(path: &Path, text: &str) -> FlowSymbols {
+    let db = Database::default();
+    let file = SourceFile::new(&db, path.to_path_buf(), text.into());
+    flow_symbols(&db, file)
+}
+
 /// How well a name matches a query: lower is better.
 #[derive(Debug, Clone, Copy, PartialEq, Eq, PartialOrd, Ord)]
 enum MatchTier {
@@ -201,29 +274,26 @@ fn match_tier(name: &str, query: &[char]) -> Option<MatchTier> {
     })
 }
 
-/// The steps of every flow of `files` whose names match `query` (a
-/// case-insensitive subsequence), best first: exact matches, then prefixes,
-/// then other subsequences; within each, shorter names first. At most
-/// `limit` results. An empty query matches every step.
-pub fn workspace_symbols(
-    db: &dyn Db,
-    files: &[SourceFile],
+/// The steps of `flows` whose names match `query` (a case-insensitive
+/// subsequence), best first: exact matches, then prefixes, then other
+/// subsequences; within each, shorter names first. At most `limit`
+/// results, each with the index of its flow in `flows`. An empty query
+/// matches every step.
+pub fn search_symbols<'a, R>(
+    flows: &[&'a FlowSymbols<R>],
     query: &str,
     limit: usize,
-) -> Vec<WorkspaceSymbol> {
+) -> Vec<(usize, &'a StepSymbol<R>)> {
     let query: Vec<char> = query.trim().chars().flat_map(char::to_lowercase).collect();
-    // (tier, length, case differs from the query, name, file, step)
-    let mut candidates: Vec<(MatchTier, usize, bool, &str, usize, u32)> = Vec::new();
-    for (f, &file) in files.iter().enumerate() {
-        let index = item_index(db, file);
-        for (i, step) in index.steps.iter().enumerate() {
-            let Some(name) = step.name.as_deref() else {
-                continue;
-            };
+    // (tier, length, case differs from the query, name, flow, step)
+    let mut candidates: Vec<(MatchTier, usize, bool, &str, usize, usize)> = Vec::new();
+    for (f, flow) in flows.iter().enumerate() {
+        for (i, step) in flow.steps.iter().enumerate() {
+            let name = step.name.as_str();
             if let Some(tier) = match_tier(name, &query) {
                 let case_differs =
                     tier == MatchTier::Exact && !name.chars().eq(query.iter().copied());
-                candidates.push((tier, name.len(), case_differs, name, f, i as u32));
+                candidates.push((tier, name.len(), case_differs, name, f, i));
             }
         }
     }
@@ -237,22 +307,28 @@ pub fn workspace_symbols(
     candidates.sort_unstable();
     candidates
         .into_iter()
-        .filter_map(|(_, _, _, name, f, i)| {
-            let file = files[f];
-            let step = StepId(i);
-            let range = range_of(db, file, Anchor::StepName(step))?;
-            let long_running = item_index(db, file).steps[step.index()].long_running;
-            Some(WorkspaceSymbol {
-                file,
-                name: name.to_string(),
-                kind: if long_running {
-                    SymbolKind::LongRunningStep
-                } else {
-                    SymbolKind::Step
-                },
-                range,
-                container: flow_name(db, file),
-            })
+        .map(|(_, _, _, _, f, i)| (f, &flows[f].steps[i]))
+        .collect()
+}
+
+/// The steps of every flow of `files` that match `query`, as
+/// [`search_symbols`] ranks them.
+pub fn workspace_symbols(
+    db: &dyn Db,
+    files: &[SourceFile],
+    query: &str,
+    limit: usize,
+) -> Vec<WorkspaceSymbol> {
+    let flows: Vec<FlowSymbols> = files.iter().map(|&file| flow_symbols(db, file)).collect();
+    let flows: Vec<&FlowSymbols> = flows.iter().collect();
+    search_symbols(&flows, query, limit)
+        .into_iter()
+        .map(|(f, step)| WorkspaceSymbol {
+            file: files[f],
+            name: step.name.clone(),
+            kind: step.kind,
+            range: step.range,
+            container: flows[f].container.clone(),
         })
         .collect()
 }
@@ -462,6 +538,18 @@ require late;
             Step ListOfAllDatasets in Some("other") (flows/other.flow) @ "ListOfAllDatasets"
         "#]]
         .assert_eq(&search(&db, &files, "", 100));
+    }
+
+    /// A closed flow's symbols, analysed on a database of their own, are
+    /// those of the same flow in a host's analysis.
+    #[test]
+    fn flow_symbols_of_a_text_equal_those_of_the_analysis() {
+        let (db, files) = workspace();
+        for file in files {
+            let alone = flow_symbols_of_text(file.path(&db), file.text(&db));
+            assert_eq!(alone, flow_symbols(&db, file));
+            assert!(!alone.steps.is_empty());
+        }
     }
 
     #[test]

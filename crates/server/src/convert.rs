@@ -323,18 +323,19 @@ pub fn document_symbol(lines: &Lines<'_>, symbol: &symbols::DocumentSymbol) -> l
     }
 }
 
-/// `lines` are those of the symbol's file, at `uri`.
+/// A step of the flow at `uri`, named `container`, found by a workspace
+/// search.
 pub fn workspace_symbol(
-    lines: &Lines<'_>,
-    uri: lsp::Uri,
-    symbol: &symbols::WorkspaceSymbol,
+    uri: &lsp::Uri,
+    container: Option<&String>,
+    step: &symbols::StepSymbol<lsp::Range>,
 ) -> lsp::WorkspaceSymbol {
     lsp::WorkspaceSymbol {
-        name: symbol.name.clone(),
-        kind: symbol_kind(symbol.kind),
+        name: step.name.clone(),
+        kind: symbol_kind(step.kind),
         tags: None,
-        container_name: symbol.container.clone(),
-        location: lsp::OneOf::Left(lsp::Location::new(uri, lines.range(symbol.range))),
+        container_name: container.cloned(),
+        location: lsp::OneOf::Left(lsp::Location::new(uri.clone(), step.range)),
         data: None,
     }
 }

@@ -156,7 +156,11 @@ where
     R::Params: DocumentParams,
     R::Result: Default,
 {
-    let Some(snapshot) = workspace::flow_snapshot(state, params.uri()) else {
+    let snapshot = workspace::flow_snapshot(state, params.uri());
+    // A closed flow read for the request may have been skipped.
+    let skipped = state.lock().skipped.clone();
+    skipped.show().await;
+    let Some(snapshot) = snapshot else {
         return Ok(R::Result::default());
     };
     let cancel = snapshot.analysis.cancellation_token();

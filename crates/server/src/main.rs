@@ -9,6 +9,7 @@ mod handlers;
 mod line_index;
 mod lsp_ext;
 mod server;
+mod skipped;
 mod state;
 mod transport;
 mod workspace;

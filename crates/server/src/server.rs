@@ -7,6 +7,7 @@ use std::sync::Arc;
 use tower_lsp_server::Client;
 
 use crate::diagnostics::Diagnostics;
+use crate::skipped::SkippedFiles;
 use crate::state::SharedState;
 
 #[derive(Clone)]
@@ -20,12 +21,19 @@ pub struct Server {
 
 impl Server {
     pub fn new(client: Client) -> Self {
-        let state = SharedState::new();
+        let state = SharedState::new(SkippedFiles::new(Some(client.clone())));
         Server {
             diagnostics: Diagnostics::new(client.clone(), state.clone()),
             client,
             state,
             indexed: Arc::new(tokio::sync::watch::channel(false).0),
         }
+    }
+
+    /// Shows the files skipped since the last time (`skipped.rs`): at the
+    /// end of each notification's handling.
+    pub async fn show_skipped(&self) {
+        let skipped = self.state.lock().skipped.clone();
+        skipped.show().await;
     }
 }

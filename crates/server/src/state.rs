@@ -4,11 +4,12 @@
 //! on. Nothing here reads the disk: what a change needs from files is read
 //! before the lock is taken (`workspace.rs`) and handed to these methods.
 
-use std::collections::HashMap;
+use std::collections::{HashMap, VecDeque};
 use std::path::{Path, PathBuf};
 use std::sync::{Arc, Mutex, MutexGuard};
 
 use easyflow_ide::discovery;
+use easyflow_ide::symbols::FlowSymbols;
 use easyflow_ide::{
     Analysis, AnalysisHost, CatalogFile, SourceFile, TextRange, TextSize, TopologyFile,
 };
@@ -17,6 +18,7 @@ use tower_lsp_server::ls_types as lsp;
 use crate::capabilities::ClientCapabilities;
 use crate::convert::{Encoding, Lines};
 use crate::line_index::LineIndex;
+use crate::skipped::SkippedFiles;
 
 /// Settings of the section `easyflow` (initialization options or
 /// `workspace/didChangeConfiguration`).
@@ -112,6 +114,20 @@ impl DocumentKind {
     }
 }
 
+/// How many closed flows that requests asked about stay in the analysis
+/// (the most recently asked): an editor asks about a closed file in bursts
+/// (a peek, a call hierarchy), and each request would otherwise read and
+/// analyse it again.
+const MAX_VISITED: usize = 8;
+
+/// A flow read from the disk, as workspace symbols know it: its steps'
+/// names, kinds and name ranges (in the negotiated encoding), not its
+/// analysis.
+pub struct IndexedFlow {
+    pub uri: lsp::Uri,
+    pub symbols: FlowSymbols<lsp::Range>,
+}
+
 /// An open document: its text as the editor has it.
 pub struct Document {
     pub kind: DocumentKind,
@@ -126,8 +142,20 @@ pub struct State {
     pub settings: Settings,
     pub workspace_folders: Vec<PathBuf>,
     pub documents: HashMap<lsp::Uri, Document>,
-    /// Every flow the analysis knows (open or read from disk), by path.
+    /// Every flow in the analysis, by path: the open documents, and the
+    /// closed flows that requests asked about lately (`visited`). A closed
+    /// flow otherwise keeps only its symbols (`indexed`), so memory does not
+    /// grow with the workspace's size: the trees and analyses are for the
+    /// files being worked on.
     pub flows: HashMap<PathBuf, SourceFile>,
+    /// The closed flows in `flows`, the most recently asked about last; at
+    /// most [`MAX_VISITED`].
+    visited: VecDeque<PathBuf>,
+    /// The symbols of every flow read from the disk (the workspace's, at
+    /// start and on watched changes; a closed one, when it leaves the
+    /// analysis), by path: what workspace symbols search for a flow that
+    /// is not in `flows`.
+    pub indexed: HashMap<PathBuf, Arc<IndexedFlow>>,
     /// Every topology file loaded, by path.
     pub topologies: HashMap<PathBuf, TopologyFile>,
     /// Every package catalog loaded, by path.
@@ -136,6 +164,8 @@ pub struct State {
     /// (named by an `easyflow.toml` or the setting) that the client has not
     /// been asked to watch yet (`workspace::watch_new_catalogs`).
     pub catalogs_to_watch: Vec<PathBuf>,
+    /// The files skipped, for the user to see.
+    pub skipped: Arc<SkippedFiles>,
 }
 
 /// The state shared by every handler and task, behind one lock that is never
@@ -144,7 +174,7 @@ pub struct State {
 pub struct SharedState(Arc<Mutex<State>>);
 
 impl SharedState {
-    pub fn new() -> Self {
+    pub fn new(skipped: SkippedFiles) -> Self {
         SharedState(Arc::new(Mutex::new(State {
             host: AnalysisHost::new(),
             client: ClientCapabilities::default(),
@@ -152,9 +182,12 @@ impl SharedState {
             workspace_folders: Vec::new(),
             documents: HashMap::new(),
             flows: HashMap::new(),
+            visited: VecDeque::new(),
+            indexed: HashMap::new(),
             topologies: HashMap::new(),
             catalogs: HashMap::new(),
             catalogs_to_watch: Vec::new(),
+            skipped: Arc::new(skipped),
         })))
     }
 
@@ -199,6 +232,59 @@ impl State {
         let file = self.host.add_shared_flow(path, text);
         self.flows.insert(path.to_path_buf(), file);
         file
+    }
+
+    /// The flow at `path`, which is not open, with its text from the disk,
+    /// for a request: it stays in the analysis while it is among the
+    /// [`MAX_VISITED`] closed flows asked about last.
+    pub fn visit_flow(&mut self, path: &Path, text: Arc<str>) -> SourceFile {
+        let file = self.set_flow(path, text);
+        self.visited.retain(|p| p != path);
+        self.visited.push_back(path.to_path_buf());
+        while self.visited.len() > MAX_VISITED {
+            let Some(oldest) = self.visited.pop_front() else {
+                break;
+            };
+            if self.open_document(&oldest).is_none() {
+                self.index_from_analysis(&oldest);
+                self.leave_analysis(&oldest);
+            }
+        }
+        file
+    }
+
+    /// A flow that was opened is no visitor any more (it leaves the
+    /// analysis when it is closed).
+    pub fn opened_flow(&mut self, path: &Path) {
+        self.visited.retain(|p| p != path);
+    }
+
+    /// Takes the flow at `path` out of the analysis: it is emptied, which
+    /// frees its trees and analyses.
+    pub fn leave_analysis(&mut self, path: &Path) {
+        self.visited.retain(|p| p != path);
+        if let Some(file) = self.flows.remove(path) {
+            self.host.remove_flow(file);
+        }
+    }
+
+    /// Indexes the symbols of the flow at `path` from the analysis, when the
+    /// index has none (a flow outside the workspace folders, read for a
+    /// request): a flow that leaves the analysis stays in workspace
+    /// searches.
+    fn index_from_analysis(&mut self, path: &Path) {
+        if self.indexed.contains_key(path) {
+            return;
+        }
+        let (Some(&file), Some(uri)) = (self.flows.get(path), lsp::Uri::from_file_path(path))
+        else {
+            return;
+        };
+        let analysis = self.host.analysis();
+        if let (Ok(symbols), Ok(text)) = (analysis.flow_symbols(file), analysis.file_text(file)) {
+            let indexed = indexed_flow(uri, symbols, text, self.client.encoding);
+            self.indexed.insert(path.to_path_buf(), Arc::new(indexed));
+        }
     }
 
     /// The topology at `path`, loaded with `text` or set to it.
@@ -288,11 +374,18 @@ impl State {
         }
     }
 
-    /// A snapshot of every flow the analysis knows, for workspace requests.
+    /// A snapshot of every flow known, for workspace requests: those in the
+    /// analysis, and the symbols of the others.
     pub fn workspace_snapshot(&self) -> WorkspaceSnapshot {
         WorkspaceSnapshot {
             analysis: self.host.analysis(),
             files: self.flows.values().copied().collect(),
+            indexed: self
+                .indexed
+                .iter()
+                .filter(|(path, _)| !self.flows.contains_key(*path))
+                .map(|(_, flow)| flow.clone())
+                .collect(),
             encoding: self.client.encoding,
         }
     }
@@ -326,11 +419,69 @@ impl DocumentSnapshot {
 /// What a request on the whole workspace computes on.
 pub struct WorkspaceSnapshot {
     pub analysis: Analysis,
+    /// The flows in the analysis.
     pub files: Vec<SourceFile>,
+    /// The symbols of the flows that are not.
+    pub indexed: Vec<Arc<IndexedFlow>>,
     pub encoding: Encoding,
+}
+
+/// A flow's symbols with their ranges in `encoding`, for the index.
+pub fn indexed_flow(
+    uri: lsp::Uri,
+    symbols: FlowSymbols,
+    text: &str,
+    encoding: Encoding,
+) -> IndexedFlow {
+    let index = LineIndex::new(text);
+    let lines = Lines {
+        index: &index,
+        text,
+        encoding,
+    };
+    IndexedFlow {
+        uri,
+        symbols: symbols.map_ranges(|range| lines.range(range)),
+    }
 }
 
 /// The file path of a `file:` URI.
 pub fn path_of(uri: &lsp::Uri) -> Option<PathBuf> {
     uri.to_file_path().map(|p| p.into_owned())
+}
+
+#[cfg(test)]
+mod tests {
+    use super::*;
+
+    /// Closed flows read for requests stay in the analysis only while they
+    /// are among the last [`MAX_VISITED`]; the others keep their symbols.
+    #[test]
+    fn few_closed_flows_stay_in_the_analysis() {
+        let shared = SharedState::new(SkippedFiles::new(None));
+        let mut state = shared.lock();
+        let path = |i: usize| PathBuf::from(format!("/w/f{i}.flow"));
+        for i in 0..MAX_VISITED + 3 {
+            state.visit_flow(&path(i), format!("step S{i} runs P ();\n").into());
+        }
+        assert_eq!(state.flows.len(), MAX_VISITED);
+        assert!(!state.flows.contains_key(&path(0)));
+        let evicted = &state.indexed[&path(0)].symbols;
+        assert_eq!(evicted.steps[0].name, "S0");
+        assert_eq!(state.indexed.len(), 3);
+        // Asking again makes a flow the most recent.
+        state.visit_flow(&path(3), "step S3 runs P ();\n".into());
+        state.visit_flow(&path(0), "step S0 runs P ();\n".into());
+        assert!(state.flows.contains_key(&path(3)));
+        assert!(!state.flows.contains_key(&path(4)));
+        // An opened flow is no visitor: it stays.
+        state.opened_flow(&path(5));
+        for i in 20..20 + MAX_VISITED {
+            state.visit_flow(&path(i), "".into());
+        }
+        assert_eq!(state.flows.len(), MAX_VISITED + 1);
+        assert!(state.flows.contains_key(&path(5)));
+        state.leave_analysis(&path(5));
+        assert_eq!(state.flows.len(), MAX_VISITED);
+    }
 }

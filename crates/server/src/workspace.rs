@@ -6,7 +6,7 @@
 //! and catalogs, flows requested without being open, and indexing the
 //! workspace's flows at start.
 
-use std::collections::HashMap;
+use std::collections::{HashMap, HashSet};
 use std::path::{Path, PathBuf};
 use std::sync::Arc;
 
@@ -16,8 +16,14 @@ use easyflow_ide::disk::{self, FileKind, ReadError, Refusal};
 use tower_lsp_server::Client;
 use tower_lsp_server::ls_types as lsp;
 
+use rayon::prelude::*;
+
+use crate::convert::Encoding;
 use crate::line_index::LineIndex;
-use crate::state::{DocumentKind, DocumentSnapshot, SharedState, State, path_of};
+use crate::skipped::SkippedFiles;
+use crate::state::{
+    DocumentKind, DocumentSnapshot, IndexedFlow, SharedState, State, indexed_flow, path_of,
+};
 
 /// The file system as the editor sees it: the open documents' texts (taken
 /// under the lock) over the disk (read after it is released), within the
@@ -25,6 +31,7 @@ use crate::state::{DocumentKind, DocumentSnapshot, SharedState, State, path_of};
 struct OpenTexts {
     open: HashMap<PathBuf, Arc<str>>,
     disk: discovery::Disk,
+    skipped: Arc<SkippedFiles>,
 }
 
 impl OpenTexts {
@@ -36,6 +43,7 @@ impl OpenTexts {
                 .filter_map(|(uri, document)| Some((path_of(uri)?, document.text.clone())))
                 .collect(),
             disk: discovery::Disk::within(state.workspace_folders.clone()),
+            skipped: state.skipped.clone(),
         }
     }
 }
@@ -44,7 +52,7 @@ impl FileSystem for OpenTexts {
     fn read(&self, path: &Path, kind: FileKind) -> Result<String, ReadError> {
         match self.open.get(path) {
             Some(text) => Ok(text.to_string()),
-            None => read_logged(path, kind),
+            None => read_logged(&self.skipped, path, kind),
         }
     }
 
@@ -74,12 +82,12 @@ pub fn format_options(path: &Path) -> easyflow_fmt::Options {
     }
 }
 
-/// Reads a project file from the disk, logging what is skipped and why
+/// Reads a project file from the disk, recording what is skipped and why
 /// (a file that is simply gone is not worth a warning).
-pub fn read_logged(path: &Path, kind: FileKind) -> Result<String, ReadError> {
+fn read_logged(skipped: &SkippedFiles, path: &Path, kind: FileKind) -> Result<String, ReadError> {
     disk::read(path, kind).inspect_err(|error| {
         if error.refusal != Refusal::NotFound {
-            tracing::warn!("skipped {error}");
+            skipped.record(error);
         }
     })
 }
@@ -90,16 +98,17 @@ impl OpenTexts {
     fn read_catalog(&self, path: &Path) -> Option<Vec<u8>> {
         match self.open.get(path) {
             Some(text) => Some(text.as_bytes().to_vec()),
-            None => read_catalog_logged(path).ok(),
+            None => read_catalog_logged(&self.skipped, path).ok(),
         }
     }
 }
 
-/// Reads a catalog's bytes from the disk, logging what is skipped and why.
-fn read_catalog_logged(path: &Path) -> Result<Vec<u8>, ReadError> {
+/// Reads a catalog's bytes from the disk, recording what is skipped and
+/// why.
+fn read_catalog_logged(skipped: &SkippedFiles, path: &Path) -> Result<Vec<u8>, ReadError> {
     disk::read_bytes(path, FileKind::Catalog).inspect_err(|error| {
         if error.refusal != Refusal::NotFound {
-            tracing::warn!("skipped {error}");
+            skipped.record(error);
         }
     })
 }
@@ -141,10 +150,11 @@ pub fn rediscover(state: &SharedState, flows: Flows) {
     let mut catalog_bytes: HashMap<PathBuf, Option<Vec<u8>>> = HashMap::new();
     let mut found = Vec::with_capacity(flows.len());
     let mut texts: HashMap<PathBuf, Option<String>> = HashMap::new();
+    let mut configs = HashSet::new();
     for (file, path) in flows {
-        let topology = discovery::discover(&path, setting.as_deref(), &files)
-            .topology
-            .map(|(topology, _)| topology);
+        let discovered = discovery::discover(&path, setting.as_deref(), &files);
+        configs.extend(discovered.config);
+        let topology = discovered.topology.map(|(topology, _)| topology);
         if let Some(topology) = &topology
             && !loaded.contains(topology)
             && !texts.contains_key(topology)
@@ -162,6 +172,7 @@ pub fn rediscover(state: &SharedState, flows: Flows) {
         }
         found.push((file, topology, catalog));
     }
+    record_refused_paths(&configs, &files);
     let mut state = state.lock();
     for (path, text) in texts {
         if let Some(text) = text
@@ -191,36 +202,71 @@ pub fn rediscover(state: &SharedState, flows: Flows) {
     }
 }
 
-/// Reads a flow that is not open again from the disk; a flow that is gone
-/// from the disk leaves the analysis.
-pub fn reload_flow(state: &SharedState, path: &Path) {
-    let text = read_logged(path, FileKind::Flow);
-    let mut state = state.lock();
-    match text {
-        Ok(text) => {
-            state.set_flow(path, text.into());
-        }
-        Err(_) => {
-            if let Some(file) = state.flows.remove(path) {
-                state.host.remove_flow(file);
+/// The symbols of a flow read from the disk, for the index (analysed on a
+/// database of its own, outside the state).
+fn index_flow(path: &Path, text: &str, encoding: Encoding) -> Option<IndexedFlow> {
+    let uri = lsp::Uri::from_file_path(path)?;
+    let symbols = easyflow_ide::symbols::flow_symbols_of_text(path, text);
+    Some(indexed_flow(uri, symbols, text, encoding))
+}
+
+/// Records the files the configurations `configs` name that are skipped
+/// (E0903 on an open `easyflow.toml`; a file that does not exist is no
+/// skipped file).
+fn record_refused_paths(configs: &HashSet<PathBuf>, files: &OpenTexts) {
+    for config_path in configs {
+        let Ok(text) = files.read(config_path, FileKind::Config) else {
+            continue;
+        };
+        let config = discovery::parse_config(&text);
+        for (_, error) in discovery::refused_paths(config_path, &config, files) {
+            if error.refusal != Refusal::NotFound {
+                let named_by = config_path.display();
+                files
+                    .skipped
+                    .record_line(format!("{error} (named by {named_by})"));
             }
         }
     }
 }
 
+/// Reads a flow that is not open again from the disk (closed, or changed
+/// on the disk): it leaves the analysis, and the index gets its symbols
+/// (or loses them, when it is gone).
+pub fn reload_flow(state: &SharedState, path: &Path) {
+    let (encoding, skipped) = {
+        let state = state.lock();
+        (state.client.encoding, state.skipped.clone())
+    };
+    let indexed = read_logged(&skipped, path, FileKind::Flow)
+        .ok()
+        .and_then(|text| index_flow(path, &text, encoding));
+    let mut state = state.lock();
+    if state.open_document(path).is_some() {
+        // Opened meanwhile: the editor's text wins.
+        return;
+    }
+    state.leave_analysis(path);
+    match indexed {
+        Some(flow) => state.indexed.insert(path.to_path_buf(), Arc::new(flow)),
+        None => state.indexed.remove(path),
+    };
+}
+
 /// Reads a loaded topology again (the open document's text, else the
 /// disk's; empty when it is gone).
 pub fn reload_topology(state: &SharedState, path: &Path) {
-    let open = {
+    let (open, skipped) = {
         let state = state.lock();
         if !state.topologies.contains_key(path) {
             return;
         }
-        state.open_document(path).map(|d| d.text.clone())
+        let open = state.open_document(path).map(|d| d.text.clone());
+        (open, state.skipped.clone())
     };
     let text = match open {
         Some(text) => text.to_string(),
-        None => read_logged(path, FileKind::Topology).unwrap_or_default(),
+        None => read_logged(&skipped, path, FileKind::Topology).unwrap_or_default(),
     };
     state.lock().set_topology(path, text);
 }
@@ -228,17 +274,17 @@ pub fn reload_topology(state: &SharedState, path: &Path) {
 /// Reads a package catalog again (the open document's text, else the
 /// disk's bytes; empty when it is gone), if it is loaded or opened.
 pub fn reload_catalog(state: &SharedState, path: &Path) {
-    let open = {
+    let (open, skipped) = {
         let state = state.lock();
         let open = state.open_document(path).map(|d| d.text.clone());
         if !state.catalogs.contains_key(path) && open.is_none() {
             return;
         }
-        open
+        (open, state.skipped.clone())
     };
     let bytes = match open {
         Some(text) => text.as_bytes().to_vec(),
-        None => read_catalog_logged(path).unwrap_or_default(),
+        None => read_catalog_logged(&skipped, path).unwrap_or_default(),
     };
     state.lock().set_catalog(path, bytes);
 }
@@ -248,7 +294,7 @@ pub fn reload_catalog(state: &SharedState, path: &Path) {
 /// on each request, so it is current). `None` for anything else.
 pub fn flow_snapshot(state: &SharedState, uri: &lsp::Uri) -> Option<DocumentSnapshot> {
     let path = path_of(uri)?;
-    {
+    let skipped = {
         let state = state.lock();
         if let Some(document) = state.documents.get(uri) {
             if document.kind != DocumentKind::Flow {
@@ -262,13 +308,14 @@ pub fn flow_snapshot(state: &SharedState, uri: &lsp::Uri) -> Option<DocumentSnap
                 document.lines.clone(),
             ));
         }
-    }
+        state.skipped.clone()
+    };
     if DocumentKind::of(&path) != Some(DocumentKind::Flow) {
         return None;
     }
-    let text: Arc<str> = read_logged(&path, FileKind::Flow).ok()?.into();
+    let text: Arc<str> = read_logged(&skipped, &path, FileKind::Flow).ok()?.into();
     let lines = Arc::new(LineIndex::new(&text));
-    let file = state.lock().set_flow(&path, text.clone());
+    let file = state.lock().visit_flow(&path, text.clone());
     rediscover(state, Flows::One(file));
     tracing::trace!("read {} for a request", path.display());
     Some(state.lock().document_snapshot(uri, file, text, lines))
@@ -366,17 +413,20 @@ const PROGRESS_THRESHOLD: usize = 20;
 /// Flows read per batch (one lock and one progress report per batch).
 const BATCH: usize = 50;
 
-/// Reads every `.flow` file of the workspace folders (for workspace
-/// symbols), reporting progress on large workspaces; open documents keep
-/// their editor's text.
+/// Indexes every `.flow` file of the workspace folders for workspace
+/// symbols (each analysed on its own, on every core, keeping only its
+/// symbols), reporting progress on large workspaces.
 pub async fn index(state: &SharedState, client: &Client) {
-    let (progress_supported, folders) = {
+    let (progress_supported, folders, encoding, skipped) = {
         let state = state.lock();
         (
             state.client.work_done_progress,
             state.workspace_folders.clone(),
+            state.client.encoding,
+            state.skipped.clone(),
         )
     };
+    let skipped_by_walk = skipped.clone();
     let paths: Vec<PathBuf> = tokio::task::spawn_blocking(move || {
         folders
             .iter()
@@ -392,7 +442,7 @@ pub async fn index(state: &SharedState, client: &Client) {
                 }) => true,
                 Err(error) => {
                     if error.refusal != Refusal::NotRegular("a directory") {
-                        tracing::warn!("skipped {error}");
+                        skipped_by_walk.record(&error);
                     }
                     false
                 }
@@ -420,20 +470,23 @@ pub async fn index(state: &SharedState, client: &Client) {
     let total = paths.len().max(1);
     for (batch, chunk) in paths.chunks(BATCH).enumerate() {
         let chunk = chunk.to_vec();
-        let read: Vec<(PathBuf, String)> = tokio::task::spawn_blocking(move || {
+        let skipped = skipped.clone();
+        let indexed: Vec<(PathBuf, IndexedFlow)> = tokio::task::spawn_blocking(move || {
             chunk
-                .into_iter()
-                .filter_map(|p| Some((p.clone(), read_logged(&p, FileKind::Flow).ok()?)))
+                .into_par_iter()
+                .filter_map(|path| {
+                    let text = read_logged(&skipped, &path, FileKind::Flow).ok()?;
+                    let flow = index_flow(&path, &text, encoding)?;
+                    Some((path, flow))
+                })
                 .collect()
         })
         .await
         .unwrap_or_default();
         {
             let mut state = state.lock();
-            for (path, text) in read {
-                if state.open_document(&path).is_none() {
-                    state.set_flow(&path, text.into());
-                }
+            for (path, flow) in indexed {
+                state.indexed.insert(path, Arc::new(flow));
             }
         }
         if let Some(progress) = &progress {
@@ -448,5 +501,6 @@ pub async fn index(state: &SharedState, client: &Client) {
             .finish_with_message(format!("{} files", paths.len()))
             .await;
     }
+    skipped.show().await;
     tracing::info!("indexed {} flows", paths.len());
 }

@@ -412,3 +412,112 @@ fn formatting_and_range_formatting() {
     );
     assert_eq!(s.server.stop().code(), Some(0));
 }
+
+/// The names, containers and ranges of a `workspace/symbol` answer, sorted.
+fn symbol_list(server: &mut Server, root: &std::path::Path) -> Vec<String> {
+    let answer = server.request("workspace/symbol", json!({"query": ""}));
+    let mut symbols: Vec<String> = answer
+        .as_array()
+        .unwrap()
+        .iter()
+        .map(|s| {
+            let range = &s["location"]["range"];
+            format!(
+                "{} in {} at {}:{}-{}:{} of {}",
+                s["name"].as_str().unwrap(),
+                s["containerName"].as_str().unwrap_or("-"),
+                range["start"]["line"],
+                range["start"]["character"],
+                range["end"]["line"],
+                range["end"]["character"],
+                s["location"]["uri"]
+                    .as_str()
+                    .unwrap()
+                    .replace(&uri(root), "")
+            )
+        })
+        .collect();
+    symbols.sort();
+    symbols
+}
+
+/// A closed flow keeps only its symbols: workspace symbols answer from the
+/// index of the disk's flows, from the editor's text while a flow is open,
+/// from the disk's again once it is closed, and follow watched changes; a
+/// closed flow read for requests leaves the analysis without leaving them.
+#[test]
+fn workspace_symbols_of_open_closed_and_changed_flows() {
+    let dir = tempfile::tempdir().unwrap();
+    let root = dir.path().canonicalize().unwrap();
+    std::fs::create_dir(root.join("b")).unwrap();
+    std::fs::write(root.join("a.flow"), "step Alpha runs P ();\n").unwrap();
+    std::fs::write(
+        root.join("b/b.flow"),
+        "[flow:name = \"bee\"]\n/* é😀 */ step Beta runs P ();\n~step Busy runs P ();\n",
+    )
+    .unwrap();
+    let mut server = Server::start();
+    server.initialize(&root, json!({}), json!({}));
+    let at_start = vec![
+        "Alpha in a at 0:5-0:10 of /a.flow",
+        "Beta in bee at 1:15-1:19 of /b/b.flow",
+        "Busy in bee at 2:6-2:10 of /b/b.flow",
+    ];
+    assert_eq!(symbol_list(&mut server, &root), at_start);
+
+    let a = server.open(&root.join("a.flow"), "step Alpha runs P ();\n");
+    server.notify(
+        "textDocument/didChange",
+        json!({"textDocument": {"uri": a, "version": 1}, "contentChanges": [{"text": "\nstep Gamma runs P ();\n"}]}),
+    );
+    assert_eq!(
+        symbol_list(&mut server, &root),
+        [
+            "Beta in bee at 1:15-1:19 of /b/b.flow",
+            "Busy in bee at 2:6-2:10 of /b/b.flow",
+            "Gamma in a at 1:5-1:10 of /a.flow",
+        ]
+    );
+    server.notify("textDocument/didClose", json!({"textDocument": {"uri": a}}));
+    assert_eq!(symbol_list(&mut server, &root), at_start);
+
+    // A flow outside the workspace, read for a request, then more closed
+    // flows asked about than stay in the analysis.
+    let outside = tempfile::tempdir().unwrap();
+    let omega = outside.path().canonicalize().unwrap().join("o.flow");
+    std::fs::write(&omega, "step Omega runs P ();\n").unwrap();
+    let hover = server.request(
+        "textDocument/hover",
+        json!({"textDocument": {"uri": uri(&omega)}, "position": {"line": 0, "character": 6}}),
+    );
+    assert!(hover.to_string().contains("Omega"), "{hover}");
+    for i in 0..12 {
+        let path = root.join(format!("c{i}.flow"));
+        std::fs::write(&path, format!("step C{i} runs P ();\n")).unwrap();
+        server.notify(
+            "workspace/didChangeWatchedFiles",
+            json!({"changes": [{"uri": uri(&path), "type": 1}]}),
+        );
+        let hover = server.request(
+            "textDocument/hover",
+            json!({"textDocument": {"uri": uri(&path)}, "position": {"line": 0, "character": 6}}),
+        );
+        assert!(hover.to_string().contains("C"), "{hover}");
+    }
+    std::fs::remove_file(root.join("b/b.flow")).unwrap();
+    server.notify(
+        "workspace/didChangeWatchedFiles",
+        json!({"changes": [{"uri": uri(&root.join("b/b.flow")), "type": 3}]}),
+    );
+    let mut expected: Vec<String> = (0..12)
+        .map(|i| {
+            let end = if i < 10 { 7 } else { 8 };
+            format!("C{i} in c{i} at 0:5-0:{end} of /c{i}.flow")
+        })
+        .collect();
+    expected.push("Alpha in a at 0:5-0:10 of /a.flow".to_string());
+    expected.push(format!("Omega in o at 0:5-0:10 of {}", uri(&omega)));
+    expected.sort();
+    assert_eq!(symbol_list(&mut server, &root), expected);
+    assert_eq!(server.stop().code(), Some(0));
+}

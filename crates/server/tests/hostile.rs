@@ -3,7 +3,8 @@
 //! `easyflow_test_harness::project`) the server is started on the project
 //! folder, opens each of its text files, and `X.lsp.txt` must hold the
 //! diagnostics published for them, the flows indexed from the disk (by
-//! workspace symbols), and what the server logged as skipped. The CLI's
+//! workspace symbols), what the server showed the user as skipped
+//! (`window/showMessage`) and what it logged. The CLI's
 //! side of the same cases is `crates/cli/tests/hostile.rs`.
 
 mod support;
@@ -66,6 +67,29 @@ fn session(case: &Case) -> Result<Outputs, Failed> {
     writeln!(report, "workspace symbols:")?;
     for name in names {
         writeln!(report, "  {name}")?;
+    }
+    // What the user was shown: each skipped file once, whatever the
+    // messages that grouped them.
+    let mut shown: Vec<String> = server
+        .notifications
+        .iter()
+        .filter(|m| m["method"] == "window/showMessage")
+        .flat_map(|m| {
+            assert_eq!(m["params"]["type"], 2, "a warning: {m}");
+            let message = m["params"]["message"].as_str().unwrap_or("?");
+            match message.split_once(" files:\n- ") {
+                Some((_, list)) => list.split("\n- ").map(str::to_string).collect(),
+                None => vec![message.trim_start_matches("EasyFlow skipped ").to_string()],
+            }
+        })
+        .collect();
+    shown.sort();
+    let count = shown.len();
+    shown.dedup();
+    assert_eq!(count, shown.len(), "a file shown twice: {shown:?}");
+    writeln!(report, "shown:")?;
+    for line in shown {
+        writeln!(report, "  {line}")?;
     }
     let mut skipped: Vec<String> = server
         .log()

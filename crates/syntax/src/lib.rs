@@ -17,6 +17,7 @@ mod syntax_kind;
 pub mod tree;
 
 use std::fmt::Write;
+use std::sync::Arc;
 
 use easyflow_diagnostics::Diagnostic;
 pub use easyflow_diagnostics::{TextRange, TextSize};
@@ -29,11 +30,17 @@ pub use crate::syntax_kind::{
 };
 
 /// The result of parsing one text: a green tree (cheap to clone, `Send`,
-/// storable in a database) and the lexical and syntax errors, sorted.
+/// storable in a database), the lexical and syntax errors, sorted, and the
+/// hash of each top-level item's text.
 #[derive(Debug, Clone, PartialEq, Eq)]
 pub struct Parse {
     green: GreenNode,
     errors: Vec<Diagnostic>,
+    /// Per child of the root, the 128-bit hash of its text (0 for a token):
+    /// an item's identity for the analysis, made once when the item is
+    /// parsed and kept for unchanged items by [`reparse`], so that an edit
+    /// does not rehash the whole file.
+    item_hashes: Arc<[u128]>,
 }
 
 impl Parse {
@@ -54,8 +61,61 @@ impl Parse {
         &self.errors
     }
 
-    pub(crate) fn from_parts(green: GreenNode, errors: Vec<Diagnostic>) -> Parse {
-        Parse { green, errors }
+    /// The hash of the text of the root's `index`-th child ([`item_hash`]),
+    /// 0 for a token.
+    pub fn item_hash(&self, index: usize) -> u128 {
+        self.item_hashes[index]
+    }
+
+    pub(crate) fn item_hashes(&self) -> &[u128] {
+        &self.item_hashes
+    }
+
+    pub(crate) fn from_parts(
+        green: GreenNode,
+        errors: Vec<Diagnostic>,
+        item_hashes: Arc<[u128]>,
+    ) -> Parse {
+        debug_assert_eq!(item_hashes.len(), green.children().len());
+        Parse {
+            green,
+            errors,
+            item_hashes,
+        }
+    }
+}
+
+/// The hash that identifies an item's text (xxh3, 128 bits: collisions
+/// are negligible among any file's items).
+pub fn item_hash(text: &str) -> u128 {
+    xxhash_rust::xxh3::xxh3_128(text.as_bytes())
+}
+
+/// [`Parse::item_hash`] of every child of `root`, whose text is `text`;
+/// on `threads` threads for a large text.
+fn item_hashes(text: &str, root: &GreenNode, threads: usize) -> Arc<[u128]> {
+    let mut offset = 0usize;
+    let items: Vec<Option<std::ops::Range<usize>>> = root
+        .children()
+        .map(|child| {
+            let start = offset;
+            offset += usize::from(match child {
+                NodeOrToken::Node(node) => node.text_len(),
+                NodeOrToken::Token(token) => token.text_len(),
+            });
+            child.as_node().map(|_| start..offset)
+        })
+        .collect();
+    let hash = |range: &Option<std::ops::Range<usize>>| {
+        range
+            .as_ref()
+            .map_or(0, |range| item_hash(&text[range.clone()]))
+    };
+    if threads > 1 {
+        use rayon::prelude::*;
+        items.par_iter().with_min_len(1024).map(hash).collect()
+    } else {
+        items.iter().map(hash).collect()
     }
 }
 
@@ -89,7 +149,8 @@ pub fn parse_on_threads(text: &str, threads: usize) -> Parse {
         (green, errors)
     });
     easyflow_diagnostics::sort(&mut errors);
-    Parse { green, errors }
+    let item_hashes = item_hashes(text, &green, threads);
+    Parse::from_parts(green, errors, item_hashes)
 }
 
 /// A text's tree, lexical errors and syntax errors, and whether it begins

@@ -147,7 +147,14 @@ fn reparse_run(
     let first = anchor.map_or(0, |a| a.index + 1);
     let items = reparsed.green().children().map(|child| child.to_owned());
     let green = children.root.splice_children(first..end.index, items);
-    Run::Done(Parse::from_parts(green, errors))
+    let old_hashes = old.item_hashes();
+    let item_hashes = old_hashes[..first]
+        .iter()
+        .chain(reparsed.item_hashes())
+        .chain(&old_hashes[end.index..])
+        .copied()
+        .collect();
+    Run::Done(Parse::from_parts(green, errors, item_hashes))
 }
 
 /// Whether the parse of a run's `text` ends where a full parse resumes as

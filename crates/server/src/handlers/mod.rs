@@ -55,24 +55,29 @@ impl LanguageServer for Server {
 
     async fn did_open(&self, params: DidOpenTextDocumentParams) {
         notifications::did_open(self, params);
+        self.show_skipped().await;
     }
 
     async fn did_change(&self, params: DidChangeTextDocumentParams) {
         notifications::did_change(self, params);
+        self.show_skipped().await;
     }
 
     async fn did_save(&self, _: DidSaveTextDocumentParams) {}
 
     async fn did_close(&self, params: DidCloseTextDocumentParams) {
         notifications::did_close(self, params).await;
+        self.show_skipped().await;
     }
 
     async fn did_change_configuration(&self, params: DidChangeConfigurationParams) {
         notifications::did_change_configuration(self, params);
+        self.show_skipped().await;
     }
 
     async fn did_change_watched_files(&self, params: DidChangeWatchedFilesParams) {
         notifications::did_change_watched_files(self, params);
+        self.show_skipped().await;
     }
 
     async fn hover(&self, params: HoverParams) -> jsonrpc::Result<Option<Hover>> {

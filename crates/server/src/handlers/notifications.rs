@@ -50,7 +50,10 @@ pub fn did_open(server: &Server, params: DidOpenTextDocumentParams) {
             },
         );
         match kind {
-            DocumentKind::Flow => Some(state.set_flow(&path, text)),
+            DocumentKind::Flow => {
+                state.opened_flow(&path);
+                Some(state.set_flow(&path, text))
+            }
             DocumentKind::Topology => {
                 state.set_topology(&path, document.text);
                 None

@@ -3,20 +3,21 @@
 //! analysis, and converts the answer (`convert.rs`). `?` on the analysis's
 //! `Cancellable` answers `ContentModified`.
 
-use std::collections::HashMap;
 use std::path::PathBuf;
 
 use easyflow_ide::call_hierarchy::CallItem;
+use easyflow_ide::symbols::{FlowSymbols, search_symbols};
 use easyflow_ide::{Cancellable, StepId, TextRange, TextSize};
 use tower_lsp_server::jsonrpc;
 use tower_lsp_server::ls_types::*;
 
 use crate::capabilities::{ClientCapabilities, server_capabilities};
-use crate::convert::{self, Lines};
+use crate::convert;
 use crate::dispatch::{HandlerError, HandlerResult};
-use crate::line_index::LineIndex;
 use crate::lsp_ext::{ExportParams, ExportResult, GraphParams, GraphResult};
-use crate::state::{DocumentSnapshot, SharedState, WorkspaceSnapshot, path_of};
+use crate::state::{
+    DocumentSnapshot, IndexedFlow, SharedState, WorkspaceSnapshot, indexed_flow, path_of,
+};
 
 /// The most symbols a workspace search returns.
 const WORKSPACE_SYMBOLS_LIMIT: usize = 256;
@@ -160,33 +161,36 @@ pub fn document_symbol(
     )))
 }
 
-/// Steps of every flow the analysis knows, by a fuzzy match of the query.
+/// Steps of every flow known, by a fuzzy match of the query: the flows in
+/// the analysis (the open documents, whose symbols are read now) and the
+/// index of the others.
 pub fn workspace_symbol(
     s: &WorkspaceSnapshot,
     params: WorkspaceSymbolParams,
 ) -> HandlerResult<Option<WorkspaceSymbolResponse>> {
-    let found = s
-        .analysis
-        .workspace_symbols(&s.files, &params.query, WORKSPACE_SYMBOLS_LIMIT)?;
-    // One line index per file that has results.
-    let mut indexes: HashMap<easyflow_ide::SourceFile, LineIndex> = HashMap::new();
-    let mut symbols = Vec::with_capacity(found.len());
-    for symbol in &found {
-        let Some(uri) = Uri::from_file_path(s.analysis.file_path(symbol.file)?) else {
+    let mut analysed = Vec::with_capacity(s.files.len());
+    for &file in &s.files {
+        let Some(uri) = Uri::from_file_path(s.analysis.file_path(file)?) else {
             continue;
         };
-        let text = s.analysis.file_text(symbol.file)?;
-        let index = indexes
-            .entry(symbol.file)
-            .or_insert_with(|| LineIndex::new(text));
-        let lines = Lines {
-            index,
-            text,
-            encoding: s.encoding,
-        };
-        symbols.push(convert::workspace_symbol(&lines, uri, symbol));
+        let symbols = s.analysis.flow_symbols(file)?;
+        let text = s.analysis.file_text(file)?;
+        analysed.push(indexed_flow(uri, symbols, text, s.encoding));
     }
-    Ok(Some(WorkspaceSymbolResponse::Nested(symbols)))
+    let flows: Vec<&IndexedFlow> = analysed
+        .iter()
+        .chain(s.indexed.iter().map(|flow| &**flow))
+        .collect();
+    let symbols: Vec<&FlowSymbols<Range>> = flows.iter().map(|flow| &flow.symbols).collect();
+    let found = search_symbols(&symbols, &params.query, WORKSPACE_SYMBOLS_LIMIT);
+    Ok(Some(WorkspaceSymbolResponse::Nested(
+        found
+            .into_iter()
+            .map(|(f, step)| {
+                convert::workspace_symbol(&flows[f].uri, flows[f].symbols.container.as_ref(), step)
+            })
+            .collect(),
+    )))
 }
 
 pub fn semantic_tokens_full(

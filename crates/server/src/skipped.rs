@@ -1,0 +1,117 @@
+//! Files the server skipped (`disk.rs`'s refusals: not a regular file, a
+//! loop of symbolic links, over the size limit, not UTF-8, a path an
+//! `easyflow.toml` names outside the workspace), shown to the user: the
+//! log alone is not where a user looks. Each is said once (a file and its
+//! reason), in one `window/showMessage` warning per batch: what the
+//! handler of one message, one request on a closed file or the workspace's
+//! indexing skipped. Whatever reads the disk records here (`record`); the
+//! places that end such a batch `show` it, before anything after them is
+//! answered, so a client sees the warning before the answers that follow.
+
+use std::collections::HashSet;
+use std::sync::Mutex;
+
+use easyflow_ide::disk::ReadError;
+use tower_lsp_server::Client;
+use tower_lsp_server::ls_types::MessageType;
+
+/// The most skipped files one message lists (the log has them all).
+const MAX_LISTED: usize = 5;
+
+pub struct SkippedFiles {
+    client: Option<Client>,
+    lists: Mutex<Lists>,
+}
+
+#[derive(Default)]
+struct Lists {
+    /// Recorded, not shown yet, in order.
+    new: Vec<String>,
+    /// Every one recorded (the file and why), so none is shown twice.
+    seen: HashSet<String>,
+}
+
+impl SkippedFiles {
+    /// Shown to `client`; `None` only records (tests of the state).
+    pub fn new(client: Option<Client>) -> SkippedFiles {
+        SkippedFiles {
+            client,
+            lists: Mutex::default(),
+        }
+    }
+
+    /// A file refused by `disk.rs`: logged, and kept for the next message
+    /// unless it was shown already.
+    pub fn record(&self, error: &ReadError) {
+        self.record_line(error.to_string());
+    }
+
+    /// A skipped file as the message says it (`PATH: why`).
+    pub fn record_line(&self, line: String) {
+        tracing::warn!("skipped {line}");
+        let mut lists = self.lists.lock().unwrap_or_else(|e| e.into_inner());
+        if lists.seen.insert(line.clone()) {
+            lists.new.push(line);
+        }
+    }
+
+    /// Shows what was recorded since the last time, in one warning.
+    pub async fn show(&self) {
+        let new = std::mem::take(&mut self.lists.lock().unwrap_or_else(|e| e.into_inner()).new);
+        if let (Some(message), Some(client)) = (message(&new), &self.client) {
+            client.show_message(MessageType::WARNING, message).await;
+        }
+    }
+}
+
+/// The warning for these skipped files, `None` for none.
+fn message(skipped: &[String]) -> Option<String> {
+    match skipped {
+        [] => None,
+        [one] => Some(format!("EasyFlow skipped {one}")),
+        many => {
+            let mut message = format!("EasyFlow skipped {} files:", many.len());
+            for line in many.iter().take(MAX_LISTED) {
+                message.push_str("\n- ");
+                message.push_str(line);
+            }
+            if many.len() > MAX_LISTED {
+                message.push_str(&format!(
+                    "\n- and {} more (the server's log lists them)",
+                    many.len() - MAX_LISTED
+                ));
+            }
+            Some(message)
+        }
+    }
+}
+
+#[cfg(test)]
+mod tests {
+    use super::*;
+
+    #[test]
+    fn one_message_lists_a_few_files_and_counts_the_rest() {
+        assert_eq!(message(&[]), None);
+        assert_eq!(
+            message(&["a.flow: a loop of symbolic links".into()]).unwrap(),
+            "EasyFlow skipped a.flow: a loop of symbolic links"
+        );
+        let many: Vec<String> = (0..7).map(|i| format!("f{i}.flow: why")).collect();
+        assert_eq!(
+            message(&many).unwrap(),
+            "EasyFlow skipped 7 files:\n- f0.flow: why\n- f1.flow: why\n- f2.flow: why\n\
+             - f3.flow: why\n- f4.flow: why\n- and 2 more (the server's log lists them)"
+        );
+    }
+
+    #[test]
+    fn a_file_is_said_once() {
+        let skipped = SkippedFiles::new(None);
+        skipped.record_line("a.flow: why".into());
+        skipped.record_line("a.flow: why".into());
+        skipped.record_line("a.flow: another reason".into());
+        let lists = skipped.lists.lock().unwrap();
+        assert_eq!(lists.new, ["a.flow: why", "a.flow: another reason"]);
+    }
+}

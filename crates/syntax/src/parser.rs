@@ -408,7 +408,7 @@ impl TreeBuilder {
             for (slot, child) in addresses.iter_mut().zip(node.children()) {
                 *slot = element_address(child);
             }
-            hash_of((u16::from(node.kind().0), addresses))
+            hash_of((node.kind().0, addresses))
         });
         node
     }

@@ -109,8 +109,14 @@ enum Context {
 
 /// The completions at `offset`.
 pub fn completions(db: &dyn Db, file: SourceFile, offset: TextSize) -> Vec<CompletionItem> {
+    collect(db, file, offset).items
+}
+
+/// The completions at `offset`, marked incomplete when step names were left
+/// out (a large flow's, beyond the best [`MAX_ITEMS`] matches).
+fn collect(db: &dyn Db, file: SourceFile, offset: TextSize) -> CompletionList {
     if offset > TextSize::of(&**file.text(db)) {
-        return Vec::new();
+        return CompletionList::default();
     }
     let root = parse(db, file).syntax();
     let left = token_left_of(&root, offset);
@@ -118,8 +124,8 @@ pub fn completions(db: &dyn Db, file: SourceFile, offset: TextSize) -> Vec<Compl
         && is_inside(left, offset)
     {
         return match left.kind() {
-            SyntaxKind::STRING => capabilities(db, file, left, offset),
-            _ => Vec::new(),
+            SyntaxKind::STRING => capabilities(db, file, left, offset).into(),
+            _ => CompletionList::default(),
         };
     }
     let word = left.clone().filter(is_word);
@@ -200,25 +206,28 @@ pub fn completions(db: &dyn Db, file: SourceFile, offset: TextSize) -> Vec<Compl
         Context::Expression => {
             let current = current_step(db, file, before.as_ref(), offset);
             let prefix = typed_prefix(file.text(db), replace, offset);
-            let mut items = before
+            let mut list: CompletionList = before
                 .as_ref()
                 .map(|b| enum_values(db, file, b, replace))
-                .unwrap_or_default();
-            items.extend(step_names(db, file, current, None, replace, prefix));
-            items.extend(file_names(db, file, replace));
-            return items;
+                .unwrap_or_default()
+                .into();
+            let steps = step_names(db, file, current, None, replace, prefix);
+            list.items.extend(steps.items);
+            list.is_incomplete |= steps.is_incomplete;
+            list.items.extend(file_names(db, file, replace));
+            return list;
         }
         Context::Package(start) => {
             let start = start.unwrap_or(replace.start());
-            return packages(db, file, TextRange::new(start, replace.end()));
+            return packages(db, file, TextRange::new(start, replace.end())).into();
         }
         Context::ParamName => {
             let Some(before) = &before else {
-                return Vec::new();
+                return CompletionList::default();
             };
             let has_value = next(word.as_ref(), left.as_ref(), &root, offset)
                 .is_some_and(|t| matches!(t.kind(), SyntaxKind::EQ | SyntaxKind::ARROW));
-            return param_names(db, file, before, word.as_ref(), has_value, replace);
+            return param_names(db, file, before, word.as_ref(), has_value, replace).into();
         }
         Context::Member { after_result } => {
             let members: &[(&str, &str)] = if after_result {
@@ -296,7 +305,7 @@ pub fn completions(db: &dyn Db, file: SourceFile, offset: TextSize) -> Vec<Compl
         }
         Context::Nothing => {}
     }
-    items
+    items.into()
 }
 
 /// The step being edited: the one holding the token before the word (the
@@ -618,18 +627,43 @@ fn match_rank(name: &str, typed: &str) -> Option<u8> {
 /// The positions of the labels to offer, in order: all of them when there
 /// are at most [`MAX_ITEMS`]; otherwise the best [`MAX_ITEMS`] matches of
 /// `typed`, prefix matches first, then subsequences, each in their original
-/// order. Allocation-free per label: it runs over every step of large flows.
-fn best_matches<'a>(labels: impl ExactSizeIterator<Item = &'a str>, typed: &str) -> Vec<usize> {
+/// order.
+fn best_matches<'a>(
+    labels: impl ExactSizeIterator<Item = &'a str> + Clone,
+    typed: &str,
+) -> Vec<usize> {
     if labels.len() <= MAX_ITEMS {
         return (0..labels.len()).collect();
     }
-    let mut ranked: Vec<(u8, usize)> = labels
-        .enumerate()
-        .filter_map(|(i, label)| Some((match_rank(label, typed)?, i)))
+    first_best_matches(labels.enumerate(), typed, |&(_, label)| label)
+        .into_iter()
+        .map(|(i, _)| i)
+        .collect()
+}
+
+/// The best [`MAX_ITEMS`] of `candidates` as matches of `typed`: prefix
+/// matches, then subsequences, each in their order. Stops as soon as it
+/// has them: over the steps of a large flow, what is typed usually has more
+/// than enough prefix matches among the first names.
+fn first_best_matches<T>(
+    candidates: impl Iterator<Item = T> + Clone,
+    typed: &str,
+    label: impl Fn(&T) -> &str,
+) -> Vec<T> {
+    let mut best: Vec<T> = candidates
+        .clone()
+        .filter(|c| match_rank(label(c), typed) == Some(0))
+        .take(MAX_ITEMS)
         .collect();
-    ranked.sort_unstable();
-    ranked.truncate(MAX_ITEMS);
-    ranked.into_iter().map(|(_, i)| i).collect()
+    if best.len() < MAX_ITEMS {
+        let wanted = MAX_ITEMS - best.len();
+        best.extend(
+            candidates
+                .filter(|c| match_rank(label(c), typed) == Some(1))
+                .take(wanted),
+        );
+    }
+    best
 }
 
 /// The completions at `offset` as offered to the client: at most
@@ -642,11 +676,22 @@ pub struct CompletionList {
     pub is_incomplete: bool,
 }
 
+impl From<Vec<CompletionItem>> for CompletionList {
+    fn from(items: Vec<CompletionItem>) -> Self {
+        CompletionList {
+            items,
+            is_incomplete: false,
+        }
+    }
+}
+
 /// [`completions`], cut to the best [`MAX_ITEMS`] matches of what is typed.
 pub fn completion_list(db: &dyn Db, file: SourceFile, offset: TextSize) -> CompletionList {
-    let items = completions(db, file, offset);
-    let is_incomplete = items.len() > MAX_ITEMS;
-    if !is_incomplete {
+    let CompletionList {
+        items,
+        is_incomplete,
+    } = collect(db, file, offset);
+    if items.len() <= MAX_ITEMS {
         return CompletionList {
             items,
             is_incomplete,
@@ -658,16 +703,17 @@ pub fn completion_list(db: &dyn Db, file: SourceFile, offset: TextSize) -> Compl
     let mut items: Vec<Option<CompletionItem>> = items.into_iter().map(Some).collect();
     CompletionList {
         items: best.into_iter().filter_map(|i| items[i].take()).collect(),
-        is_incomplete,
+        is_incomplete: true,
     }
 }
 
 /// The names of the steps of the file (first definitions), in text order;
-/// beyond [`MAX_ITEMS`], only the best matches of `typed` (prefix
-/// matches, then the rest, each in text order); without `current` and, in an `after` list
-/// (`after_list` is `Some` of the word being typed, which is not "already
-/// listed"), those listed already. Ranked before any item is built: this
-/// runs over every step of large flows.
+/// beyond [`MAX_ITEMS`], only the best matches of `typed` (prefix matches,
+/// then the rest, each in text order), marked incomplete; without
+/// `current` and, in an `after` list (`after_list` is `Some` of the word
+/// being typed, which is not "already listed"), those listed already. This
+/// runs over the steps of large flows: it stops as soon as it has the
+/// names it offers, and builds items only for them.
 fn step_names(
     db: &dyn Db,
     file: SourceFile,
@@ -675,7 +721,7 @@ fn step_names(
     after_list: Option<Option<&str>>,
     replace: TextRange,
     typed: &str,
-) -> Vec<CompletionItem> {
+) -> CompletionList {
     let index = item_index(db, file);
     let resolution = name_resolution(db, file);
     let mut listed: Vec<&str> = Vec::new();
@@ -688,33 +734,35 @@ fn step_names(
     }
     let listed: HashSet<&str> = listed.into_iter().collect();
     let current_name = current.and_then(|c| index.steps[c.index()].name.as_deref());
-    let candidates: Vec<(usize, &str)> = index
-        .steps
-        .iter()
-        .enumerate()
-        .filter_map(|(i, step)| {
-            let name = step.name.as_deref()?;
-            let first = resolution.first_definition[i];
-            (first && Some(name) != current_name && !listed.contains(name)).then_some((i, name))
-        })
-        .collect();
+    let candidates = index.steps.iter().enumerate().filter_map(|(i, step)| {
+        let name = step.name.as_deref()?;
+        let first = resolution.first_definition[i];
+        (first && Some(name) != current_name && !listed.contains(name)).then_some((i, name))
+    });
     // Few names: all of them, in text order (the client filters as the user
     // types). Many: the best matches of what is typed.
-    best_matches(candidates.iter().map(|&(_, name)| name), typed)
+    let is_incomplete = candidates.clone().nth(MAX_ITEMS).is_some();
+    let offered: Vec<(usize, &str)> = if is_incomplete {
+        first_best_matches(candidates, typed, |&(_, name)| name)
+    } else {
+        candidates.collect()
+    };
+    let items = offered
         .into_iter()
-        .map(|c| {
-            let (i, name) = candidates[c];
-            CompletionItem {
-                label: name.to_string(),
-                kind: CompletionKind::Step,
-                detail: index.steps[i].package.as_deref().map(str::to_string),
-                documentation: None,
-                insert: Insert::Text(name.to_string()),
-                replace,
-                sort_text: None,
-            }
+        .map(|(i, name)| CompletionItem {
+            label: name.to_string(),
+            kind: CompletionKind::Step,
+            detail: index.steps[i].package.as_deref().map(str::to_string),
+            documentation: None,
+            insert: Insert::Text(name.to_string()),
+            replace,
+            sort_text: None,
         })
-        .collect()
+        .collect();
+    CompletionList {
+        items,
+        is_incomplete,
+    }
 }
 
 /// Where the compound package name after `runs` begins: at the first name
@@ -1452,6 +1500,85 @@ mod large_flow_tests {
             "the prefix match comes first"
         );
         assert!(steps.len() <= MAX_ITEMS);
+    }
+
+    /// More step names than [`MAX_ITEMS`]: the best matches, prefixes first
+    /// in text order, then subsequences, and the list is marked incomplete.
+    #[test]
+    fn many_step_names_are_cut_and_marked_incomplete() {
+        let mut text = String::new();
+        for i in 0..3 * MAX_ITEMS {
+            text.push_str(&format!("step S{i} runs P ();\n"));
+        }
+        text.push_str("step Xs1 runs P ();\nstep Use runs Q (x = s1$0);\n");
+        let f = fixture(&text);
+        let list = completion_list(&f.db, f.file, f.offset);
+        assert!(list.is_incomplete);
+        let labels: Vec<&str> = list.items.iter().map(|i| i.label.as_str()).collect();
+        // "S1", "S10".."S19", "S100".."S199": fewer than MAX_ITEMS prefix
+        // matches, then the subsequences in text order (the names that do
+        // not match are left out).
+        let prefixes: Vec<String> = (0..3 * MAX_ITEMS)
+            .map(|i| format!("S{i}"))
+            .filter(|n| n.starts_with("S1"))
+            .collect();
+        assert_eq!(labels[..prefixes.len()], prefixes);
+        assert_eq!(labels[prefixes.len()..][..3], ["S21", "S31", "S41"]);
+        assert_eq!(labels.last(), Some(&"Xs1"));
+        assert!(!labels.contains(&"S22"));
+
+        // Nothing matches: nothing offered, still incomplete (the client asks
+        // again as the word changes).
+        let f = fixture(&text.replace("x = s1$0", "x = zq$0"));
+        let list = completion_list(&f.db, f.file, f.offset);
+        assert!(list.is_incomplete);
+        assert!(list.items.is_empty());
+
+        // Nothing typed: the first MAX_ITEMS names in text order.
+        let f = fixture(&text.replace("x = s1$0", "x = $0"));
+        let list = completion_list(&f.db, f.file, f.offset);
+        assert!(list.is_incomplete);
+        assert_eq!(list.items.len(), MAX_ITEMS);
+        assert_eq!(
+            list.items[MAX_ITEMS - 1].label,
+            format!("S{}", MAX_ITEMS - 1)
+        );
+    }
+
+    /// The early-stopping selection equals ranking every label and keeping
+    /// the best.
+    #[test]
+    fn first_best_matches_equals_a_full_ranking() {
+        // A small linear congruential generator: the cases are the same on
+        // every run.
+        let mut state = 5u64;
+        let mut below = |n: usize| {
+            state = state
+                .wrapping_mul(6364136223846793005)
+                .wrapping_add(1442695040888963407);
+            (state >> 33) as usize % n
+        };
+        let letters = ['a', 'b', 'C', 'd'];
+        for _ in 0..200 {
+            let labels: Vec<String> = (0..below(3 * MAX_ITEMS))
+                .map(|_| (0..1 + below(3)).map(|_| letters[below(4)]).collect())
+                .collect();
+            let typed: String = (0..below(3)).map(|_| letters[below(3)]).collect();
+            let mut ranked: Vec<(u8, usize)> = labels
+                .iter()
+                .enumerate()
+                .filter_map(|(i, l)| Some((match_rank(l, &typed)?, i)))
+                .collect();
+            ranked.sort_unstable();
+            ranked.truncate(MAX_ITEMS);
+            let expected: Vec<usize> = ranked.into_iter().map(|(_, i)| i).collect();
+            let got: Vec<usize> =
+                first_best_matches(labels.iter().enumerate(), &typed, |&(_, l)| l.as_str())
+                    .into_iter()
+                    .map(|(i, _)| i)
+                    .collect();
+            assert_eq!(got, expected, "{typed:?} over {labels:?}");
+        }
     }
 
     /// More than [`MAX_ITEMS`] steps and files: the list sent is cut to the

@@ -24,8 +24,7 @@ pub fn sanitize(
 ) -> DuplexStream {
     let (mut forward, output) = tokio::io::duplex(1 << 20);
     tokio::spawn(async move {
-        let mut buffer: Vec<u8> = Vec::with_capacity(1 << 16);
-        let mut chunk = vec![0u8; 1 << 16];
+        let mut buffer: Vec<u8> = Vec::with_capacity(READ_SIZE);
         loop {
             // Drain every complete message in the buffer.
             while let Some(step) = next_message(&buffer) {
@@ -52,13 +51,28 @@ pub fn sanitize(
                     }
                 }
             }
-            match input.read(&mut chunk).await {
+            // Room for the rest of the message under way (a large document
+            // arrives in one piece, without the buffer doubling on the way).
+            let wanted =
+                pending_length(&buffer).map_or(0, |total| total.saturating_sub(buffer.len()));
+            buffer.reserve(wanted.max(READ_SIZE));
+            match input.read_buf(&mut buffer).await {
                 Ok(0) | Err(_) => return, // end of input: the server stops
-                Ok(n) => buffer.extend_from_slice(&chunk[..n]),
+                Ok(_) => {}
             }
         }
     });
     output
+}
+
+/// The least read from the input at once.
+const READ_SIZE: usize = 1 << 16;
+
+/// The whole length (header and body) of the message whose header starts
+/// `buffer`, once the header has arrived.
+fn pending_length(buffer: &[u8]) -> Option<usize> {
+    let (body_start, length) = header_and_length(buffer)?;
+    Some(body_start + length?.min(MAX_MESSAGE))
 }
 
 enum Frame {
@@ -93,19 +107,9 @@ fn next_message(buffer: &[u8]) -> Option<Frame> {
             return (consumed > 0).then_some(Frame::Garbage { consumed });
         }
     }
-    let header_end = find(buffer, HEADER_END)?;
-    let headers = std::str::from_utf8(&buffer[..header_end]).ok();
-    let length = headers.and_then(|headers| {
-        headers.split("\r\n").find_map(|line| {
-            let (name, value) = line.split_once(':')?;
-            name.trim()
-                .eq_ignore_ascii_case("content-length")
-                .then(|| value.trim().parse::<usize>().ok())?
-        })
-    });
-    let body_start = header_end + HEADER_END.len();
-    match length {
-        Some(length) if length <= MAX_MESSAGE => {
+    let (body_start, length) = header_and_length(buffer)?;
+    match length.filter(|&length| length <= MAX_MESSAGE) {
+        Some(length) => {
             let body_end = body_start + length;
             if buffer.len() < body_end {
                 return None;
@@ -122,20 +126,63 @@ fn next_message(buffer: &[u8]) -> Option<Frame> {
     }
 }
 
+/// Where the body starts after the complete header at the start of
+/// `buffer`, and the length it announces (`None` when unreadable); `None`
+/// while the header is incomplete.
+fn header_and_length(buffer: &[u8]) -> Option<(usize, Option<usize>)> {
+    let header_end = find(buffer, HEADER_END)?;
+    let headers = std::str::from_utf8(&buffer[..header_end]).ok();
+    let length = headers.and_then(|headers| {
+        headers.split("\r\n").find_map(|line| {
+            let (name, value) = line.split_once(':')?;
+            name.trim()
+                .eq_ignore_ascii_case("content-length")
+                .then(|| value.trim().parse::<usize>().ok())?
+        })
+    });
+    Some((header_end + HEADER_END.len(), length))
+}
+
+/// The members of a JSON-RPC message the guard looks at; the others (the
+/// params, which can hold a whole document) are checked to be valid JSON
+/// and skipped without being built.
+#[derive(serde::Deserialize)]
+struct Envelope {
+    #[serde(default)]
+    jsonrpc: Option<serde_json::Value>,
+    #[serde(default, deserialize_with = "present")]
+    method: Option<serde_json::Value>,
+    #[serde(default, deserialize_with = "skipped")]
+    id: bool,
+}
+
+/// A member that is there, even as `null`.
+fn present<'de, D: serde::Deserializer<'de>>(
+    deserializer: D,
+) -> Result<Option<serde_json::Value>, D::Error> {
+    serde::Deserialize::deserialize(deserializer).map(Some)
+}
+
+/// Whether a member is there (its value skipped).
+fn skipped<'de, D: serde::Deserializer<'de>>(deserializer: D) -> Result<bool, D::Error> {
+    <serde::de::IgnoredAny as serde::Deserialize>::deserialize(deserializer).map(|_| true)
+}
+
 /// For a JSON-RPC 2.0 message, `Some` of its method (`None` for a
 /// response); `None` for anything else.
 fn rpc_method(body: &[u8]) -> Option<Option<String>> {
-    let Ok(serde_json::Value::Object(message)) = serde_json::from_slice::<serde_json::Value>(body)
-    else {
-        return None;
-    };
-    if message.get("jsonrpc").and_then(|v| v.as_str()) != Some("2.0") {
+    // A struct would also accept an array: only an object is a message.
+    if body.trim_ascii_start().first() != Some(&b'{') {
         return None;
     }
-    match message.get("method") {
-        Some(serde_json::Value::String(method)) => Some(Some(method.clone())),
+    let message: Envelope = serde_json::from_slice(body).ok()?;
+    if message.jsonrpc.as_ref().and_then(|v| v.as_str()) != Some("2.0") {
+        return None;
+    }
+    match message.method {
+        Some(serde_json::Value::String(method)) => Some(Some(method)),
         Some(_) => None,
-        None => message.contains_key("id").then_some(None),
+        None => message.id.then_some(None),
     }
 }
 
@@ -165,5 +212,40 @@ mod tests {
         ]
         .concat();
         assert_eq!(pass(&input).await, expected);
+    }
+
+    fn framed(body: &str) -> Vec<u8> {
+        format!("Content-Length: {}\r\n\r\n{body}", body.len()).into_bytes()
+    }
+
+    #[tokio::test]
+    async fn judges_messages_by_their_members() {
+        let passed = [
+            r#"{"jsonrpc":"2.0","id":null,"result":1}"#,
+            r#" {"params":{"text":"a\nb","deep":[1,{"x":null}]},"method":"didOpen","jsonrpc":"2.0"}"#,
+        ];
+        let dropped = [
+            r#"["2.0","exit"]"#,
+            r#"{"jsonrpc":"2.0","method":null}"#,
+            r#"{"jsonrpc":"2.0","method":7,"id":1}"#,
+            r#"{"jsonrpc":"1.0","method":"exit"}"#,
+            r#"{"jsonrpc":"2.0","result":1}"#,
+            r#"{"jsonrpc":"2.0","method":"exit","params":{"text":"unterminated}}"#,
+        ];
+        for body in passed {
+            assert_eq!(pass(&framed(body)).await, framed(body), "{body}");
+        }
+        for body in dropped {
+            assert_eq!(pass(&framed(body)).await, b"", "{body}");
+        }
+    }
+
+    /// A message much larger than one read arrives whole.
+    #[tokio::test]
+    async fn passes_a_large_message() {
+        let text = "step A runs P ();\n".repeat(100_000);
+        let body = serde_json::json!({"jsonrpc": "2.0", "method": "m", "params": {"text": text}})
+            .to_string();
+        assert_eq!(pass(&framed(&body)).await, framed(&body));
     }
 }

@@ -3,8 +3,6 @@
 
 use std::collections::VecDeque;
 
-use petgraph::graph::{DiGraph, NodeIndex};
-
 use crate::items::{StepId, item_index};
 use crate::resolve::{Target, name_resolution};
 use crate::{Db, SourceFile};
@@ -148,32 +146,49 @@ pub fn dependency_graph(db: &dyn Db, file: SourceFile) -> DependencyGraph {
         }
     }
 
-    let mut graph = DiGraph::<(), ()>::with_capacity(count, edges.len());
-    for _ in 0..count {
-        graph.add_node(());
-    }
+    // Successors (dependents) of each step, without self edges, in one
+    // allocation (compressed rows): the graph of a large file is rebuilt
+    // after every edit that changes a name or a reference.
     let mut in_cycle = vec![false; count];
+    let mut starts = vec![0u32; count + 1];
     for edge in &edges {
         if edge.from == edge.to {
             in_cycle[edge.from.index()] = true;
         } else {
-            graph.update_edge(
-                NodeIndex::new(edge.from.index()),
-                NodeIndex::new(edge.to.index()),
-                (),
-            );
+            starts[edge.from.index() + 1] += 1;
         }
     }
+    for i in 0..count {
+        starts[i + 1] += starts[i];
+    }
+    let mut fill = starts.clone();
+    let mut successors = vec![0u32; starts[count] as usize];
+    for edge in edges.iter().filter(|e| e.from != e.to) {
+        let at = &mut fill[edge.from.index()];
+        successors[*at as usize] = edge.to.0;
+        *at += 1;
+    }
+    let successors = Successors {
+        starts: &starts,
+        targets: &successors,
+    };
+    // Where each step's edges start (they are ordered by dependent step).
+    let mut into_starts = Vec::with_capacity(count + 1);
+    let mut at = 0;
+    for step in 0..=count {
+        while at < edges.len() && edges[at].to.index() < step {
+            at += 1;
+        }
+        into_starts.push(at);
+    }
     // Components come dependents first; walk them dependencies first.
-    let mut components = petgraph::algo::kosaraju_scc(&graph);
-    components.reverse();
+    let components = strongly_connected_components(&successors);
     let mut cycles = Vec::new();
     let mut levels: Vec<Option<u32>> = vec![None; count];
     let mut poisoned = vec![false; count];
-    for component in &components {
+    for component in components.iter().rev() {
         if component.len() > 1 {
-            let mut members: Vec<StepId> =
-                component.iter().map(|n| StepId(n.index() as u32)).collect();
+            let mut members: Vec<StepId> = component.iter().map(|&n| StepId(n)).collect();
             members.sort();
             for member in &members {
                 in_cycle[member.index()] = true;
@@ -182,13 +197,13 @@ pub fn dependency_graph(db: &dyn Db, file: SourceFile) -> DependencyGraph {
             cycles.push(members);
             continue;
         }
-        let node = component[0];
-        let step = node.index();
+        let step = component[0] as usize;
         let mut level = 0;
         poisoned[step] |= in_cycle[step];
-        for dependency in graph.neighbors_directed(node, petgraph::Direction::Incoming) {
-            poisoned[step] |= poisoned[dependency.index()];
-            level = level.max(levels[dependency.index()].map_or(0, |l| l + 1));
+        let into = &edges[into_starts[step]..into_starts[step + 1]];
+        for dependency in into.iter().map(|e| e.from.index()).filter(|&d| d != step) {
+            poisoned[step] |= poisoned[dependency];
+            level = level.max(levels[dependency].map_or(0, |l| l + 1));
         }
         levels[step] = (!poisoned[step]).then_some(level);
     }
@@ -199,5 +214,187 @@ pub fn dependency_graph(db: &dyn Db, file: SourceFile) -> DependencyGraph {
         in_cycle,
         levels,
         instances: index.steps.iter().map(|s| s.instances).collect(),
+    }
+}
+
+/// The dependents of each step (compressed rows).
+struct Successors<'a> {
+    starts: &'a [u32],
+    targets: &'a [u32],
+}
+
+impl Successors<'_> {
+    fn count(&self) -> usize {
+        self.starts.len() - 1
+    }
+
+    fn of(&self, node: u32) -> &[u32] {
+        &self.targets[self.starts[node as usize] as usize..self.starts[node as usize + 1] as usize]
+    }
+}
+
+/// Tarjan's strongly connected components, without recursion (a chain of
+/// 100,000 steps must not overflow the stack): each component once, a
+/// component after every component it reaches (dependents first). Written
+/// here because petgraph's Tarjan recurses and its Kosaraju (used before)
+/// makes two passes through visitor maps, which dominated the cost of a
+/// large file's graph; `tests/graph.rs` compares it with petgraph's.
+fn strongly_connected_components(graph: &Successors<'_>) -> Components {
+    const UNVISITED: u32 = u32::MAX;
+    let count = graph.count();
+    let mut index = vec![UNVISITED; count];
+    let mut low = vec![0u32; count];
+    let mut on_stack = vec![false; count];
+    let mut stack: Vec<u32> = Vec::new();
+    // The DFS: a node and how many of its successors were visited.
+    let mut calls: Vec<(u32, usize)> = Vec::new();
+    let mut next_index = 0u32;
+    let mut components = Components {
+        members: Vec::with_capacity(count),
+        ends: Vec::new(),
+    };
+    for root in 0..count as u32 {
+        if index[root as usize] != UNVISITED {
+            continue;
+        }
+        calls.push((root, 0));
+        while let Some(&mut (node, ref mut visited)) = calls.last_mut() {
+            let n = node as usize;
+            if *visited == 0 && index[n] == UNVISITED {
+                index[n] = next_index;
+                low[n] = next_index;
+                next_index += 1;
+                stack.push(node);
+                on_stack[n] = true;
+            }
+            let successors = graph.of(node);
+            if let Some(&next) = successors.get(*visited) {
+                *visited += 1;
+                let m = next as usize;
+                if index[m] == UNVISITED {
+                    calls.push((next, 0));
+                } else if on_stack[m] {
+                    low[n] = low[n].min(index[m]);
+                }
+                continue;
+            }
+            calls.pop();
+            if let Some(&(parent, _)) = calls.last() {
+                low[parent as usize] = low[parent as usize].min(low[n]);
+            }
+            if low[n] == index[n] {
+                loop {
+                    let member = stack.pop().expect("the node is on the stack");
+                    on_stack[member as usize] = false;
+                    components.members.push(member);
+                    if member == node {
+                        break;
+                    }
+                }
+                components.ends.push(components.members.len() as u32);
+            }
+        }
+    }
+    components
+}
+
+/// Strongly connected components, in the order found, in one allocation.
+struct Components {
+    members: Vec<u32>,
+    /// Where each component ends in `members`.
+    ends: Vec<u32>,
+}
+
+impl Components {
+    fn iter(&self) -> impl DoubleEndedIterator<Item = &[u32]> + '_ {
+        self.ends.iter().enumerate().map(|(i, &end)| {
+            let start = if i == 0 { 0 } else { self.ends[i - 1] };
+            &self.members[start as usize..end as usize]
+        })
+    }
+}
+
+#[cfg(test)]
+mod tests {
+    use super::*;
+    use proptest::prelude::*;
+
+    fn components_of(count: usize, edges: &[(u32, u32)]) -> Vec<Vec<u32>> {
+        let mut starts = vec![0u32; count + 1];
+        let mut sorted = edges.to_vec();
+        sorted.sort();
+        for &(from, _) in &sorted {
+            starts[from as usize + 1] += 1;
+        }
+        for i in 0..count {
+            starts[i + 1] += starts[i];
+        }
+        let targets: Vec<u32> = sorted.iter().map(|&(_, to)| to).collect();
+        let graph = Successors {
+            starts: &starts,
+            targets: &targets,
+        };
+        strongly_connected_components(&graph)
+            .iter()
+            .map(<[u32]>::to_vec)
+            .collect()
+    }
+
+    #[test]
+    fn a_long_chain_does_not_overflow_the_stack() {
+        let count = 200_000;
+        let edges: Vec<(u32, u32)> = (1..count as u32).map(|i| (i - 1, i)).collect();
+        let components = components_of(count, &edges);
+        assert_eq!(components.len(), count);
+        // Dependents first: the chain's end comes first.
+        assert_eq!(components[0], [count as u32 - 1]);
+    }
+
+    proptest! {
+        /// The same components as petgraph's Kosaraju, each after every
+        /// component it reaches.
+        #[test]
+        fn tarjan_agrees_with_petgraph(
+            count in 1usize..40,
+            raw in proptest::collection::vec((0u32..40, 0u32..40), 0..80),
+        ) {
+            let edges: Vec<(u32, u32)> = raw
+                .into_iter()
+                .map(|(a, b)| (a % count as u32, b % count as u32))
+                .collect();
+            let components = components_of(count, &edges);
+            let mut graph = petgraph::graph::DiGraph::<(), ()>::new();
+            for _ in 0..count {
+                graph.add_node(());
+            }
+            for &(from, to) in &edges {
+                graph.add_edge(
+                    petgraph::graph::NodeIndex::new(from as usize),
+                    petgraph::graph::NodeIndex::new(to as usize),
+                    (),
+                );
+            }
+            let normalise = |mut components: Vec<Vec<u32>>| {
+                for c in &mut components {
+                    c.sort();
+                }
+                components.sort();
+                components
+            };
+            let expected: Vec<Vec<u32>> = petgraph::algo::kosaraju_scc(&graph)
+                .into_iter()
+                .map(|c| c.into_iter().map(|n| n.index() as u32).collect())
+                .collect();
+            prop_assert_eq!(normalise(components.clone()), normalise(expected));
+            let mut position = vec![0usize; count];
+            for (i, component) in components.iter().enumerate() {
+                for &member in component {
+                    position[member as usize] = i;
+                }
+            }
+            for &(from, to) in &edges {
+                prop_assert!(position[to as usize] <= position[from as usize]);
+            }
+        }
     }
 }

@@ -470,6 +470,8 @@ pub struct ChunkAnalysis {
     pub steps: Vec<StepAnalysis>,
     /// The steps' summaries, shared with the item index.
     pub summaries: Arc<[Arc<StepSummary>]>,
+    /// The steps' names, shared with the item index and the defined names.
+    pub names: Arc<[Option<SmolStr>]>,
     /// The steps (indices in the chunk) with local diagnostics.
     pub with_local_diagnostics: Vec<u32>,
 }
@@ -487,6 +489,7 @@ pub fn chunk_analysis<'db>(db: &'db dyn Db, chunk: StepChunk<'db>) -> ChunkAnaly
         .collect();
     ChunkAnalysis {
         summaries: steps.iter().map(|step| step.summary.clone()).collect(),
+        names: steps.iter().map(|step| step.summary.name.clone()).collect(),
         with_local_diagnostics: (0..steps.len() as u32)
             .filter(|&i| !steps[i as usize].local_diagnostics.is_empty())
             .collect(),
@@ -943,6 +946,8 @@ struct SummaryChunk {
     /// The index of its first step.
     first: u32,
     summaries: Arc<[Arc<StepSummary>]>,
+    /// The summaries' names (so equal when they are).
+    names: Arc<[Option<SmolStr>]>,
 }
 
 impl PartialEq for SummaryChunk {
@@ -973,6 +978,11 @@ impl Steps {
             .map(|s| &**s)
     }
 
+    /// Each chunk's first step and its steps' names.
+    pub fn chunk_names(&self) -> impl Iterator<Item = (u32, &Arc<[Option<SmolStr>]>)> {
+        self.chunks.iter().map(|chunk| (chunk.first, &chunk.names))
+    }
+
     /// Every step's summary, in order.
     pub fn iter(&self) -> impl DoubleEndedIterator<Item = &StepSummary> + Clone + '_ {
         self.chunks
@@ -999,6 +1009,7 @@ pub fn item_index(db: &dyn Db, file: SourceFile) -> ItemIndex {
         chunks.push(SummaryChunk {
             first: chunk.first,
             summaries: analysis.summaries.clone(),
+            names: analysis.names.clone(),
         });
         steps_with_local_diagnostics.extend(
             analysis

@@ -15,7 +15,8 @@
 //!    required file, shared per chunk: an edit that changes no name,
 //!    reference, dependency or attribute (e.g. inside a string literal)
 //!    leaves it equal, so salsa backdates it and nothing below re-runs.
-//! 5. [`resolve::name_resolution`], then [`graph::dependency_graph`] (petgraph).
+//! 5. [`resolve::name_resolution`] (through [`resolve::names`], rebuilt only
+//!    when [`resolve::defined_names`] changes), then [`graph::dependency_graph`].
 //! 6. [`diagnostics::semantic_diagnostics`] (the file-wide rules of `rules/`)
 //!    [`fit::fit_diagnostics`] (against the flow's [`TopologyFile`]) and
 //!    the catalog checks of [`catalog`] (against its [`CatalogFile`]),

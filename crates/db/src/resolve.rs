@@ -1,5 +1,7 @@
 //! Layer 5a: what every name in the file refers to (`language.md` §3.1).
 
+use std::sync::Arc;
+
 use rustc_hash::FxHashMap;
 use smol_str::SmolStr;
 
@@ -15,8 +17,10 @@ pub enum Target {
     Unresolved,
 }
 
+/// What the file's names denote: built only when the names it defines
+/// change ([`defined_names`]), not after an edit that changes a reference.
 #[derive(Debug, Clone, PartialEq, Eq, Default)]
-pub struct Resolution {
+pub struct Names {
     /// Each step name's first definition. (Fx: names are the file's own, and
     /// hashing every name of a large file with SipHash shows in a check.)
     pub steps_by_name: FxHashMap<SmolStr, StepId>,
@@ -24,15 +28,9 @@ pub struct Resolution {
     pub first_definition: Vec<bool>,
     /// Each required name's first entry.
     pub files_by_name: FxHashMap<String, u32>,
-    /// Per step, per reference of its summary.
-    pub references: Vec<Vec<Target>>,
-    /// Per step, per `after`/`on` entry: the step it names.
-    pub dependencies: Vec<Vec<Option<StepId>>>,
-    /// Per `require` entry: how many references resolve to it.
-    pub file_uses: Vec<u32>,
 }
 
-impl Resolution {
+impl Names {
     pub fn resolve(&self, name: &str) -> Target {
         if let Some(&step) = self.steps_by_name.get(name) {
             Target::Step(step)
@@ -44,48 +42,182 @@ impl Resolution {
     }
 }
 
+#[derive(Debug, Clone, PartialEq, Eq, Default)]
+pub struct Resolution {
+    /// Shared with [`names`] (compared by pointer first).
+    pub names: Arc<Names>,
+    /// Per step, per reference of its summary.
+    pub references: PerStep<Target>,
+    /// Per step, per `after`/`on` entry: the step it names.
+    pub dependencies: PerStep<Option<StepId>>,
+    /// Per `require` entry: how many references resolve to it.
+    pub file_uses: Vec<u32>,
+}
+
+impl Resolution {
+    pub fn resolve(&self, name: &str) -> Target {
+        self.names.resolve(name)
+    }
+}
+
+/// The names the file defines, in order: each step's name (shared per
+/// chunk with the item index, so building and comparing this after an edit
+/// costs one pointer per unchanged chunk) and the required names.
+#[derive(Debug, Clone, PartialEq, Eq, Default)]
+pub struct DefinedNames {
+    steps: Vec<StepNames>,
+    step_count: usize,
+    requires: Vec<String>,
+}
+
+#[derive(Debug, Clone, Eq)]
+struct StepNames {
+    first: u32,
+    names: Arc<[Option<SmolStr>]>,
+}
+
+impl PartialEq for StepNames {
+    fn eq(&self, other: &Self) -> bool {
+        self.first == other.first
+            && (Arc::ptr_eq(&self.names, &other.names) || self.names == other.names)
+    }
+}
+
+/// The names defined, from the item index: equal (and backdated) after an
+/// edit that changes no step's name, no step's place and no `require`, so
+/// that [`names`] is not rebuilt.
+#[salsa::tracked(returns(ref))]
+pub fn defined_names(db: &dyn Db, file: SourceFile) -> DefinedNames {
+    let index = item_index(db, file);
+    DefinedNames {
+        steps: index
+            .steps
+            .chunk_names()
+            .map(|(first, names)| StepNames {
+                first,
+                names: names.clone(),
+            })
+            .collect(),
+        step_count: index.steps.len(),
+        requires: index.requires.clone(),
+    }
+}
+
+/// What the names denote. It changes whenever the defined names do, so it
+/// is not compared (`no_eq`): comparing maps of every name would cost as
+/// much as building them.
+#[salsa::tracked(returns(ref), no_eq)]
+pub fn names(db: &dyn Db, file: SourceFile) -> Arc<Names> {
+    let defined = defined_names(db, file);
+    let count = defined.step_count;
+    let mut names = Names {
+        steps_by_name: FxHashMap::with_capacity_and_hasher(count, Default::default()),
+        first_definition: Vec::with_capacity(count),
+        files_by_name: FxHashMap::default(),
+    };
+    let step_names = defined.steps.iter().flat_map(|chunk| chunk.names.iter());
+    for (i, name) in step_names.enumerate() {
+        let mut first = false;
+        if let Some(name) = name {
+            names.steps_by_name.entry(name.clone()).or_insert_with(|| {
+                first = true;
+                StepId(i as u32)
+            });
+        }
+        names.first_definition.push(first);
+    }
+    for (i, name) in defined.requires.iter().enumerate() {
+        names.files_by_name.entry(name.clone()).or_insert(i as u32);
+    }
+    Arc::new(names)
+}
+
+/// A list of values per step (`list[step]` is a slice), in one allocation
+/// rather than one per step: resolving a large file builds two of these
+/// after each edit that changes a name or reference.
+#[derive(Debug, Clone, PartialEq, Eq)]
+pub struct PerStep<T> {
+    values: Vec<T>,
+    /// Where each step's values start in `values`, and their end last.
+    starts: Vec<u32>,
+}
+
+impl<T> Default for PerStep<T> {
+    fn default() -> Self {
+        PerStep {
+            values: Vec::new(),
+            starts: vec![0],
+        }
+    }
+}
+
+impl<T> PerStep<T> {
+    fn with_capacity(steps: usize) -> Self {
+        let mut starts = Vec::with_capacity(steps + 1);
+        starts.push(0);
+        PerStep {
+            values: Vec::with_capacity(steps),
+            starts,
+        }
+    }
+
+    /// Adds the next step's values.
+    fn push(&mut self, values: impl IntoIterator<Item = T>) {
+        self.values.extend(values);
+        self.starts.push(self.values.len() as u32);
+    }
+
+    /// The number of steps.
+    pub fn len(&self) -> usize {
+        self.starts.len() - 1
+    }
+
+    pub fn is_empty(&self) -> bool {
+        self.len() == 0
+    }
+
+    /// Each step's values, in order.
+    pub fn iter(&self) -> impl ExactSizeIterator<Item = &[T]> + '_ {
+        self.starts
+            .windows(2)
+            .map(|w| &self.values[w[0] as usize..w[1] as usize])
+    }
+}
+
+impl<T> std::ops::Index<usize> for PerStep<T> {
+    type Output = [T];
+
+    fn index(&self, step: usize) -> &[T] {
+        &self.values[self.starts[step] as usize..self.starts[step + 1] as usize]
+    }
+}
+
 #[salsa::tracked(returns(ref))]
 pub fn name_resolution(db: &dyn Db, file: SourceFile) -> Resolution {
     let index = item_index(db, file);
-    let mut resolution = Resolution::default();
-    for (i, step) in index.steps.iter().enumerate() {
-        let mut first = false;
-        if let Some(name) = &step.name {
-            resolution
-                .steps_by_name
-                .entry(name.clone())
-                .or_insert_with(|| {
-                    first = true;
-                    StepId(i as u32)
-                });
-        }
-        resolution.first_definition.push(first);
-    }
-    for (i, name) in index.requires.iter().enumerate() {
-        resolution
-            .files_by_name
-            .entry(name.clone())
-            .or_insert(i as u32);
-    }
-    resolution.file_uses = vec![0; index.requires.len()];
-    for step in &index.steps {
-        let targets: Vec<Target> = step
-            .references
-            .iter()
-            .map(|r| resolution.resolve(&r.head))
-            .collect();
-        for target in &targets {
+    let names = names(db, file).clone();
+    let count = index.steps.len();
+    let mut file_uses = vec![0; index.requires.len()];
+    let mut references = PerStep::with_capacity(count);
+    let mut dependencies = PerStep::with_capacity(count);
+    for step in index.steps.iter() {
+        references.push(step.references.iter().map(|r| {
+            let target = names.resolve(&r.head);
             if let Target::File(file) = target {
-                resolution.file_uses[*file as usize] += 1;
+                file_uses[file as usize] += 1;
             }
-        }
-        resolution.references.push(targets);
-        let dependencies = step
-            .dependencies
-            .iter()
-            .map(|d| resolution.steps_by_name.get(&d.name).copied())
-            .collect();
-        resolution.dependencies.push(dependencies);
+            target
+        }));
+        dependencies.push(
+            step.dependencies
+                .iter()
+                .map(|d| names.steps_by_name.get(&d.name).copied()),
+        );
     }
-    resolution
+    Resolution {
+        names,
+        references,
+        dependencies,
+        file_uses,
+    }
 }

@@ -202,10 +202,10 @@ pub fn expanded_workflow(db: &dyn Db, file: SourceFile) -> ExpandedWorkflow {
     }
 
     let mut names = FxHashMap::default();
-    for name in resolution.files_by_name.keys() {
+    for name in resolution.names.files_by_name.keys() {
         names.insert(SmolStr::new(name), RefTarget::File);
     }
-    for (name, step) in &resolution.steps_by_name {
+    for (name, step) in &resolution.names.steps_by_name {
         names.insert(name.clone(), RefTarget::Step(position[step.index()]));
     }
 
@@ -324,7 +324,11 @@ pub fn expanded_workflow(db: &dyn Db, file: SourceFile) -> ExpandedWorkflow {
     for step in &steps {
         if step.instances.len() > 1 {
             for instance in &step.instances {
-                if resolution.steps_by_name.contains_key(instance.id.as_str()) {
+                if resolution
+                    .names
+                    .steps_by_name
+                    .contains_key(instance.id.as_str())
+                {
                     collisions.push(IdCollision {
                         step: step.name.clone(),
                         id: instance.id.clone(),

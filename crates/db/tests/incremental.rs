@@ -95,7 +95,21 @@ fn renaming_a_reference_reruns_resolution() {
         executed.iter().any(|q| q == "dependency_graph"),
         "{executed:?}"
     );
+    // The names defined did not change: what they denote is not rebuilt.
+    assert!(
+        executed.iter().any(|q| q == "defined_names"),
+        "{executed:?}"
+    );
+    assert_not_executed(&executed, &["names"]);
     assert_eq!(diagnostics, fresh_check(&after));
+
+    // Renaming a step rebuilds it.
+    let renamed = after.replacen("step S7 ", "step S7x ", 1);
+    file.set_text(&mut db).to(renamed.as_str().into());
+    let diagnostics = file_diagnostics(&db, file).clone();
+    let executed = query_names(&log.take());
+    assert!(executed.iter().any(|q| q == "names"), "{executed:?}");
+    assert_eq!(diagnostics, fresh_check(&renamed));
 }
 
 /// Edits that matter to the analysis: names, references, dependencies,

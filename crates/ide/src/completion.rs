@@ -582,6 +582,7 @@ fn member(db: &dyn Db, file: SourceFile, dot: &SyntaxToken) -> Context {
         };
     }
     if name_resolution(db, file)
+        .names
         .steps_by_name
         .contains_key(name.text())
     {
@@ -736,7 +737,7 @@ fn step_names(
     let current_name = current.and_then(|c| index.steps[c.index()].name.as_deref());
     let candidates = index.steps.iter().enumerate().filter_map(|(i, step)| {
         let name = step.name.as_deref()?;
-        let first = resolution.first_definition[i];
+        let first = resolution.names.first_definition[i];
         (first && Some(name) != current_name && !listed.contains(name)).then_some((i, name))
     });
     // Few names: all of them, in text order (the client filters as the user
@@ -927,8 +928,8 @@ fn file_names(db: &dyn Db, file: SourceFile, replace: TextRange) -> Vec<Completi
         .iter()
         .enumerate()
         .filter(|(i, name)| {
-            resolution.files_by_name.get(*name) == Some(&(*i as u32))
-                && !resolution.steps_by_name.contains_key(name.as_str())
+            resolution.names.files_by_name.get(*name) == Some(&(*i as u32))
+                && !resolution.names.steps_by_name.contains_key(name.as_str())
         })
         .map(|(_, name)| CompletionItem {
             label: name.clone(),

@@ -68,6 +68,7 @@ pub fn definition_at(
     for (n, entry) in outline.requires.iter().enumerate() {
         if touches(entry.range) {
             let first = resolution
+                .names
                 .files_by_name
                 .get(&entry.name)
                 .copied()
@@ -84,7 +85,7 @@ pub fn definition_at(
         let defined = index.steps[step.index()]
             .name
             .as_ref()
-            .and_then(|n| resolution.steps_by_name.get(n));
+            .and_then(|n| resolution.names.steps_by_name.get(n));
         return Some((Definition::Step(*defined.unwrap_or(&step)), name));
     }
     for (n, range) in anchors.dependencies.iter().enumerate() {

@@ -22,19 +22,20 @@ pub(crate) fn check(
 ) {
     // Suggestions never name the step itself: that would be E0302.
     let other_step_names = |id: StepId| {
+        let own = index.steps[id.index()].name.as_deref();
         index
             .steps
             .iter()
             .filter_map(|s| s.name.as_deref())
-            .filter(move |name| Some(*name) != index.steps[id.index()].name.as_deref())
+            .filter(move |name| Some(*name) != own)
     };
 
     for (i, name) in index.requires.iter().enumerate() {
         let anchor = Anchor::Require(i as u32);
-        let first = resolution.files_by_name[name];
+        let first = resolution.names.files_by_name[name];
         if first != i as u32 {
             out.push(file_required_twice(anchor, name, Anchor::Require(first)));
-        } else if let Some(&step) = resolution.steps_by_name.get(name.as_str()) {
+        } else if let Some(&step) = resolution.names.steps_by_name.get(name.as_str()) {
             out.push(file_and_step_share_a_name(
                 anchor,
                 name,
@@ -47,8 +48,10 @@ pub(crate) fn check(
 
     for (i, step) in index.steps.iter().enumerate() {
         let id = StepId(i as u32);
-        if let Some(name) = &step.name {
-            let first = resolution.steps_by_name[name];
+        if let Some(name) = &step.name
+            && !resolution.names.first_definition[i]
+        {
+            let first = resolution.names.steps_by_name[name];
             if first != id {
                 out.push(duplicate_step(
                     Anchor::StepName(id),
@@ -64,6 +67,7 @@ pub(crate) fn check(
                 .any(|d| d.name == dependency.name);
             match resolution.dependencies[i][n] {
                 None if resolution
+                    .names
                     .files_by_name
                     .contains_key(dependency.name.as_str()) =>
                 {

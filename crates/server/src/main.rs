@@ -28,6 +28,20 @@ const USAGE: &str = "usage: easyflow-ls [--stdio] | --version | --help
 The EasyFlow language server: LSP 3.17 over standard input and output.
 Logs go to standard error; set EASYFLOW_LOG (e.g. `debug`, `easyflow_ls=trace`).";
 
+/// How long an idle thread of the blocking pool waits for work before it
+/// ends (tokio's default is 10 s): a thread started again costs more than
+/// a sleeping one, and each thread's allocator heap keeps memory.
+const BLOCKING_KEEP_ALIVE: std::time::Duration = std::time::Duration::from_secs(120);
+
+/// The threads that compute requests and diagnostics (`dispatch.rs`): a few
+/// per core. The work is CPU-bound and cancelled by the next change, so
+/// more threads would not answer sooner; tokio's default of 512 let bursts
+/// of cancelled requests start hundreds of threads, each with an allocator
+/// heap that kept what its requests had allocated.
+fn blocking_threads() -> usize {
+    std::thread::available_parallelism().map_or(4, |n| n.get() * 4)
+}
+
 fn main() -> ExitCode {
     for arg in std::env::args().skip(1) {
         match arg.as_str() {
@@ -56,6 +70,8 @@ fn main() -> ExitCode {
         .init();
     let runtime = match tokio::runtime::Builder::new_multi_thread()
         .enable_all()
+        .max_blocking_threads(blocking_threads())
+        .thread_keep_alive(BLOCKING_KEEP_ALIVE)
         .build()
     {
         Ok(runtime) => runtime,

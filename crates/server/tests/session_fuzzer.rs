@@ -3,7 +3,8 @@
 //! with multi-byte characters, CRLF, positions past line ends and past the
 //! end, deletions across steps, several changes in one notification, pastes
 //! of whole flows), with every request kind at random positions pipelined
-//! among the changes, `$/cancelRequest`s, configuration and watched-file
+//! among the changes (the custom `easyflow/graph` and `easyflow/export`
+//! too), `$/cancelRequest`s, saves, configuration and watched-file
 //! changes. The invariants:
 //!
 //! - the server never crashes, hangs or writes anything but protocol
@@ -356,7 +357,7 @@ impl Session<'_> {
         let range = json!({"start": start, "end": end});
         let document = json!({"uri": uri.clone()});
         let at = json!({"textDocument": document, "position": position});
-        let (method, params): (&'static str, Value) = match self.rng.u8(..22) {
+        let (method, params): (&'static str, Value) = match self.rng.u8(..23) {
             0 => ("textDocument/hover", at),
             1 => ("textDocument/completion", at),
             2 => ("textDocument/definition", at),
@@ -422,6 +423,10 @@ impl Session<'_> {
                     ("callHierarchy/outgoingCalls", json!({"item": item}))
                 }
             }
+            21 => (
+                "easyflow/export",
+                json!({"textDocument": document, "to": pick(&mut self.rng, &["diet", "workload", "model", "svg"])}),
+            ),
             _ => ("textDocument/hover", at),
         };
         let id = self.server.send_request(method, params.clone());
@@ -438,6 +443,17 @@ impl Session<'_> {
             uri,
             cancelled,
         });
+    }
+
+    /// `didSave` (the server reads nothing for it: the text stays the
+    /// editor's).
+    fn save(&mut self, doc: usize) {
+        let uri = self.docs[doc].uri.clone();
+        self.trace.push(format!("save {uri}"));
+        self.server.notify(
+            "textDocument/didSave",
+            json!({"textDocument": {"uri": uri}}),
+        );
     }
 
     fn configuration(&mut self) {
@@ -513,8 +529,11 @@ impl Session<'_> {
                     // Cancelled, content modified, request failed (a rename
                     // that cannot be done).
                     -32800 | -32801 | -32803 => true,
-                    // A rename where nothing can be renamed, or to a bad name.
-                    -32602 => pending.method.ends_with("ename"),
+                    // A rename where nothing can be renamed, or to a bad
+                    // name; an export to a format that does not exist.
+                    -32602 => {
+                        pending.method.ends_with("ename") || pending.method == "easyflow/export"
+                    }
                     // A feature the server does not offer.
                     -32601 => !advertised(&self.capabilities, pending.method),
                     _ => false,
@@ -737,6 +756,7 @@ fn run_session(
             0 | 1 if !s.docs[doc].open => s.open(doc, seeds),
             _ if !s.docs[doc].open => {}
             1..=8 => s.edit(doc, seeds),
+            9 if s.rng.bool() => s.save(doc),
             9 => s.configuration(),
             10 => s.watched_file(seeds),
             _ => s.request(doc),
@@ -863,7 +883,8 @@ fn bounded_memory() {
             path
         })
         .collect();
-    let mut server = Server::start_with_env(&[("EASYFLOW_LOG", "info")]);
+    // The server's own info lines (not salsa's, one per query run).
+    let mut server = Server::start_with_env(&[("EASYFLOW_LOG", "warn,easyflow_ls=info")]);
     let started = std::time::Instant::now();
     let capabilities = server.initialize(&root, json!({}), json!({}))["capabilities"].clone();
     while !server.log().contains("indexed ") {

@@ -58,6 +58,8 @@ pub struct DependencyGraph {
     pub levels: Vec<Option<u32>>,
     /// Per step: how many instances it runs.
     pub instances: Vec<u64>,
+    /// Per step, where its edges start in `edges` (and their end last).
+    into_starts: Vec<u32>,
 }
 
 impl DependencyGraph {
@@ -65,12 +67,12 @@ impl DependencyGraph {
         edge.from == edge.to
     }
 
-    /// The edges into `step` (what it depends on), in source order. Edges
-    /// are stored ordered by dependent step, so this is a binary search.
+    /// The edges into `step` (what it depends on), in source order.
     pub fn edges_into(&self, step: StepId) -> &[Edge] {
-        let start = self.edges.partition_point(|e| e.to < step);
-        let end = self.edges.partition_point(|e| e.to <= step);
-        &self.edges[start..end]
+        match self.into_starts.get(step.index()..=step.index() + 1) {
+            Some(&[start, end]) => &self.edges[start as usize..end as usize],
+            _ => &[],
+        }
     }
 
     /// A shortest cycle through `start` within its component (sorted), as the
@@ -117,9 +119,14 @@ pub fn dependency_graph(db: &dyn Db, file: SourceFile) -> DependencyGraph {
     let resolution = name_resolution(db, file);
     let count = index.steps.len();
     let mut edges = Vec::new();
-    for (i, step) in index.steps.iter().enumerate() {
+    let per_step = index
+        .steps
+        .iter()
+        .zip(resolution.dependencies.iter())
+        .zip(resolution.references.iter());
+    for (i, ((step, dependencies), references)) in per_step.enumerate() {
         let to = StepId(i as u32);
-        for (n, target) in resolution.dependencies[i].iter().enumerate() {
+        for (n, target) in dependencies.iter().enumerate() {
             if let Some(from) = target {
                 edges.push(Edge {
                     from: *from,
@@ -129,7 +136,7 @@ pub fn dependency_graph(db: &dyn Db, file: SourceFile) -> DependencyGraph {
                 });
             }
         }
-        for (n, target) in resolution.references[i].iter().enumerate() {
+        for (n, target) in references.iter().enumerate() {
             if let Target::Step(from) = target {
                 let kind = if step.references[n].stream_source {
                     EdgeKind::Stream
@@ -173,13 +180,13 @@ pub fn dependency_graph(db: &dyn Db, file: SourceFile) -> DependencyGraph {
         targets: &successors,
     };
     // Where each step's edges start (they are ordered by dependent step).
-    let mut into_starts = Vec::with_capacity(count + 1);
+    let mut into_starts: Vec<u32> = Vec::with_capacity(count + 1);
     let mut at = 0;
     for step in 0..=count {
         while at < edges.len() && edges[at].to.index() < step {
             at += 1;
         }
-        into_starts.push(at);
+        into_starts.push(at as u32);
     }
     // Components come dependents first; walk them dependencies first.
     let components = strongly_connected_components(&successors);
@@ -200,7 +207,7 @@ pub fn dependency_graph(db: &dyn Db, file: SourceFile) -> DependencyGraph {
         let step = component[0] as usize;
         let mut level = 0;
         poisoned[step] |= in_cycle[step];
-        let into = &edges[into_starts[step]..into_starts[step + 1]];
+        let into = &edges[into_starts[step] as usize..into_starts[step + 1] as usize];
         for dependency in into.iter().map(|e| e.from.index()).filter(|&d| d != step) {
             poisoned[step] |= poisoned[dependency];
             level = level.max(levels[dependency].map_or(0, |l| l + 1));
@@ -214,6 +221,7 @@ pub fn dependency_graph(db: &dyn Db, file: SourceFile) -> DependencyGraph {
         in_cycle,
         levels,
         instances: index.steps.iter().map(|s| s.instances).collect(),
+        into_starts,
     }
 }
 

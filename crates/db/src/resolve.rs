@@ -5,7 +5,7 @@ use std::sync::Arc;
 use rustc_hash::FxHashMap;
 use smol_str::SmolStr;
 
-use crate::items::{StepId, item_index};
+use crate::items::{StepChunk, StepId, chunk_analysis, file_outline, item_index};
 use crate::{Db, SourceFile};
 
 /// What a reference's first segment names.
@@ -47,9 +47,9 @@ pub struct Resolution {
     /// Shared with [`names`] (compared by pointer first).
     pub names: Arc<Names>,
     /// Per step, per reference of its summary.
-    pub references: PerStep<Target>,
+    pub references: Chunked<Target>,
     /// Per step, per `after`/`on` entry: the step it names.
-    pub dependencies: PerStep<Option<StepId>>,
+    pub dependencies: Chunked<Option<StepId>>,
     /// Per `require` entry: how many references resolve to it.
     pub file_uses: Vec<u32>,
 }
@@ -192,19 +192,85 @@ impl<T> std::ops::Index<usize> for PerStep<T> {
     }
 }
 
+/// Values per step (`list[step]` is a slice), kept per chunk of steps as
+/// [`chunk_resolution`] makes them: assembling them after an edit copies
+/// one pointer per chunk, and comparing them compares pointers except for
+/// the edited chunk.
+#[derive(Debug, Clone, PartialEq, Eq)]
+pub struct Chunked<T> {
+    /// Each chunk's first step and its steps' values.
+    chunks: Vec<(u32, Arc<PerStep<T>>)>,
+    len: usize,
+}
+
+impl<T> Default for Chunked<T> {
+    fn default() -> Self {
+        Chunked {
+            chunks: Vec::new(),
+            len: 0,
+        }
+    }
+}
+
+impl<T> Chunked<T> {
+    pub fn len(&self) -> usize {
+        self.len
+    }
+
+    pub fn is_empty(&self) -> bool {
+        self.len == 0
+    }
+
+    /// Each step's values, in order.
+    pub fn iter(&self) -> impl Iterator<Item = &[T]> + '_ {
+        self.chunks.iter().flat_map(|(_, chunk)| chunk.iter())
+    }
+}
+
+impl<T> std::ops::Index<usize> for Chunked<T> {
+    type Output = [T];
+
+    fn index(&self, step: usize) -> &[T] {
+        assert!(step < self.len, "a step index below the step count");
+        let after = self
+            .chunks
+            .partition_point(|(first, _)| *first as usize <= step);
+        let (first, chunk) = &self.chunks[after - 1];
+        &chunk[step - *first as usize]
+    }
+}
+
+/// What a chunk's references and dependencies name.
+#[derive(Debug, Clone, PartialEq, Eq)]
+pub struct ChunkResolution {
+    pub references: Arc<PerStep<Target>>,
+    pub dependencies: Arc<PerStep<Option<StepId>>>,
+    /// How many references resolve to each `require` entry (by index),
+    /// for those with any.
+    pub file_uses: Vec<(u32, u32)>,
+}
+
+/// One chunk's resolution: re-run for the edited chunk, and for every chunk
+/// only when the names change ([`names`]).
 #[salsa::tracked(returns(ref))]
-pub fn name_resolution(db: &dyn Db, file: SourceFile) -> Resolution {
-    let index = item_index(db, file);
-    let names = names(db, file).clone();
-    let count = index.steps.len();
-    let mut file_uses = vec![0; index.requires.len()];
-    let mut references = PerStep::with_capacity(count);
-    let mut dependencies = PerStep::with_capacity(count);
-    for step in index.steps.iter() {
+pub fn chunk_resolution<'db>(
+    db: &'db dyn Db,
+    file: SourceFile,
+    chunk: StepChunk<'db>,
+) -> ChunkResolution {
+    let names = names(db, file);
+    let summaries = &chunk_analysis(db, chunk).summaries;
+    let mut references = PerStep::with_capacity(summaries.len());
+    let mut dependencies = PerStep::with_capacity(summaries.len());
+    let mut file_uses: Vec<(u32, u32)> = Vec::new();
+    for step in summaries.iter() {
         references.push(step.references.iter().map(|r| {
             let target = names.resolve(&r.head);
             if let Target::File(file) = target {
-                file_uses[file as usize] += 1;
+                match file_uses.iter_mut().find(|(f, _)| *f == file) {
+                    Some((_, count)) => *count += 1,
+                    None => file_uses.push((file, 1)),
+                }
             }
             target
         }));
@@ -213,6 +279,43 @@ pub fn name_resolution(db: &dyn Db, file: SourceFile) -> Resolution {
                 .iter()
                 .map(|d| names.steps_by_name.get(&d.name).copied()),
         );
+    }
+    ChunkResolution {
+        references: Arc::new(references),
+        dependencies: Arc::new(dependencies),
+        file_uses,
+    }
+}
+
+/// What every reference and dependency of the file names, assembled from
+/// the chunks' resolutions.
+#[salsa::tracked(returns(ref))]
+pub fn name_resolution(db: &dyn Db, file: SourceFile) -> Resolution {
+    let outline = file_outline(db, file);
+    let index = item_index(db, file);
+    let names = names(db, file).clone();
+    let mut file_uses = vec![0; index.requires.len()];
+    let mut references = Chunked {
+        chunks: Vec::with_capacity(outline.chunks.len()),
+        len: outline.step_count(),
+    };
+    let mut dependencies = Chunked {
+        chunks: Vec::with_capacity(outline.chunks.len()),
+        len: outline.step_count(),
+    };
+    for chunk in &outline.chunks {
+        let resolved = chunk_resolution(db, file, chunk.node);
+        references
+            .chunks
+            .push((chunk.first, resolved.references.clone()));
+        dependencies
+            .chunks
+            .push((chunk.first, resolved.dependencies.clone()));
+        for &(file, count) in &resolved.file_uses {
+            if let Some(uses) = file_uses.get_mut(file as usize) {
+                *uses += count;
+            }
+        }
     }
     Resolution {
         names,

@@ -46,7 +46,12 @@ pub(crate) fn check(
         }
     }
 
-    for (i, step) in index.steps.iter().enumerate() {
+    let per_step = index
+        .steps
+        .iter()
+        .zip(resolution.dependencies.iter())
+        .zip(resolution.references.iter());
+    for (i, ((step, dependencies), references)) in per_step.enumerate() {
         let id = StepId(i as u32);
         if let Some(name) = &step.name
             && !resolution.names.first_definition[i]
@@ -65,7 +70,7 @@ pub(crate) fn check(
             let repeated = step.dependencies[..n]
                 .iter()
                 .any(|d| d.name == dependency.name);
-            match resolution.dependencies[i][n] {
+            match dependencies[n] {
                 None if resolution
                     .names
                     .files_by_name
@@ -96,7 +101,7 @@ pub(crate) fn check(
             }
         }
         for (n, reference) in step.references.iter().enumerate() {
-            match resolution.references[i][n] {
+            match references[n] {
                 // The broken `require` already has its syntax error.
                 Target::Unresolved
                     if index.unparsed_requires.iter().any(|r| *r == reference.head) => {}

@@ -2,6 +2,7 @@
 
 use std::collections::{BTreeSet, HashMap};
 use std::path::{Path, PathBuf};
+use std::sync::Arc;
 
 use easyflow_db::discovery::{self, Disk};
 use easyflow_db::{CatalogFile, Database, SourceFile, TopologyFile, parse_catalog, parse_topology};
@@ -102,7 +103,7 @@ impl Session {
                 };
                 Some(CheckedFile {
                     path: shown,
-                    text: String::from_utf8_lossy(file.bytes(&self.db)).into_owned(),
+                    text: String::from_utf8_lossy(file.bytes(&self.db)).into(),
                     diagnostics: parse_catalog(&self.db, file).diagnostics.clone(),
                 })
             })
@@ -110,7 +111,7 @@ impl Session {
     }
 
     /// A flow with the topology and catalog discovery gives it.
-    fn open_flow(&mut self, path: &Path, text: String) -> SourceFile {
+    fn open_flow(&mut self, path: &Path, text: Arc<str>) -> SourceFile {
         let discovery =
             discovery::discover(&absolute(path), self.topology_flag.as_deref(), &self.disk);
         if let Some(config) = discovery.config {
@@ -126,13 +127,14 @@ impl Session {
         let catalog =
             discovery::discover_catalog(&absolute(path), catalog_flag.as_deref(), &self.disk)
                 .and_then(|(catalog, _)| self.catalog(&catalog));
-        SourceFile::builder(path.to_path_buf(), text.into())
+        SourceFile::builder(path.to_path_buf(), text)
             .topology(topology)
             .catalog(catalog)
             .new(&self.db)
     }
 
     fn check_flow(&mut self, path: PathBuf, text: String) -> CheckedFile {
+        let text: Arc<str> = text.into();
         let file = self.open_flow(&path, text.clone());
         let diagnostics = self.db.check(file).to_vec();
         CheckedFile {
@@ -148,7 +150,7 @@ impl Session {
         let diagnostics = parse_topology(&self.db, file).diagnostics.clone();
         CheckedFile {
             path,
-            text,
+            text: text.into(),
             diagnostics,
         }
     }
@@ -163,7 +165,7 @@ pub fn open_flow(
 ) -> Result<(Database, SourceFile), String> {
     let mut session = Session::new(topology, catalog)?;
     let text = read_source(path)?;
-    let file = session.open_flow(path, text);
+    let file = session.open_flow(path, text.into());
     Ok((session.db, file))
 }
 
@@ -223,7 +225,7 @@ pub fn check(
                 let diagnostics = discovery::config_diagnostics(&config, &text, &session.disk);
                 files.push(CheckedFile {
                     path: for_display(&config),
-                    text,
+                    text: text.into(),
                     diagnostics,
                 });
             }

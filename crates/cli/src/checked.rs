@@ -1,13 +1,15 @@
 //! The checked-file model: what `check` produces and every report format reads.
 
 use std::path::PathBuf;
+use std::sync::Arc;
 
 use easyflow_diagnostics::{Diagnostic, Severity};
 
 /// One checked file: its path as the user should see it, its text and what was found.
 pub struct CheckedFile {
     pub path: PathBuf,
-    pub text: String,
+    /// Shared with the analysis's input (a large file is held once).
+    pub text: Arc<str>,
     pub diagnostics: Vec<Diagnostic>,
 }
 

@@ -54,7 +54,7 @@ pub fn export(
         Err(refused) => Outcome::Refused(
             CheckedFile {
                 path: path.to_path_buf(),
-                text: file.text(&db).to_string(),
+                text: file.text(&db).clone(),
                 diagnostics: refused.errors.clone(),
             },
             refused,

@@ -135,7 +135,7 @@ pub fn human(files: &[CheckedFile], out: &mut dyn termcolor::WriteColor) -> io::
     let config = term::Config::default();
     let mut sources = SimpleFiles::new();
     for file in files {
-        let id = sources.add(file.path.display().to_string(), file.text.as_str());
+        let id = sources.add(file.path.display().to_string(), &*file.text);
         for d in &file.diagnostics {
             term::emit_to_write_style(out, &config, &sources, &to_codespan(d, id))
                 .map_err(io::Error::other)?;

@@ -155,6 +155,13 @@ impl Database {
     /// analysis. (After an edit, only the edited steps are analysed again:
     /// running over all steps again would cost more than it saves.)
     pub fn check(&self, file: SourceFile) -> &[Diagnostic] {
+        self.analyse_steps_on_every_core(file);
+        file_diagnostics(self, file)
+    }
+
+    /// The first part of [`Database::check`]: on the first check of a large
+    /// file, runs its step analyses on every core (otherwise nothing).
+    pub fn analyse_steps_on_every_core(&self, file: SourceFile) {
         let steps = file_outline(self, file).step_count();
         let threads = rayon::current_num_threads().min(steps / (PARALLEL_MIN_STEPS / 2));
         let first_check = || {
@@ -175,7 +182,6 @@ impl Database {
                 }
             });
         }
-        file_diagnostics(self, file)
     }
 
     /// A database that records the name of every query it executes, for tests

@@ -13,7 +13,6 @@ use crate::parser::{MAX_DEPTH, Parser};
 pub(crate) fn source_file(p: &mut Parser<'_>) {
     let m = p.start();
     while !p.at_eof() {
-        p.item_starts_here();
         match p.current() {
             L_BRACK if p.nth(1) == FLOW_KW => flow_attribute(p),
             L_BRACK | STEP_KW | TILDE => step(p),

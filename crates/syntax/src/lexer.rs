@@ -43,21 +43,6 @@ impl Lexed {
     pub fn text<'a>(&self, source: &'a str, index: usize) -> &'a str {
         &source[self.range(index)]
     }
-
-    /// Appends the tokens of the text that follows this one, lexed on its
-    /// own (`next`, whose offsets start at 0).
-    pub(crate) fn append(&mut self, next: Lexed) {
-        let offset = self.starts.pop().expect("the end of the text");
-        self.kinds.extend(next.kinds);
-        self.starts
-            .extend(next.starts.into_iter().map(|start| start + offset));
-        let offset = TextSize::from(offset);
-        self.errors.extend(
-            next.errors
-                .into_iter()
-                .map(|error| error.moved(|range| range + offset)),
-        );
-    }
 }
 
 /// Whether `error` is an unterminated string, comment or code block: the

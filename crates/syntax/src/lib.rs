@@ -119,8 +119,8 @@ fn item_hashes(text: &str, root: &GreenNode, threads: usize) -> Arc<[u128]> {
     }
 }
 
-/// Texts from this size on build their tree on every core; for smaller
-/// ones, handing work to other threads costs more than it saves.
+/// Texts from this size on are parsed in two halves at once; for smaller
+/// ones, handing work to another thread costs more than it saves.
 const PARALLEL_MIN_LEN: usize = 256 * 1024;
 
 /// Lexes and parses `text`.
@@ -133,32 +133,51 @@ pub fn parse(text: &str) -> Parse {
     parse_on_threads(text, threads)
 }
 
-/// [`parse`] with the tree built on `threads` threads, each building a run of
-/// top-level items: the same tree for any count (tested), exposed for those
-/// tests and for benchmarks.
+/// [`parse`] in two halves at the same time when `threads` is more than one
+/// (see [`parse_halves`]): the same tree either way (tested), exposed for
+/// those tests and for benchmarks.
 #[doc(hidden)]
 pub fn parse_on_threads(text: &str, threads: usize) -> Parse {
     let halves = (threads > 1)
         .then(|| split_point(text))
         .flatten()
-        .and_then(|middle| lex_and_parse_halves(text, middle));
-    let (lexed, events, syntax_errors) = halves.unwrap_or_else(|| lex_and_parse(text));
-    let green = parser::build_tree(text, &lexed, &events, threads);
-    let mut errors = lexed.errors;
-    errors.extend(syntax_errors);
+        .and_then(|middle| parse_halves(text, middle));
+    let (green, mut errors) = halves.unwrap_or_else(|| {
+        let (green, lexed_errors, syntax_errors, _) = lex_and_parse(text);
+        let mut errors = lexed_errors;
+        errors.extend(syntax_errors);
+        (green, errors)
+    });
     easyflow_diagnostics::sort(&mut errors);
     let item_hashes = item_hashes(text, &green, threads);
     Parse::from_parts(green, errors, item_hashes)
 }
 
-type LexedAndParsed = (Lexed, parser::Events, Vec<Diagnostic>);
+/// A text's tree, lexical errors and syntax errors, and whether it begins
+/// with tokens that begin an item whatever came before it.
+type LexedAndParsed = (GreenNode, Vec<Diagnostic>, Vec<Diagnostic>, bool);
 
+/// Lexes and parses `text`; the tokens are dropped once the tree is built.
 fn lex_and_parse(text: &str) -> LexedAndParsed {
     let lexed = lex(text);
     let mut parser = parser::Parser::new(text, &lexed);
     grammar::source_file(&mut parser);
-    let (events, syntax_errors) = parser.finish();
-    (lexed, events, syntax_errors)
+    let (green, syntax_errors) = parser.finish();
+    // What the parser takes for the start of an item, wherever it is (also
+    // where error recovery in a text before this one would stop): see
+    // `grammar.rs`.
+    let mut leading = lexed.kinds().iter().filter(|kind| !kind.is_trivia());
+    let starts_an_item = matches!(
+        (leading.next(), leading.next(), leading.next()),
+        (Some(SyntaxKind::STEP_KW), Some(SyntaxKind::IDENT), _)
+            | (Some(SyntaxKind::L_BRACK), Some(SyntaxKind::FLOW_KW), _)
+            | (
+                Some(SyntaxKind::L_BRACK),
+                Some(SyntaxKind::IDENT),
+                Some(SyntaxKind::EQ)
+            )
+    );
+    (green, lexed.errors, syntax_errors, starts_an_item)
 }
 
 /// Where the text can probably be cut in two halves that lex and parse on
@@ -175,63 +194,61 @@ fn split_point(text: &str) -> Option<usize> {
 }
 
 /// Lexes and parses the two halves of `text` cut at `middle` at the same
-/// time, and joins them, when that is sure to give what one pass gives:
-/// nothing of the first half runs into the second (its last item ends with
-/// its own `;`; no unterminated token; no syntax error at its end, where it
-/// saw the end of the text instead of the next item), and the second begins
-/// with tokens that begin an item whatever came before. Otherwise `None`.
-fn lex_and_parse_halves(text: &str, middle: usize) -> Option<LexedAndParsed> {
+/// time, and joins their trees' items under one root, when that is sure to
+/// give what one pass gives: nothing of the first half runs into the second
+/// (its last item ends with its own `;`; no unterminated token; no syntax
+/// error at its end, where it saw the end of the text instead of the next
+/// item), and the second begins with tokens that begin an item whatever
+/// came before. Otherwise `None`. The tree and errors, unsorted.
+fn parse_halves(text: &str, middle: usize) -> Option<(GreenNode, Vec<Diagnostic>)> {
     let (first_text, second_text) = text.split_at(middle);
-    let ((mut lexed, mut events, mut errors), (second_lexed, second_events, second_errors)) =
-        rayon::join(|| lex_and_parse(first_text), || lex_and_parse(second_text));
-    let last_token_end = (0..lexed.len())
-        .rev()
-        .find(|&i| !lexed.kind(i).is_trivia())
-        .map_or(TextSize::from(0), |i| lexed.range(i).end());
-    // What the parser takes for the start of an item, wherever it is (also
-    // where error recovery in the first half would stop): see `grammar.rs`.
-    let mut leading = second_lexed.kinds().iter().filter(|kind| !kind.is_trivia());
-    let second_starts_an_item = matches!(
-        (leading.next(), leading.next(), leading.next()),
-        (Some(SyntaxKind::STEP_KW), Some(SyntaxKind::IDENT), _)
-            | (Some(SyntaxKind::L_BRACK), Some(SyntaxKind::FLOW_KW), _)
-            | (
-                Some(SyntaxKind::L_BRACK),
-                Some(SyntaxKind::IDENT),
-                Some(SyntaxKind::EQ)
-            )
-    );
+    let (
+        (first, mut errors, first_syntax_errors, _),
+        (second, second_lexed_errors, second_syntax_errors, second_starts_an_item),
+    ) = rayon::join(|| lex_and_parse(first_text), || lex_and_parse(second_text));
     // The first half's last item must have ended with its own `;` (its last
-    // token, then its Finish and the root's): an item that had not (say,
-    // attributes waiting for their `step`) would go on into the second.
+    // token, direct child of an item of the root): an item that had not
+    // (say, attributes waiting for their `step`) would go on into the second.
+    let is_trivia =
+        |kind: rowan::SyntaxKind| SyntaxKind::from_raw(kind.0).is_some_and(SyntaxKind::is_trivia);
+    let trailing_trivia: TextSize = first
+        .children()
+        .rev()
+        .take_while(|child| is_trivia(child.kind()))
+        .map(|child| child.text_len())
+        .sum();
+    let last_token_end = first.text_len() - trailing_trivia;
     let ends_with_semicolon = matches!(
-        events.events.as_slice(),
-        [
-            ..,
-            parser::Event::Token(SyntaxKind::SEMICOLON),
-            parser::Event::Finish,
-            parser::Event::Finish
-        ]
+        first.children().rev().find(|child| !is_trivia(child.kind())),
+        Some(NodeOrToken::Node(item)) if matches!(
+            item.children().last(),
+            Some(NodeOrToken::Token(token))
+                if token.kind() == SyntaxKind::SEMICOLON.into()
+        )
     );
     if !second_starts_an_item
         || !ends_with_semicolon
-        || lexed.errors.iter().any(lexer::is_unterminated)
-        || errors
+        || errors.iter().any(lexer::is_unterminated)
+        || first_syntax_errors
             .iter()
             .any(|error| error.range.end() >= last_token_end)
     {
         return None;
     }
-    let tokens_before = lexed.len() as u32;
-    lexed.append(second_lexed);
-    events.append(second_events, tokens_before);
+    errors.extend(first_syntax_errors);
     let offset = TextSize::of(first_text);
     errors.extend(
-        second_errors
+        second_lexed_errors
             .into_iter()
+            .chain(second_syntax_errors)
             .map(|error| error.moved(|range| range + offset)),
     );
-    Some((lexed, events, errors))
+    let children: Vec<_> = first
+        .children()
+        .chain(second.children())
+        .map(|child| child.to_owned())
+        .collect();
+    Some((GreenNode::new(first.kind(), children), errors))
 }
 
 /// The tree as text: one line per node and token, indented two spaces per

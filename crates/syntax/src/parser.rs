@@ -1,22 +1,13 @@
-//! The event-based parser: grammar functions ([`crate::grammar`]) walk the
-//! non-trivia tokens and emit start/token/finish events; [`build_tree`] then
-//! replays the events over all tokens, trivia included, into a rowan green
-//! tree. Parsing never fails and never stops early.
+//! The parser: grammar functions ([`crate::grammar`]) walk the non-trivia
+//! tokens, opening and completing nodes, and the tree is built as they go
+//! (a [`TreeBuilder`] in the parser), trivia included: no list of events
+//! is kept and replayed. Parsing never fails and never stops early.
 
 use easyflow_diagnostics::{Code, Diagnostic, Fix, TextRange};
-use rayon::prelude::*;
-use rowan::{GreenNode, GreenToken, NodeOrToken};
+use rowan::{GreenNode, GreenNodeData, GreenToken, GreenTokenData, NodeOrToken};
 
 use crate::SyntaxKind::{self, *};
 use crate::lexer::Lexed;
-
-#[derive(Debug, Clone, Copy)]
-pub(crate) enum Event {
-    Start(SyntaxKind),
-    /// Consumes one non-trivia token, possibly remapped to another kind.
-    Token(SyntaxKind),
-    Finish,
-}
 
 /// Deepest nesting of lists and indexers the parser follows; deeper input is
 /// kept flat inside an error node (so no recursion can overflow the stack).
@@ -28,8 +19,13 @@ pub(crate) struct Parser<'t> {
     tokens: Vec<u32>,
     lexed: &'t Lexed,
     pos: usize,
-    events: Vec<Event>,
-    item_starts: Vec<(u32, u32)>,
+    /// The tree so far.
+    builder: TreeBuilder,
+    /// The index into `lexed` of the first token not yet in the tree: the
+    /// trivia from here on goes to the node that is innermost when the next
+    /// node opens or the next token is consumed, so nodes never begin or end
+    /// with trivia.
+    next_token: usize,
     pub(crate) errors: Vec<Diagnostic>,
     pub(crate) depth: u32,
     /// The token position of the last syntax error: a second error there is a
@@ -50,9 +46,8 @@ impl<'t> Parser<'t> {
             text,
             lexed,
             pos: 0,
-            // About two and a half events per non-trivia token.
-            events: Vec::with_capacity(tokens.len() * 5 / 2),
-            item_starts: Vec::new(),
+            builder: TreeBuilder::default(),
+            next_token: 0,
             tokens,
             errors: Vec::new(),
             depth: 0,
@@ -61,19 +56,25 @@ impl<'t> Parser<'t> {
         }
     }
 
-    pub(crate) fn finish(self) -> (Events, Vec<Diagnostic>) {
-        let events = Events {
-            events: self.events,
-            non_trivia: self.tokens,
-            item_starts: self.item_starts,
-        };
-        (events, self.errors)
+    /// The tree (whose root the grammar completed) and the syntax errors.
+    pub(crate) fn finish(self) -> (GreenNode, Vec<Diagnostic>) {
+        debug_assert_eq!(
+            self.next_token,
+            self.lexed.len(),
+            "every token is in the tree"
+        );
+        (self.builder.finish(), self.errors)
     }
 
-    /// Records that a top-level item begins here (see [`build_tree`]).
-    pub(crate) fn item_starts_here(&mut self) {
-        self.item_starts
-            .push((self.events.len() as u32, self.pos as u32));
+    /// Adds the trivia before the next non-trivia token to the innermost open node.
+    fn attach_trivia(&mut self) {
+        let lexed = self.lexed;
+        while self.next_token < lexed.len() && lexed.kind(self.next_token).is_trivia() {
+            let token = self.next_token;
+            self.builder
+                .token(lexed.kind(token), lexed.text(self.text, token));
+            self.next_token += 1;
+        }
     }
 
     pub(crate) fn nth(&self, n: usize) -> SyntaxKind {
@@ -146,7 +147,11 @@ impl<'t> Parser<'t> {
         if self.at_eof() {
             return;
         }
-        self.events.push(Event::Token(kind));
+        self.attach_trivia();
+        let token = self.tokens[self.pos] as usize;
+        debug_assert_eq!(token, self.next_token);
+        self.builder.token(kind, self.lexed.text(self.text, token));
+        self.next_token = token + 1;
         self.pos += 1;
     }
 
@@ -159,10 +164,15 @@ impl<'t> Parser<'t> {
         }
     }
 
+    /// Opens a node; its kind is given when it is completed.
     pub(crate) fn start(&mut self) -> Marker {
-        self.events.push(Event::Start(ERROR_NODE));
+        // The file's leading trivia goes inside the root, with its first item.
+        if !self.builder.parents.is_empty() {
+            self.attach_trivia();
+        }
+        self.builder.start_node();
         Marker {
-            index: self.events.len() - 1,
+            depth: self.builder.parents.len(),
         }
     }
 
@@ -278,240 +288,187 @@ fn insertable(kind: SyntaxKind) -> Option<&'static str> {
     }
 }
 
+/// An open node: every node the grammar opens is completed, innermost first.
 pub(crate) struct Marker {
-    index: usize,
+    /// How many nodes are open with this one.
+    depth: usize,
 }
 
 impl Marker {
     pub(crate) fn complete(self, p: &mut Parser<'_>, kind: SyntaxKind) {
-        p.events[self.index] = Event::Start(kind);
-        p.events.push(Event::Finish);
-    }
-}
-
-/// At most this many threads build one tree.
-const MAX_BUILD_THREADS: usize = 8;
-
-/// The events of a parse, with what [`build_tree`] needs to split them.
-pub(crate) struct Events {
-    pub(crate) events: Vec<Event>,
-    /// Indices into `lexed` of the non-trivia tokens, in order.
-    pub(crate) non_trivia: Vec<u32>,
-    /// Where each top-level item begins: its first event, and how many
-    /// non-trivia tokens come before it.
-    pub(crate) item_starts: Vec<(u32, u32)>,
-}
-
-impl Events {
-    /// Appends the events of the text that follows this one, parsed on its
-    /// own (`next`, whose first event opens its root and whose token indices
-    /// start at 0), as if one parser had gone on: the two roots become one.
-    pub(crate) fn append(&mut self, next: Events, tokens_before: u32) {
-        let non_trivia_before = self.non_trivia.len() as u32;
-        // This root's Finish and the next root's Start go.
-        self.events.pop();
-        let events_before = self.events.len() as u32 - 1;
-        self.events.extend(next.events.into_iter().skip(1));
-        self.non_trivia
-            .extend(next.non_trivia.into_iter().map(|i| i + tokens_before));
-        self.item_starts.extend(
-            next.item_starts
-                .into_iter()
-                .map(|(event, tokens)| (event + events_before, tokens + non_trivia_before)),
+        debug_assert_eq!(
+            self.depth,
+            p.builder.parents.len(),
+            "nodes complete innermost first"
         );
+        // The root holds the file's trailing trivia.
+        if self.depth == 1 {
+            p.attach_trivia();
+        }
+        p.builder.finish_node(kind);
     }
 }
 
-/// Replays `events` over every token of `lexed` into a green tree. Trivia goes
-/// to the outermost node open at its place, so nodes never start or end with
-/// whitespace or comments.
-///
-/// Large trees are built on up to `threads` threads: the root's items are
-/// independent subtrees, so each thread builds a run of them (with the trivia
-/// between them) and the root is assembled from the runs in order. The tree
-/// is the same either way.
-pub(crate) fn build_tree(text: &str, lexed: &Lexed, events: &Events, threads: usize) -> GreenNode {
-    let all = &events.events;
-    let threads = threads.min(MAX_BUILD_THREADS);
-    let root_kind = match all.first() {
-        Some(Event::Start(kind)) if threads > 1 => *kind,
-        _ => {
-            let mut builder = TreeBuilder::default();
-            let mut next_token = 0;
-            replay(&mut builder, text, lexed, all, &mut next_token, 0);
-            debug_assert_eq!(next_token, lexed.len(), "every token is in the tree");
-            return builder.finish();
-        }
-    };
-    // Runs of whole items of about equal event counts; the root's own Start
-    // and Finish stay here.
-    let mut runs = Vec::with_capacity(threads);
-    let mut run_start = (1, 0);
-    for part in 1..threads {
-        let target = all.len() * part / threads;
-        let at = target.max(run_start.0 + 1);
-        let index = events
-            .item_starts
-            .partition_point(|&(event, _)| (event as usize) < at);
-        if let Some(&(event, tokens_before)) = events.item_starts.get(index) {
-            let split = (event as usize, tokens_before as usize);
-            runs.push((run_start, split.0));
-            run_start = split;
-        }
-    }
-    runs.push((run_start, all.len() - 1));
-    let build_run = |((first_event, tokens_before), end_event): ((usize, usize), usize)| {
-        // The run's first event attaches the trivia after the previous run.
-        let mut next_token = match tokens_before.checked_sub(1) {
-            Some(last) => events.non_trivia[last] as usize + 1,
-            None => 0,
-        };
-        let mut builder = TreeBuilder::default();
-        replay(
-            &mut builder,
-            text,
-            lexed,
-            &all[first_event..end_event],
-            &mut next_token,
-            1,
-        );
-        (builder, next_token)
-    };
-    // On rayon's pool (which the analysis shares), not on threads started
-    // for each parse.
-    let mut built: Vec<_> = runs.into_par_iter().map(build_run).collect();
-    let mut builder = TreeBuilder::default();
-    builder.start_node(root_kind);
-    let mut next_token = built.last().map_or(0, |(_, next)| *next);
-    for (run, _) in &mut built {
-        builder.children.append(&mut run.children);
-    }
-    // What the root's Finish does: the trailing trivia goes inside it.
-    replay(
-        &mut builder,
-        text,
-        lexed,
-        &all[all.len() - 1..],
-        &mut next_token,
-        1,
-    );
-    debug_assert_eq!(next_token, lexed.len(), "every token is in the tree");
-    builder.finish()
-}
-
-/// Replays `events` into `builder` from token `next_token`, `depth` nodes deep.
-fn replay(
-    builder: &mut TreeBuilder,
-    text: &str,
-    lexed: &Lexed,
-    events: &[Event],
-    next_token: &mut usize,
-    mut depth: usize,
-) {
-    let attach_trivia = |builder: &mut TreeBuilder, next_token: &mut usize| {
-        while *next_token < lexed.len() && lexed.kind(*next_token).is_trivia() {
-            builder.token(lexed.kind(*next_token), lexed.text(text, *next_token));
-            *next_token += 1;
-        }
-    };
-    for event in events {
-        match *event {
-            Event::Start(kind) => {
-                if depth > 0 {
-                    attach_trivia(builder, next_token);
-                }
-                depth += 1;
-                builder.start_node(kind);
-            }
-            Event::Token(kind) => {
-                attach_trivia(builder, next_token);
-                builder.token(kind, lexed.text(text, *next_token));
-                *next_token += 1;
-            }
-            Event::Finish => {
-                depth -= 1;
-                if depth == 0 {
-                    attach_trivia(builder, next_token);
-                }
-                builder.finish_node();
-            }
-        }
-    }
-}
-
-/// Builds green nodes directly. rowan's `GreenNodeBuilder` deduplicates every
-/// token and small node through a hash map, which costs more than it saves on
-/// large files (most tokens are distinct names, strings and numbers); here
-/// only tokens whose text is fixed by their kind, and short whitespace, are
-/// shared.
+/// Builds green nodes directly, sharing what repeats. rowan's
+/// `GreenNodeBuilder` deduplicates every token and small node through a hash
+/// map of owned keys; here only what often repeats is looked up, in tables
+/// that hold the tokens and nodes themselves: tokens whose text is fixed by
+/// their kind, short whitespace, names and short literals (names and file
+/// names repeat: steps, parameters, `outs`, `"part4.dat"`), and nodes of at
+/// most [`MAX_SHARED_CHILDREN`] children that are all shared (a parameter's
+/// `NAME`, a reference's `SEGMENT`, a `LITERAL`). A shared token or node is
+/// one allocation however often it appears, which saves memory, the time to
+/// allocate it, and the time to free it.
 #[derive(Default)]
 struct TreeBuilder {
     children: Vec<NodeOrToken<GreenNode, GreenToken>>,
-    /// Open nodes: kind and index of their first child in `children`.
-    parents: Vec<(SyntaxKind, usize)>,
+    /// For each of `children`, whether it is shared (from the tables below).
+    shared: Vec<bool>,
+    /// Open nodes: the index of their first child in `children`.
+    parents: Vec<usize>,
     /// Tokens shared by kind (punctuation, keywords).
     fixed_tokens: Vec<Option<GreenToken>>,
     /// Whitespace and newline tokens shared by text.
     spacing: Vec<(SyntaxKind, Box<str>, GreenToken)>,
-    /// Identifiers shared by text: names repeat (steps, parameters, `outs`),
-    /// and one token per name saves memory and the time to free it.
-    identifiers: rustc_hash::FxHashMap<Box<str>, GreenToken>,
+    /// Names and short literals, by kind and text.
+    tokens: hashbrown::HashTable<GreenToken>,
+    /// Small nodes of shared children, by kind and children.
+    nodes: hashbrown::HashTable<GreenNode>,
+}
+
+/// Nodes with more children are not shared: they seldom repeat.
+const MAX_SHARED_CHILDREN: usize = 5;
+
+/// Literals longer than this are not shared: they seldom repeat.
+const MAX_SHARED_LITERAL_LEN: usize = 24;
+
+fn hash_of(value: impl std::hash::Hash) -> u64 {
+    use std::hash::BuildHasher;
+    rustc_hash::FxBuildHasher.hash_one(value)
+}
+
+/// The identity of a tree element: shared elements are equal when they are
+/// the same allocation.
+fn element_address(element: NodeOrToken<&GreenNodeData, &GreenTokenData>) -> usize {
+    match element {
+        NodeOrToken::Node(node) => std::ptr::from_ref(node).addr(),
+        NodeOrToken::Token(token) => std::ptr::from_ref(token).addr(),
+    }
 }
 
 impl TreeBuilder {
-    fn start_node(&mut self, kind: SyntaxKind) {
-        self.parents.push((kind, self.children.len()));
+    fn start_node(&mut self) {
+        self.parents.push(self.children.len());
     }
 
-    fn finish_node(&mut self) {
-        let (kind, first) = self.parents.pop().expect("finish matches a start");
-        let node = GreenNode::new(kind.into(), self.children.drain(first..));
+    fn finish_node(&mut self, kind: SyntaxKind) {
+        let first = self.parents.pop().expect("finish matches a start");
+        let count = self.children.len() - first;
+        let shareable =
+            (1..=MAX_SHARED_CHILDREN).contains(&count) && self.shared[first..].iter().all(|&s| s);
+        let node = if shareable {
+            self.shared_node(kind, first)
+        } else {
+            GreenNode::new(kind.into(), self.children.drain(first..))
+        };
+        self.children.truncate(first);
+        self.shared.truncate(first);
         self.children.push(NodeOrToken::Node(node));
+        self.shared.push(shareable);
+    }
+
+    /// The node of `kind` over `children[first..]`, all shared: the same
+    /// allocation as every earlier such node.
+    fn shared_node(&mut self, kind: SyntaxKind, first: usize) -> GreenNode {
+        let children = &self.children[first..];
+        let address = |child: &NodeOrToken<GreenNode, GreenToken>| match child {
+            NodeOrToken::Node(node) => element_address(NodeOrToken::Node(node)),
+            NodeOrToken::Token(token) => element_address(NodeOrToken::Token(token)),
+        };
+        let mut addresses = [0usize; MAX_SHARED_CHILDREN];
+        for (slot, child) in addresses.iter_mut().zip(children) {
+            *slot = address(child);
+        }
+        let hash = hash_of((kind as u16, addresses));
+        let raw_kind: rowan::SyntaxKind = kind.into();
+        let found = self.nodes.find(hash, |node| {
+            node.kind() == raw_kind
+                && node.children().len() == children.len()
+                && node
+                    .children()
+                    .zip(&addresses)
+                    .all(|(child, &a)| element_address(child) == a)
+        });
+        if let Some(node) = found {
+            return node.clone();
+        }
+        let node = GreenNode::new(raw_kind, children.iter().cloned());
+        self.nodes.insert_unique(hash, node.clone(), |node| {
+            let mut addresses = [0usize; MAX_SHARED_CHILDREN];
+            for (slot, child) in addresses.iter_mut().zip(node.children()) {
+                *slot = element_address(child);
+            }
+            hash_of((node.kind().0, addresses))
+        });
+        node
     }
 
     fn token(&mut self, kind: SyntaxKind, text: &str) {
-        let token = if has_fixed_text(kind) {
+        let (token, shared) = if has_fixed_text(kind) {
             let index = kind as usize;
             if self.fixed_tokens.len() <= index {
                 self.fixed_tokens.resize(index + 1, None);
             }
-            self.fixed_tokens[index]
+            let token = self.fixed_tokens[index]
                 .get_or_insert_with(|| GreenToken::new(kind.into(), text))
-                .clone()
+                .clone();
+            (token, true)
         } else if matches!(kind, WHITESPACE | NEWLINE) && text.len() <= 16 {
             match self
                 .spacing
                 .iter()
                 .find(|(k, t, _)| *k == kind && **t == *text)
             {
-                Some((_, _, token)) => token.clone(),
-                None => {
+                Some((_, _, token)) => (token.clone(), true),
+                None if self.spacing.len() < 64 => {
                     let token = GreenToken::new(kind.into(), text);
-                    if self.spacing.len() < 64 {
-                        self.spacing.push((kind, text.into(), token.clone()));
-                    }
-                    token
+                    self.spacing.push((kind, text.into(), token.clone()));
+                    (token, true)
                 }
+                None => (GreenToken::new(kind.into(), text), false),
             }
-        } else if kind == IDENT {
-            match self.identifiers.get(text) {
-                Some(token) => token.clone(),
-                None => {
-                    let token = GreenToken::new(kind.into(), text);
-                    self.identifiers.insert(text.into(), token.clone());
-                    token
-                }
-            }
+        } else if kind == IDENT
+            || (matches!(kind, STRING | INT | DOUBLE) && text.len() <= MAX_SHARED_LITERAL_LEN)
+        {
+            (self.shared_token(kind, text), true)
         } else {
-            GreenToken::new(kind.into(), text)
+            (GreenToken::new(kind.into(), text), false)
         };
         self.children.push(NodeOrToken::Token(token));
+        self.shared.push(shared);
+    }
+
+    /// The token of `kind` and `text`: the same allocation as every earlier one.
+    fn shared_token(&mut self, kind: SyntaxKind, text: &str) -> GreenToken {
+        let raw_kind: rowan::SyntaxKind = kind.into();
+        let hash = hash_of((kind as u16, text));
+        let found = self.tokens.find(hash, |token| {
+            token.kind() == raw_kind && token.text() == text
+        });
+        if let Some(token) = found {
+            return token.clone();
+        }
+        let token = GreenToken::new(raw_kind, text);
+        self.tokens.insert_unique(hash, token.clone(), |token| {
+            hash_of((token.kind().0, token.text()))
+        });
+        token
     }
 
     fn finish(mut self) -> GreenNode {
         match self.children.pop() {
             Some(NodeOrToken::Node(root)) if self.children.is_empty() => root,
-            _ => unreachable!("the events build exactly one root node"),
+            _ => unreachable!("the grammar builds exactly one root node"),
         }
     }
 }

@@ -72,8 +72,12 @@ where
 {
     let mut guard = CancelOnDrop(Some(cancel));
     // Unwind safety: the work owns its snapshot, which is dropped with it.
-    let outcome =
-        tokio::task::spawn_blocking(move || std::panic::catch_unwind(AssertUnwindSafe(work))).await;
+    let outcome = tokio::task::spawn_blocking(move || {
+        let outcome = std::panic::catch_unwind(AssertUnwindSafe(work));
+        crate::memory::collect_thread();
+        outcome
+    })
+    .await;
     guard.0 = None;
     match outcome {
         Ok(Ok(Ok(value))) => Ok(value),

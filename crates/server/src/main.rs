@@ -8,6 +8,7 @@ mod dispatch;
 mod handlers;
 mod line_index;
 mod lsp_ext;
+mod memory;
 mod server;
 mod skipped;
 mod state;
@@ -81,6 +82,7 @@ fn main() -> ExitCode {
         }
     };
     let clean_exit = runtime.block_on(async {
+        tokio::spawn(memory::return_freed_memory());
         let (service, socket) = handlers::service();
         let shutdown = std::sync::Arc::new(std::sync::atomic::AtomicBool::new(false));
         Server::new(

@@ -8,7 +8,7 @@ use easyflow_diagnostics::{Code, Diagnostic};
 use crate::anchor::AnchoredDiagnostic;
 use crate::attributes::{check_flow_attribute, flow_attribute_set_twice};
 use crate::graph::dependency_graph;
-use crate::items::{FileOutline, file_outline, item_index};
+use crate::items::{FileOutline, StepChunk, StepId, chunk_analysis, file_outline, item_index};
 use crate::resolve::name_resolution;
 use crate::rules;
 use crate::{Db, SourceFile, parse};
@@ -23,8 +23,60 @@ pub fn semantic_diagnostics(db: &dyn Db, file: SourceFile) -> Vec<AnchoredDiagno
     let index = item_index(db, file);
     let graph = dependency_graph(db, file);
     let mut out = Vec::new();
-    rules::names::check(index, name_resolution(db, file), graph, &mut out);
+    rules::names::check_requires(index, name_resolution(db, file), &mut out);
+    out.extend(name_diagnostics(db, file).iter().cloned());
     rules::graph::check(index, graph, &mut out);
+    out
+}
+
+/// A chunk of steps with the index of its first step: what the names rules
+/// of its steps need to anchor their diagnostics.
+#[salsa::interned(debug)]
+pub struct PlacedChunk<'db> {
+    pub chunk: StepChunk<'db>,
+    pub first: u32,
+}
+
+/// The names rules of every step, in order, from the chunks' (backdated
+/// when they are the same, so an edit elsewhere than in names stops here).
+#[salsa::tracked(returns(ref))]
+pub fn name_diagnostics(db: &dyn Db, file: SourceFile) -> Vec<AnchoredDiagnostic> {
+    let outline = file_outline(db, file);
+    let mut out = Vec::new();
+    for chunk in &outline.chunks {
+        let placed = PlacedChunk::new(db, chunk.node, chunk.first);
+        out.extend(chunk_name_diagnostics(db, file, placed).iter().cloned());
+    }
+    out
+}
+
+/// The names rules of one chunk's steps: re-run for an edited chunk, and
+/// for all when the names change ([`crate::resolve::names`]).
+#[salsa::tracked(returns(ref))]
+pub fn chunk_name_diagnostics<'db>(
+    db: &'db dyn Db,
+    file: SourceFile,
+    placed: PlacedChunk<'db>,
+) -> Vec<AnchoredDiagnostic> {
+    let chunk = *placed.chunk(db);
+    let first = placed.first(db);
+    let context = rules::names::NamesContext {
+        names: crate::resolve::names(db, file),
+        defined: crate::resolve::defined_names(db, file),
+    };
+    let resolved = crate::resolve::chunk_resolution(db, file, chunk);
+    let summaries = &chunk_analysis(db, chunk).summaries;
+    let mut out = Vec::new();
+    for (k, step) in summaries.iter().enumerate() {
+        rules::names::check_step(
+            &context,
+            StepId(first + k as u32),
+            step,
+            &resolved.dependencies[k],
+            &resolved.references[k],
+            &mut out,
+        );
+    }
     out
 }
 

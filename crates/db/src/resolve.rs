@@ -68,6 +68,26 @@ pub struct DefinedNames {
     steps: Vec<StepNames>,
     step_count: usize,
     requires: Vec<String>,
+    unparsed_requires: Vec<String>,
+}
+
+impl DefinedNames {
+    /// Every step's name, in text order.
+    pub fn step_names(&self) -> impl Iterator<Item = &str> + Clone {
+        self.steps
+            .iter()
+            .flat_map(|chunk| chunk.names.iter().filter_map(|name| name.as_deref()))
+    }
+
+    /// Every required name, in order.
+    pub fn requires(&self) -> impl Iterator<Item = &str> + Clone {
+        self.requires.iter().map(String::as_str)
+    }
+
+    /// See `FileOutline::unparsed_requires`.
+    pub fn unparsed_requires(&self) -> &[String] {
+        &self.unparsed_requires
+    }
 }
 
 #[derive(Debug, Clone, Eq)]
@@ -85,7 +105,8 @@ impl PartialEq for StepNames {
 
 /// The names defined, from the item index: equal (and backdated) after an
 /// edit that changes no step's name, no step's place and no `require`, so
-/// that [`names`] is not rebuilt.
+/// that [`names`] is not rebuilt and the names rules of unedited chunks do
+/// not run again.
 #[salsa::tracked(returns(ref))]
 pub fn defined_names(db: &dyn Db, file: SourceFile) -> DefinedNames {
     let index = item_index(db, file);
@@ -100,6 +121,7 @@ pub fn defined_names(db: &dyn Db, file: SourceFile) -> DefinedNames {
             .collect(),
         step_count: index.steps.len(),
         requires: index.requires.clone(),
+        unparsed_requires: index.unparsed_requires.clone(),
     }
 }
 

@@ -107,6 +107,12 @@ fn renaming_a_reference_reruns_resolution() {
     // Only the edited step's chunk is resolved again.
     let resolved = executed.iter().filter(|q| *q == "chunk_resolution").count();
     assert!((1..=2).contains(&resolved), "{executed:?}");
+    // And its names rules only.
+    let checked = executed
+        .iter()
+        .filter(|q| *q == "chunk_name_diagnostics")
+        .count();
+    assert!((1..=2).contains(&checked), "{executed:?}");
     assert_eq!(diagnostics, fresh_check(&after));
 
     // Renaming a step rebuilds it.

@@ -8,34 +8,23 @@ use easyflow_diagnostics::{Code, Fix, Removal, Tag};
 use smol_str::SmolStr;
 
 use crate::anchor::{Anchor, AnchoredDiagnostic};
-use crate::graph::{DependencyGraph, EdgeKind};
-use crate::items::{ItemIndex, StepId};
-use crate::resolve::{Resolution, Target};
+use crate::graph::EdgeSource;
+use crate::items::{ItemIndex, StepId, StepSummary};
+use crate::resolve::{DefinedNames, Names, Resolution, Target};
 
-/// The names diagnostics of a file, in the order of its requires, then of
-/// its steps.
-pub(crate) fn check(
+/// The names diagnostics of the file's `require` entries, in order.
+pub(crate) fn check_requires(
     index: &ItemIndex,
     resolution: &Resolution,
-    graph: &DependencyGraph,
     out: &mut Vec<AnchoredDiagnostic>,
 ) {
-    // Suggestions never name the step itself: that would be E0302.
-    let other_step_names = |id: StepId| {
-        let own = index.steps[id.index()].name.as_deref();
-        index
-            .steps
-            .iter()
-            .filter_map(|s| s.name.as_deref())
-            .filter(move |name| Some(*name) != own)
-    };
-
+    let names = &resolution.names;
     for (i, name) in index.requires.iter().enumerate() {
         let anchor = Anchor::Require(i as u32);
-        let first = resolution.names.files_by_name[name];
+        let first = names.files_by_name[name];
         if first != i as u32 {
             out.push(file_required_twice(anchor, name, Anchor::Require(first)));
-        } else if let Some(&step) = resolution.names.steps_by_name.get(name.as_str()) {
+        } else if let Some(&step) = names.steps_by_name.get(name.as_str()) {
             out.push(file_and_step_share_a_name(
                 anchor,
                 name,
@@ -45,94 +34,111 @@ pub(crate) fn check(
             out.push(unused_file(anchor, name));
         }
     }
+}
 
-    let per_step = index
-        .steps
-        .iter()
-        .zip(resolution.dependencies.iter())
-        .zip(resolution.references.iter());
-    for (i, ((step, dependencies), references)) in per_step.enumerate() {
-        let id = StepId(i as u32);
-        if let Some(name) = &step.name
-            && !resolution.names.first_definition[i]
-        {
-            let first = resolution.names.steps_by_name[name];
-            if first != id {
-                out.push(duplicate_step(
-                    Anchor::StepName(id),
-                    name,
-                    Anchor::StepName(first),
+/// What the names rules of a step need besides the step.
+pub(crate) struct NamesContext<'a> {
+    pub names: &'a Names,
+    pub defined: &'a DefinedNames,
+}
+
+/// The names diagnostics of one step (`id`), given what its references
+/// (`references`) and `after`/`on` entries (`dependencies`) resolve to.
+pub(crate) fn check_step(
+    context: &NamesContext<'_>,
+    id: StepId,
+    step: &StepSummary,
+    dependencies: &[Option<StepId>],
+    references: &[Target],
+    out: &mut Vec<AnchoredDiagnostic>,
+) {
+    let names = context.names;
+    // Suggestions never name the step itself: that would be E0302. The
+    // candidates are in text order (ties go to the earliest).
+    let own = step.name.as_deref();
+    let other_step_names = || {
+        context
+            .defined
+            .step_names()
+            .filter(move |name| Some(*name) != own)
+    };
+    if let Some(name) = &step.name
+        && !names.first_definition[id.index()]
+    {
+        let first = names.steps_by_name[name];
+        if first != id {
+            out.push(duplicate_step(
+                Anchor::StepName(id),
+                name,
+                Anchor::StepName(first),
+            ));
+        }
+    }
+    for (n, dependency) in step.dependencies.iter().enumerate() {
+        let anchor = Anchor::Dependency(id, n as u32);
+        let repeated = step.dependencies[..n]
+            .iter()
+            .any(|d| d.name == dependency.name);
+        match dependencies[n] {
+            None if names.files_by_name.contains_key(dependency.name.as_str()) => {
+                out.push(dependency_is_a_file(anchor, &dependency.name));
+            }
+            None => {
+                let suggestion = closest(&dependency.name, other_step_names());
+                out.push(unknown_dependency(anchor, &dependency.name, suggestion));
+            }
+            // An `on` entry already has its E0408; its fix (`after`) may
+            // then show this.
+            Some(target) if target != id && !repeated && !dependency.via_on => {
+                // The step's first data or stream edge from the same step:
+                // its first reference that names it.
+                let read = references.iter().position(|r| *r == Target::Step(target));
+                if let Some(n) = read {
+                    out.push(redundant_after(
+                        anchor,
+                        &dependency.name,
+                        Anchor::of_edge_source(id, EdgeSource::Reference(n as u32)),
+                    ));
+                }
+            }
+            Some(_) => {}
+        }
+    }
+    for (n, reference) in step.references.iter().enumerate() {
+        match references[n] {
+            // The broken `require` already has its syntax error.
+            Target::Unresolved
+                if context
+                    .defined
+                    .unparsed_requires()
+                    .iter()
+                    .any(|r| *r == reference.head) => {}
+            Target::Unresolved => {
+                let candidates = other_step_names().chain(context.defined.requires());
+                out.push(unresolved_name(
+                    Anchor::ReferenceHead(id, n as u32),
+                    &reference.head,
+                    closest(&reference.head, candidates),
+                    !reference.members.is_empty(),
+                    reference.stream_source,
                 ));
             }
-        }
-        for (n, dependency) in step.dependencies.iter().enumerate() {
-            let anchor = Anchor::Dependency(id, n as u32);
-            let repeated = step.dependencies[..n]
-                .iter()
-                .any(|d| d.name == dependency.name);
-            match dependencies[n] {
-                None if resolution
-                    .names
-                    .files_by_name
-                    .contains_key(dependency.name.as_str()) =>
-                {
-                    out.push(dependency_is_a_file(anchor, &dependency.name));
-                }
-                None => {
-                    let suggestion = closest(&dependency.name, other_step_names(id));
-                    out.push(unknown_dependency(anchor, &dependency.name, suggestion));
-                }
-                // An `on` entry already has its E0408; its fix (`after`) may
-                // then show this.
-                Some(target) if target != id && !repeated && !dependency.via_on => {
-                    let data_edge = graph
-                        .edges_into(id)
-                        .iter()
-                        .find(|e| e.from == target && e.kind != EdgeKind::Control);
-                    if let Some(edge) = data_edge {
-                        out.push(redundant_after(
-                            anchor,
-                            &dependency.name,
-                            Anchor::of_edge_source(id, edge.source),
-                        ));
-                    }
-                }
-                Some(_) => {}
+            Target::File(_) if reference.stream_source => {
+                out.push(stream_source_is_a_file(
+                    Anchor::Reference(id, n as u32),
+                    &reference.head,
+                ));
             }
-        }
-        for (n, reference) in step.references.iter().enumerate() {
-            match references[n] {
-                // The broken `require` already has its syntax error.
-                Target::Unresolved
-                    if index.unparsed_requires.iter().any(|r| *r == reference.head) => {}
-                Target::Unresolved => {
-                    let candidates =
-                        other_step_names(id).chain(index.requires.iter().map(String::as_str));
-                    out.push(unresolved_name(
-                        Anchor::ReferenceHead(id, n as u32),
+            Target::File(_) => {}
+            Target::Step(_) => {
+                if let Some((m, member, expected)) = unknown_member_of(&reference.members) {
+                    out.push(unknown_member(
+                        Anchor::Member(id, n as u32, m as u32),
                         &reference.head,
-                        closest(&reference.head, candidates),
-                        !reference.members.is_empty(),
-                        reference.stream_source,
+                        m > 0,
+                        member,
+                        expected,
                     ));
-                }
-                Target::File(_) if reference.stream_source => {
-                    out.push(stream_source_is_a_file(
-                        Anchor::Reference(id, n as u32),
-                        &reference.head,
-                    ));
-                }
-                Target::File(_) => {}
-                Target::Step(_) => {
-                    if let Some((m, member, expected)) = unknown_member_of(&reference.members) {
-                        out.push(unknown_member(
-                            Anchor::Member(id, n as u32, m as u32),
-                            &reference.head,
-                            m > 0,
-                            member,
-                            expected,
-                        ));
-                    }
                 }
             }
         }

@@ -1,6 +1,7 @@
 //! `easyflow-ls`: the EasyFlow language server. `easyflow-ls --stdio` speaks
 //! LSP 3.17 over stdin/stdout; logs go to stderr (level from `EASYFLOW_LOG`).
 
+mod background;
 mod capabilities;
 mod convert;
 mod diagnostics;

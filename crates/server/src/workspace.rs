@@ -18,6 +18,7 @@ use tower_lsp_server::ls_types as lsp;
 
 use rayon::prelude::*;
 
+use crate::background;
 use crate::convert::Encoding;
 use crate::line_index::LineIndex;
 use crate::skipped::SkippedFiles;
@@ -414,7 +415,7 @@ const PROGRESS_THRESHOLD: usize = 20;
 const BATCH: usize = 50;
 
 /// Indexes every `.flow` file of the workspace folders for workspace
-/// symbols (each analysed on its own, on every core, keeping only its
+/// symbols (each analysed on its own, on the background threads, keeping only its
 /// symbols), reporting progress on large workspaces.
 pub async fn index(state: &SharedState, client: &Client) {
     let (progress_supported, folders, encoding, skipped) = {
@@ -469,17 +470,29 @@ pub async fn index(state: &SharedState, client: &Client) {
     };
     let total = paths.len().max(1);
     for (batch, chunk) in paths.chunks(BATCH).enumerate() {
-        let chunk = chunk.to_vec();
-        let skipped = skipped.clone();
-        let indexed: Vec<(PathBuf, IndexedFlow)> = tokio::task::spawn_blocking(move || {
+        // An open document is in the analysis: its symbols come from there
+        // (and the disk's are indexed when it closes).
+        let chunk: Vec<PathBuf> = {
+            let state = state.lock();
             chunk
-                .into_par_iter()
-                .filter_map(|path| {
-                    let text = read_logged(&skipped, &path, FileKind::Flow).ok()?;
-                    let flow = index_flow(&path, &text, encoding)?;
-                    Some((path, flow))
-                })
+                .iter()
+                .filter(|path| state.open_document(path).is_none())
+                .cloned()
                 .collect()
+        };
+        let skipped = skipped.clone();
+        // Background work: it must not slow down the open documents.
+        let indexed: Vec<(PathBuf, IndexedFlow)> = tokio::task::spawn_blocking(move || {
+            background::run(|| {
+                chunk
+                    .into_par_iter()
+                    .filter_map(|path| {
+                        let text = read_logged(&skipped, &path, FileKind::Flow).ok()?;
+                        let flow = index_flow(&path, &text, encoding)?;
+                        Some((path, flow))
+                    })
+                    .collect()
+            })
         })
         .await
         .unwrap_or_default();

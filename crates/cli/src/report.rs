@@ -81,6 +81,16 @@ pub fn to_codespan<FileId: Copy>(d: &Diagnostic, file: FileId) -> Report<FileId>
         .with_labels(labels)
 }
 
+/// The lines of a file, to place its diagnostics; nothing for a file without
+/// any (indexing a large file's lines costs time and memory).
+fn line_index(file: &CheckedFile) -> LineIndex {
+    if file.diagnostics.is_empty() {
+        LineIndex::new("")
+    } else {
+        LineIndex::new(&file.text)
+    }
+}
+
 pub fn json(files: &[CheckedFile], out: &mut impl Write) -> io::Result<()> {
     let range_json = |index: &LineIndex, range: easyflow_diagnostics::TextRange| {
         let (start, end) = (position(index, range.start()), position(index, range.end()));
@@ -92,7 +102,7 @@ pub fn json(files: &[CheckedFile], out: &mut impl Write) -> io::Result<()> {
     let files_json: Vec<_> = files
         .iter()
         .map(|file| {
-            let index = LineIndex::new(&file.text);
+            let index = line_index(file);
             let path = file.path.display().to_string();
             let diagnostics: Vec<_> = file
                 .diagnostics
@@ -134,7 +144,8 @@ pub fn json(files: &[CheckedFile], out: &mut impl Write) -> io::Result<()> {
 pub fn human(files: &[CheckedFile], out: &mut dyn termcolor::WriteColor) -> io::Result<()> {
     let config = term::Config::default();
     let mut sources = SimpleFiles::new();
-    for file in files {
+    // Only files with diagnostics: adding one indexes its lines.
+    for file in files.iter().filter(|file| !file.diagnostics.is_empty()) {
         let id = sources.add(file.path.display().to_string(), &*file.text);
         for d in &file.diagnostics {
             term::emit_to_write_style(out, &config, &sources, &to_codespan(d, id))
@@ -185,7 +196,7 @@ pub fn sarif(files: &[CheckedFile], out: &mut impl Write) -> io::Result<()> {
     };
     let mut results = Vec::new();
     for file in files {
-        let index = LineIndex::new(&file.text);
+        let index = line_index(file);
         let uri = file.path.display().to_string().replace('\\', "/");
         let location = |range| json!({"physicalLocation": {"artifactLocation": {"uri": uri}, "region": region(&index, range)}});
         for d in &file.diagnostics {

@@ -41,10 +41,11 @@ pub fn chunk_catalog_diagnostics<'db>(
     let steps = &chunk_analysis(db, chunk).steps;
     steps
         .iter()
-        .map(|analysis| {
+        .zip(&chunk.syntax(db).steps)
+        .map(|(analysis, step)| {
             let mut out = Vec::new();
             if catalog.is_usable() {
-                rules::check_step(analysis, catalog, &mut out);
+                rules::check_step(analysis, &step.green, catalog, &mut out);
             }
             out
         })

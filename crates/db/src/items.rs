@@ -457,10 +457,6 @@ pub struct StepAnalysis {
     pub anchors: StepAnchors,
     /// Diagnostics that need nothing outside the step, at relative ranges.
     pub local_diagnostics: Vec<Diagnostic>,
-    /// Each parameter's value as the catalog checks see it; indices match
-    /// [`StepSummary::params`]. Kept out of the summary: values are not in
-    /// the firewall, so editing one re-checks only its step.
-    pub param_values: Vec<easyflow_catalog::Value>,
 }
 
 /// Layer 3's result for a chunk: each step's analysis, and what the item
@@ -509,7 +505,6 @@ pub fn analyse_step(green: &GreenNode) -> StepAnalysis {
         summary: Arc::new(walker.summary),
         anchors: walker.anchors,
         local_diagnostics: walker.diagnostics,
-        param_values: walker.param_values,
     }
 }
 
@@ -531,7 +526,6 @@ struct StepWalker {
     summary: StepSummary,
     anchors: StepAnchors,
     diagnostics: Vec<Diagnostic>,
-    param_values: Vec<easyflow_catalog::Value>,
 }
 
 impl StepWalker {
@@ -550,7 +544,6 @@ impl StepWalker {
         exact(&mut anchors.attributes);
         exact(&mut anchors.capabilities);
         exact(&mut self.diagnostics);
-        exact(&mut self.param_values);
     }
 }
 
@@ -811,7 +804,6 @@ impl StepWalker {
             value: value.map(|v| v.syntax().text_range()),
             elements,
         });
-        self.param_values.push(catalog_value(value.as_ref()));
         if let Some(value) = value {
             self.references(value, index, stream);
         }
@@ -873,6 +865,22 @@ fn output_index(reference: &ast::RefExpr<GreenRef<'_>>) -> Option<(SmolStr, Text
         }
         _ => None,
     }
+}
+
+/// Each parameter's value of a step (its green tree) as the catalog checks
+/// see it; indices match [`StepSummary::params`]. Not part of the step's
+/// analysis: only a flow with a catalog needs them, and a cold check of
+/// one without would keep a copy of every value.
+pub fn param_values(step: &GreenNode) -> Vec<easyflow_catalog::Value> {
+    let Some(step) = ast::Step::cast(GreenRef::root(step)) else {
+        return Vec::new();
+    };
+    step.param_block()
+        .iter()
+        .flat_map(|block| block.sections())
+        .flat_map(|section| section.params())
+        .map(|param| catalog_value(param.value().as_ref()))
+        .collect()
 }
 
 /// A parameter's value as the catalog checks see it (`catalog.md`): a

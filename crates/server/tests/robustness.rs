@@ -357,3 +357,50 @@ fn recorded_sessions_end_in_a_fresh_check() {
         assert_eq!(server.stop().code(), Some(0));
     }
 }
+
+/// The server's threads (`/proc/PID/status`).
+fn threads(pid: u32) -> usize {
+    std::fs::read_to_string(format!("/proc/{pid}/status"))
+        .unwrap_or_default()
+        .lines()
+        .find_map(|l| l.strip_prefix("Threads:"))
+        .and_then(|n| n.trim().parse().ok())
+        .unwrap_or(0)
+}
+
+/// A burst of requests (an editor's, with most of them cancelled) is
+/// computed by a few threads per core, not by a thread each: every thread
+/// keeps an allocator heap, and hundreds of them kept hundreds of MiB
+/// (found by the session fuzzer's `bounded_memory` measurement).
+#[test]
+fn a_burst_of_requests_runs_on_a_few_threads() {
+    let (mut server, dir) = started();
+    let uri = server.open(
+        &dir.path().join("big.flow"),
+        &easyflow_genflow::generate(3_000, 5),
+    );
+    server.diagnostics(&uri, 0);
+    let cores = std::thread::available_parallelism().map_or(1, |n| n.get());
+    // The blocking pool (4 a core), tokio's and rayon's workers (1 a core
+    // each), and a few more (main, stdin, the runtime's timer).
+    let bound = 6 * cores + 8;
+    let mut most = threads(server.pid());
+    let ids: Vec<i64> = (0..100)
+        .map(|_| {
+            let id = server.send_request(
+                "textDocument/semanticTokens/full",
+                json!({"textDocument": {"uri": uri}}),
+            );
+            // Each one cancelled once it runs: its computation goes on
+            // (nothing in it asks the snapshot), the next one starts.
+            server.notify("$/cancelRequest", json!({"id": id}));
+            id
+        })
+        .collect();
+    for id in ids {
+        most = most.max(threads(server.pid()));
+        server.response(id);
+    }
+    assert!(most <= bound, "{most} threads (at most {bound} expected)");
+    assert_eq!(server.stop().code(), Some(0));
+}

@@ -1,5 +1,5 @@
 //! The EasyFlow syntax layer: [`lex`] (logos), [`parse`] (an error-resilient,
-//! event-based recursive descent parser) into a lossless rowan tree, and the
+//! recursive descent parser that builds the tree as it goes) into a lossless rowan tree, and the
 //! typed [`ast`] over it, generic over the [`tree`] it reads. Knows nothing
 //! of salsa, the LSP or files.
 //!

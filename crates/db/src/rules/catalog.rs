@@ -6,6 +6,7 @@
 use easyflow_catalog::check::{self, ValueProblem};
 use easyflow_catalog::{Catalog, Package, Value};
 use easyflow_diagnostics::{Code, Diagnostic, Fix, TextRange};
+use easyflow_syntax::GreenNode;
 use easyflow_syntax::ast::SectionKind;
 
 use crate::anchor::{Anchor, AnchoredDiagnostic};
@@ -14,7 +15,12 @@ use crate::items::{StepAnalysis, Sweep};
 /// E0801–E0805 of one step against the catalog. A step whose package is
 /// unknown gets only E0801; parameters of the `exec:` section are the
 /// platform's, not the package's, and are not checked.
-pub(crate) fn check_step(analysis: &StepAnalysis, catalog: &Catalog, out: &mut Vec<Diagnostic>) {
+pub(crate) fn check_step(
+    analysis: &StepAnalysis,
+    green: &GreenNode,
+    catalog: &Catalog,
+    out: &mut Vec<Diagnostic>,
+) {
     let summary = &analysis.summary;
     let anchors = &analysis.anchors;
     let Some(name) = summary.package.as_deref() else {
@@ -26,6 +32,7 @@ pub(crate) fn check_step(analysis: &StepAnalysis, catalog: &Catalog, out: &mut V
         }
         return;
     };
+    let mut param_values = None;
     let app_params = summary
         .params
         .iter()
@@ -42,7 +49,10 @@ pub(crate) fn check_step(analysis: &StepAnalysis, catalog: &Catalog, out: &mut V
             }
             continue;
         };
-        let value = &analysis.param_values[i];
+        let values = param_values.get_or_insert_with(|| crate::items::param_values(green));
+        let Some(value) = values.get(i) else {
+            continue;
+        };
         // A bare name that names a package (`language.md` §3.1: it
         // resolves) has no known type.
         let names_a_package = |value: &Value| match value {

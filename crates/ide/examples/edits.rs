@@ -1,7 +1,8 @@
 //! A profiling driver for the analysis side of an edit, without the server:
 //! opens a generated flow of `STEPS` steps (default 100000) in an
 //! `AnalysisHost`, checks it, then applies `COUNT` edits of one `KIND`
-//! (`string`, `reference` or `newstep`), each followed by the file's
+//! (`string`, `reference`, `newstep`, `delete`: delete a step then
+//! undo, or `paste`: paste 50 steps then undo), each followed by the file's
 //! diagnostics, as the server does per keystroke. Only `edit_and_check`
 //! matters to a profiler, e.g.
 //! `valgrind --tool=callgrind --toggle-collect='*edit_and_check*' edits 100000 string 6`.
@@ -71,6 +72,25 @@ fn main() {
                 } else {
                     edit_and_check(&mut host, file, &mut text, at, 1, "");
                 }
+            }
+        }
+        "delete" | "paste" => {
+            let step = text.find(&format!("\nstep S{middle} ")).unwrap();
+            let blank = text[..step].rfind("\n\n").unwrap() + 1;
+            let next = text[step + 1..].find("\n\n").unwrap() + step + 2;
+            let block = text[blank..next].to_string();
+            let pasted: String = (0..50)
+                .map(|i| block.replacen(&format!("step S{middle} "), &format!("step P{i} "), 1))
+                .collect();
+            for i in 0..count {
+                match (kind, i % 2) {
+                    ("delete", 0) => {
+                        edit_and_check(&mut host, file, &mut text, blank, block.len(), "")
+                    }
+                    ("delete", _) => edit_and_check(&mut host, file, &mut text, blank, 0, &block),
+                    (_, 0) => edit_and_check(&mut host, file, &mut text, blank, 0, &pasted),
+                    _ => edit_and_check(&mut host, file, &mut text, blank, pasted.len(), ""),
+                };
             }
         }
         _ => {

@@ -82,6 +82,7 @@ fn main() -> ExitCode {
             return ExitCode::from(2);
         }
     };
+    transport::widen_stdin_pipe();
     let clean_exit = runtime.block_on(async {
         tokio::spawn(memory::return_freed_memory());
         let (service, socket) = handlers::service();

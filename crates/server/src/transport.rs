@@ -75,6 +75,27 @@ fn pending_length(buffer: &[u8]) -> Option<usize> {
     Some(body_start + length?.min(MAX_MESSAGE))
 }
 
+/// Gives the pipe on stdin, if it is one, a capacity of 1 MiB (Linux's
+/// default limit for unprivileged processes) instead of 64 KiB: a large
+/// document then arrives in a few reads instead of hundreds, each a round
+/// trip through tokio's blocking pool (a 100k-step `didOpen`, 21 MB,
+/// arrived in 17–34 ms instead of 70–216 ms on a loaded machine).
+#[cfg(target_os = "linux")]
+pub fn widen_stdin_pipe() {
+    // SAFETY: F_SETPIPE_SZ only changes the capacity of the pipe; on
+    // anything else (a file, a terminal) it fails, which changes nothing.
+    let result = unsafe { libc::fcntl(libc::STDIN_FILENO, libc::F_SETPIPE_SZ, 1 << 20) };
+    if result < 0 {
+        tracing::debug!(
+            "stdin keeps its capacity: {}",
+            std::io::Error::last_os_error()
+        );
+    }
+}
+
+#[cfg(not(target_os = "linux"))]
+pub fn widen_stdin_pipe() {}
+
 enum Frame {
     /// A whole message: `consumed` bytes, the body at `body`.
     Message {

@@ -46,7 +46,7 @@ impl<'t> Parser<'t> {
             text,
             lexed,
             pos: 0,
-            builder: TreeBuilder::default(),
+            builder: TreeBuilder::for_tokens(lexed.len()),
             next_token: 0,
             tokens,
             errors: Vec::new(),
@@ -311,14 +311,14 @@ impl Marker {
 
 /// Builds green nodes directly, sharing what repeats. rowan's
 /// `GreenNodeBuilder` deduplicates every token and small node through a hash
-/// map of owned keys; here only what often repeats is looked up, in tables
-/// that hold the tokens and nodes themselves: tokens whose text is fixed by
-/// their kind, short whitespace, names and short literals (names and file
-/// names repeat: steps, parameters, `outs`, `"part4.dat"`), and nodes of at
-/// most [`MAX_SHARED_CHILDREN`] children that are all shared (a parameter's
-/// `NAME`, a reference's `SEGMENT`, a `LITERAL`). A shared token or node is
-/// one allocation however often it appears, which saves memory, the time to
-/// allocate it, and the time to free it.
+/// map of owned keys; here only what often repeats is shared: tokens whose
+/// text is fixed by their kind, short whitespace, names and short literals
+/// (a table that holds the tokens themselves: names and file names repeat,
+/// `outs`, `"part4.dat"`), and nodes of at most [`MAX_SHARED_CHILDREN`]
+/// children that are all shared (a parameter's `NAME`, a reference's
+/// `SEGMENT`, a `LITERAL`), through a small direct-mapped cache. A shared
+/// token or node is one allocation however often it appears, which saves
+/// memory, the time to allocate it, and the time to free it.
 #[derive(Default)]
 struct TreeBuilder {
     children: Vec<NodeOrToken<GreenNode, GreenToken>>,
@@ -332,9 +332,19 @@ struct TreeBuilder {
     spacing: Vec<(SyntaxKind, Box<str>, GreenToken)>,
     /// Names and short literals, by kind and text.
     tokens: hashbrown::HashTable<GreenToken>,
-    /// Small nodes of shared children, by kind and children.
-    nodes: hashbrown::HashTable<GreenNode>,
+    /// Small nodes of shared children, by kind and children: a
+    /// direct-mapped cache of [`NODE_CACHE_SLOTS`], so that the nodes it
+    /// keeps are those that repeat often (still in the processor's cache
+    /// when they are shared again); rarely repeated ones are not worth a
+    /// lookup in a table of every node, which misses the cache each time.
+    nodes: Box<[Option<(NodeKey, GreenNode)>]>,
 }
+
+/// The slots of [`TreeBuilder::nodes`].
+const NODE_CACHE_SLOTS: usize = 1 << 13;
+
+/// A node's kind and the addresses of its shared children.
+type NodeKey = (u16, [usize; MAX_SHARED_CHILDREN]);
 
 /// Nodes with more children are not shared: they seldom repeat.
 const MAX_SHARED_CHILDREN: usize = 5;
@@ -357,6 +367,17 @@ fn element_address(element: NodeOrToken<&GreenNodeData, &GreenTokenData>) -> usi
 }
 
 impl TreeBuilder {
+    /// A builder for a text of `tokens` tokens, its tables sized to hold
+    /// what such a text shares without growing (growing rehashes them all).
+    /// On generated flows, one token in 45 is a distinct name or literal
+    /// and one in 11 a distinct small node.
+    fn for_tokens(tokens: usize) -> Self {
+        TreeBuilder {
+            tokens: hashbrown::HashTable::with_capacity(tokens / 32),
+            ..TreeBuilder::default()
+        }
+    }
+
     fn start_node(&mut self) {
         self.parents.push(self.children.len());
     }
@@ -389,27 +410,18 @@ impl TreeBuilder {
         for (slot, child) in addresses.iter_mut().zip(children) {
             *slot = address(child);
         }
-        let hash = hash_of((kind as u16, addresses));
-        let raw_kind: rowan::SyntaxKind = kind.into();
-        let found = self.nodes.find(hash, |node| {
-            node.kind() == raw_kind
-                && node.children().len() == children.len()
-                && node
-                    .children()
-                    .zip(&addresses)
-                    .all(|(child, &a)| element_address(child) == a)
-        });
-        if let Some(node) = found {
+        let key: NodeKey = (kind as u16, addresses);
+        if self.nodes.is_empty() {
+            self.nodes = vec![None; NODE_CACHE_SLOTS].into_boxed_slice();
+        }
+        let slot = &mut self.nodes[hash_of(key) as usize % NODE_CACHE_SLOTS];
+        if let Some((cached, node)) = slot
+            && *cached == key
+        {
             return node.clone();
         }
-        let node = GreenNode::new(raw_kind, children.iter().cloned());
-        self.nodes.insert_unique(hash, node.clone(), |node| {
-            let mut addresses = [0usize; MAX_SHARED_CHILDREN];
-            for (slot, child) in addresses.iter_mut().zip(node.children()) {
-                *slot = element_address(child);
-            }
-            hash_of((node.kind().0, addresses))
-        });
+        let node = GreenNode::new(kind.into(), children.iter().cloned());
+        *slot = Some((key, node.clone()));
         node
     }
 

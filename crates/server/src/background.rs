@@ -10,7 +10,13 @@ use std::sync::OnceLock;
 /// threads, and returns its result.
 pub fn run<R: Send>(work: impl FnOnce() -> R + Send) -> R {
     match pool() {
-        Some(pool) => pool.install(work),
+        Some(pool) => {
+            let result = pool.install(work);
+            // Each background thread's heap keeps what indexing freed
+            // (`memory.rs`): give it back once the work is done.
+            pool.broadcast(|_| crate::memory::collect_thread());
+            result
+        }
         None => work(),
     }
 }

@@ -22,7 +22,7 @@ use std::sync::Arc;
 
 use easyflow_diagnostics::Diagnostic;
 pub use easyflow_diagnostics::{TextRange, TextSize};
-pub use rowan::{GreenNode, NodeOrToken, WalkEvent};
+pub use rowan::{GreenNode, GreenNodeData, NodeOrToken, WalkEvent};
 
 pub use crate::chunk::{CHUNK_ITEMS, ChunkItem, ChunkItems, MAX_CHUNK_ITEMS, ends_chunk};
 use crate::chunk::{GreenElement, chunked_root};
@@ -267,6 +267,14 @@ fn parse_halves(text: &str, middle: usize) -> Option<(Vec<GreenElement>, Vec<Dia
     );
     first.extend(second);
     Some((first, errors))
+}
+
+/// The top-level items and the trivia between them, in order: the children
+/// of the root's chunks (the chunks are a grouping of the tree, not of the
+/// language).
+pub fn top_level_children(root: &SyntaxNode) -> impl Iterator<Item = SyntaxElement> + use<> {
+    root.children()
+        .flat_map(|chunk| chunk.children_with_tokens())
 }
 
 /// The tree as text: one line per node and token, indented two spaces per

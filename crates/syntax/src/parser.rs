@@ -7,8 +7,8 @@ use easyflow_diagnostics::{Code, Diagnostic, Fix, TextRange};
 use rowan::{GreenNode, GreenNodeData, GreenToken, GreenTokenData, NodeOrToken};
 
 use crate::SyntaxKind::{self, *};
-use crate::lexer::Lexed;
 use crate::chunk::GreenElement;
+use crate::lexer::Lexed;
 
 /// Deepest nesting of lists and indexers the parser follows; deeper input is
 /// kept flat inside an error node (so no recursion can overflow the stack).

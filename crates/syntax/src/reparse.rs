@@ -168,7 +168,12 @@ fn splice(
     let push_old = |cutter: &mut ChunkCutter, chunk: usize, range: std::ops::Range<usize>| {
         let node = children.chunk(chunk);
         let hashes = old.chunks()[chunk].child_hashes(node.children().len());
-        for (child, hash) in node.children().zip(hashes).skip(range.start).take(range.len()) {
+        for (child, hash) in node
+            .children()
+            .zip(hashes)
+            .skip(range.start)
+            .take(range.len())
+        {
             cutter.push(child.to_owned(), hash);
         }
     };
@@ -183,7 +188,11 @@ fn splice(
     } else if end.index == 0 && !cutter.is_open() {
         end.chunk
     } else {
-        push_old(&mut cutter, end.chunk, end.index..children.chunk_len(end.chunk));
+        push_old(
+            &mut cutter,
+            end.chunk,
+            end.index..children.chunk_len(end.chunk),
+        );
         let mut to = end.chunk + 1;
         // Until a cut falls where an old chunk ended: the rest is cut as
         // it was.

@@ -498,8 +498,15 @@ fn edits_at_chunk_ends_give_the_chunks_of_a_full_parse() {
     }
     let same = "step S runs P (x = 1);\n".repeat(1000);
     let parse = easyflow_syntax::parse(&same);
-    assert_eq!(parse.chunks()[0].steps().len(), easyflow_syntax::MAX_CHUNK_ITEMS);
-    let edits = vec![(23 * 300 + 20, 0, "2"), (23 * 255, 0, "\n"), (23 * 256 + 1, 1, "")];
+    assert_eq!(
+        parse.chunks()[0].steps().len(),
+        easyflow_syntax::MAX_CHUNK_ITEMS
+    );
+    let edits = vec![
+        (23 * 300 + 20, 0, "2"),
+        (23 * 255, 0, "\n"),
+        (23 * 256 + 1, 1, ""),
+    ];
     assert_eq!(check_edit_sequence(same, edits).unwrap(), 3);
 }
 

@@ -113,16 +113,20 @@ impl ClassBag {
         ClassBag(counts)
     }
 
-    /// A lower bound of the Damerau–Levenshtein distance between the names
-    /// (see [`CharBag::distance_to`]; a saturated count gives nothing).
-    fn distance_to(&self, other: &ClassBag) -> usize {
-        let mut missing = 0u32;
-        let mut extra = 0u32;
-        for (a, b) in self.0.iter().zip(&other.0) {
-            missing += u32::from(a.saturating_sub(*b));
-            extra += u32::from(b.saturating_sub(*a));
-        }
-        missing.max(extra) as usize
+    /// A lower bound of the Damerau–Levenshtein distance between the names,
+    /// given their lengths in characters (see [`CharBag::distance_to`]):
+    /// the larger of what one has and the other lacks, which is half their
+    /// sum (the bags' difference, one instruction per 16 classes) and
+    /// their difference (that of the lengths). A saturated count only
+    /// lowers it.
+    fn distance_to(&self, length: usize, other: &ClassBag, other_length: usize) -> usize {
+        let sum: u32 = self
+            .0
+            .iter()
+            .zip(&other.0)
+            .map(|(a, b)| u32::from(a.abs_diff(*b)))
+            .sum();
+        (sum as usize + length.abs_diff(other_length)) / 2
     }
 }
 
@@ -149,7 +153,7 @@ impl Probe {
     /// (`false` means it cannot be, whatever the other names).
     pub fn may_suggest(&self, other: &Probe) -> bool {
         other.length.abs_diff(self.length) <= self.limit
-            && self.bag.distance_to(&other.bag) <= self.limit
+            && self.bag.distance_to(self.length, &other.bag, other.length) <= self.limit
     }
 }
 
@@ -236,10 +240,12 @@ impl<S: std::hash::BuildHasher> NameIndex<S> {
         let bag = ClassBag::of(name);
         let mut best: Option<(usize, O, &str)> = None;
         let lengths = length.saturating_sub(limit)..=length + limit;
-        for bucket in lengths.filter_map(|l| self.by_length.get(l)) {
+        for (other_length, bucket) in lengths.filter_map(|l| Some((l, self.by_length.get(l)?))) {
             for entry in bucket {
                 let needed = best.as_ref().map_or(limit, |(d, _, _)| *d).min(limit);
-                if bag.distance_to(&entry.bag) > needed || &*entry.name == name {
+                if bag.distance_to(length, &entry.bag, other_length) > needed
+                    || &*entry.name == name
+                {
                     continue;
                 }
                 let candidate = &*entry.name;

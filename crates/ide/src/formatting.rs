@@ -225,6 +225,19 @@ fn push_trimmed(old: &str, offset: TextSize, new: &str, edits: &mut Vec<TextEdit
     while !old.is_char_boundary(old.len() - suffix) || !new.is_char_boundary(new.len() - suffix) {
         suffix -= 1;
     }
+    // Nor between the `\r` and the `\n` of a line break: no position of
+    // the protocol lies there (`;\r\n` formatted with `\n` replaces the
+    // whole `\r\n`, not only its `\r`).
+    let splits_line_break = |text: &str, at: usize| {
+        text.as_bytes().get(at.wrapping_sub(1)) == Some(&b'\r')
+            && text.as_bytes().get(at) == Some(&b'\n')
+    };
+    if splits_line_break(old, prefix) {
+        prefix -= 1;
+    }
+    if splits_line_break(old, old.len() - suffix) {
+        suffix -= 1;
+    }
     let start = offset + TextSize::from(prefix as u32);
     let end = offset + TextSize::from((old.len() - suffix) as u32);
     edits.push(TextEdit {
@@ -287,6 +300,30 @@ mod tests {
             );
         }
         assert_eq!(format(&formatted).unwrap(), [], "no edits when formatted");
+    }
+
+    #[test]
+    fn edits_never_split_a_line_break() {
+        // The first line's `\n` decides: the `\r\n` after `;` becomes `\n`
+        // by one edit over the whole line break (found by the session
+        // fuzzer: an edit of only the `\r` ended between `\r` and `\n`).
+        for text in [
+            "step A runs P ();\nstep B runs P ();\r\n",
+            "step A runs P ();\r\nstep B runs P ();\n\r\n",
+        ] {
+            let edits = format(text).unwrap();
+            for edit in &edits {
+                for at in [edit.range.start(), edit.range.end()] {
+                    let at = usize::from(at);
+                    assert!(
+                        !(text[..at].ends_with('\r') && text[at..].starts_with('\n')),
+                        "{edit:?} splits a line break of {text:?}"
+                    );
+                }
+            }
+            let formatted = easyflow_fmt::format(text, &Options::default()).unwrap();
+            assert_eq!(apply(text, &edits), formatted);
+        }
     }
 
     #[test]

@@ -338,9 +338,14 @@ struct TreeBuilder {
     /// when they are shared again); rarely repeated ones are not worth a
     /// lookup in a table of every node, which misses the cache each time.
     nodes: Box<[Option<(NodeKey, GreenNode)>]>,
+    /// The length of `nodes` once allocated: a power of two.
+    node_slots: usize,
 }
 
-/// The slots of [`TreeBuilder::nodes`].
+/// The most slots of [`TreeBuilder::nodes`]: a whole file's builder has
+/// these; a small text's (the reparse of one step) has one per four tokens,
+/// since allocating, clearing and dropping 8192 slots cost more than
+/// parsing a step.
 const NODE_CACHE_SLOTS: usize = 1 << 13;
 
 /// A node's kind and the addresses of its shared children.
@@ -374,6 +379,7 @@ impl TreeBuilder {
     fn for_tokens(tokens: usize) -> Self {
         TreeBuilder {
             tokens: hashbrown::HashTable::with_capacity(tokens / 32),
+            node_slots: (tokens / 4).clamp(64, NODE_CACHE_SLOTS).next_power_of_two(),
             ..TreeBuilder::default()
         }
     }
@@ -412,9 +418,10 @@ impl TreeBuilder {
         }
         let key: NodeKey = (kind as u16, addresses);
         if self.nodes.is_empty() {
-            self.nodes = vec![None; NODE_CACHE_SLOTS].into_boxed_slice();
+            self.node_slots = self.node_slots.max(1);
+            self.nodes = vec![None; self.node_slots].into_boxed_slice();
         }
-        let slot = &mut self.nodes[hash_of(key) as usize % NODE_CACHE_SLOTS];
+        let slot = &mut self.nodes[hash_of(key) as usize % self.node_slots];
         if let Some((cached, node)) = slot
             && *cached == key
         {

@@ -7,31 +7,52 @@ use easyflow_diagnostics::{Diagnostic, TextRange};
 use crate::Db;
 use crate::graph::EdgeSource;
 use crate::items::{FileOutline, StepId};
+use crate::links::StepKey;
 
-/// A part of the file, named without offsets.
+/// A part of the file, named without offsets; its step by position
+/// ([`StepId`]) or, in the names rules' diagnostics, by [`StepKey`].
 #[derive(Debug, Clone, Copy, PartialEq, Eq, Hash)]
-pub enum Anchor {
-    StepName(StepId),
+pub enum Anchor<S = StepId> {
+    StepName(S),
     /// The n-th `after`/`on` entry of a step.
-    Dependency(StepId, u32),
+    Dependency(S, u32),
     /// The first segment of a step's n-th reference.
-    ReferenceHead(StepId, u32),
+    ReferenceHead(S, u32),
     /// A step's n-th reference, whole.
-    Reference(StepId, u32),
+    Reference(S, u32),
     /// The m-th member segment (after the head) of a step's n-th reference.
-    Member(StepId, u32, u32),
+    Member(S, u32, u32),
     /// The n-th required name.
     Require(u32),
     /// The n-th required capability, inside a step's `requires` value.
-    Capability(StepId, u32),
+    Capability(S, u32),
     /// A step's `requires` value; its name when it has none.
-    RequiresValue(StepId),
+    RequiresValue(S),
     /// A step's `memory` value.
-    MemoryValue(StepId),
+    MemoryValue(S),
     /// A step's compound package name after `runs`.
-    Package(StepId),
+    Package(S),
     /// The index string of `outs["x"]` in a step's n-th reference.
-    OutputIndex(StepId, u32),
+    OutputIndex(S, u32),
+}
+
+impl<S: Copy> Anchor<S> {
+    /// The same part, its step named another way (`None` when it is gone).
+    pub fn map_step<T>(self, step: impl FnOnce(S) -> Option<T>) -> Option<Anchor<T>> {
+        Some(match self {
+            Anchor::StepName(s) => Anchor::StepName(step(s)?),
+            Anchor::Dependency(s, n) => Anchor::Dependency(step(s)?, n),
+            Anchor::ReferenceHead(s, n) => Anchor::ReferenceHead(step(s)?, n),
+            Anchor::Reference(s, n) => Anchor::Reference(step(s)?, n),
+            Anchor::Member(s, n, m) => Anchor::Member(step(s)?, n, m),
+            Anchor::Require(n) => Anchor::Require(n),
+            Anchor::Capability(s, n) => Anchor::Capability(step(s)?, n),
+            Anchor::RequiresValue(s) => Anchor::RequiresValue(step(s)?),
+            Anchor::MemoryValue(s) => Anchor::MemoryValue(step(s)?),
+            Anchor::Package(s) => Anchor::Package(step(s)?),
+            Anchor::OutputIndex(s, n) => Anchor::OutputIndex(step(s)?, n),
+        })
+    }
 }
 
 impl Anchor {
@@ -47,6 +68,10 @@ impl Anchor {
 
 /// A diagnostic of a file-wide rule, before [`anchor_range`] places it.
 pub type AnchoredDiagnostic = Diagnostic<Anchor>;
+
+/// A diagnostic of the names rules, its steps named by [`StepKey`] so that it
+/// is the same after edits elsewhere.
+pub type KeyedDiagnostic = Diagnostic<Anchor<StepKey>>;
 
 /// Where an anchor is in the file now.
 pub fn anchor_range(db: &dyn Db, outline: &FileOutline<'_>, anchor: Anchor) -> Option<TextRange> {

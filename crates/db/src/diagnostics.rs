@@ -5,75 +5,72 @@
 
 use easyflow_diagnostics::{Code, Diagnostic};
 
-use crate::anchor::AnchoredDiagnostic;
+use crate::anchor::{AnchoredDiagnostic, KeyedDiagnostic};
 use crate::attributes::{check_flow_attribute, flow_attribute_set_twice};
 use crate::graph::dependency_graph;
-use crate::items::{FileOutline, StepChunk, StepId, chunk_analysis, file_outline, item_index};
-use crate::resolve::name_resolution;
+use crate::items::{FileOutline, file_outline, item_index};
+use crate::links::{LinkedChunk, StepKey, links, required_names};
 use crate::rules;
 use crate::{Db, SourceFile, parse};
 
 // The IDE layer and the server name anchors by this path.
 pub use crate::anchor::{Anchor, anchor_range};
 
-/// The rules that need the whole file: names (`rules/names.rs`), then
-/// dependencies (`rules/graph.rs`).
+/// The names rules (`rules/names.rs`), their steps named by [`StepKey`]:
+/// the `require` entries', then each chunk's (backdated when they are the
+/// same, so an edit elsewhere than in names stops here).
 #[salsa::tracked(returns(ref))]
-pub fn semantic_diagnostics(db: &dyn Db, file: SourceFile) -> Vec<AnchoredDiagnostic> {
-    let index = item_index(db, file);
-    let graph = dependency_graph(db, file);
+pub fn semantic_diagnostics(db: &dyn Db, file: SourceFile) -> Vec<KeyedDiagnostic> {
+    let links = links(db, file);
     let mut out = Vec::new();
-    rules::names::check_requires(index, name_resolution(db, file), &mut out);
-    out.extend(name_diagnostics(db, file).iter().cloned());
-    rules::graph::check(index, graph, &mut out);
-    out
-}
-
-/// A chunk of steps with the index of its first step: what the names rules
-/// of its steps need to anchor their diagnostics.
-#[salsa::interned(debug)]
-pub struct PlacedChunk<'db> {
-    pub chunk: StepChunk<'db>,
-    pub first: u32,
-}
-
-/// The names rules of every step, in order, from the chunks' (backdated
-/// when they are the same, so an edit elsewhere than in names stops here).
-#[salsa::tracked(returns(ref))]
-pub fn name_diagnostics(db: &dyn Db, file: SourceFile) -> Vec<AnchoredDiagnostic> {
-    let outline = file_outline(db, file);
-    let mut out = Vec::new();
-    for chunk in &outline.chunks {
-        let placed = PlacedChunk::new(db, chunk.node, chunk.first);
-        out.extend(chunk_name_diagnostics(db, file, placed).iter().cloned());
+    rules::names::check_requires(&required_names(db, file).names, &links.requires, &mut out);
+    for chunk in &links.chunks {
+        out.extend(chunk_name_diagnostics(db, file, *chunk).iter().cloned());
     }
     out
 }
 
-/// The names rules of one chunk's steps: re-run for an edited chunk, and
-/// for all when the names change ([`crate::resolve::names`]).
+/// The dependency graph rules (`rules/graph.rs`): none when every edge goes
+/// from a step to a later one (no cycle, no step depends on itself), which
+/// the links tell without building the graph.
+#[salsa::tracked(returns(ref))]
+pub fn graph_diagnostics(db: &dyn Db, file: SourceFile) -> Vec<AnchoredDiagnostic> {
+    let mut out = Vec::new();
+    if links(db, file).backward > 0 {
+        rules::graph::check(item_index(db, file), dependency_graph(db, file), &mut out);
+    }
+    out
+}
+
+/// The names rules of one chunk's steps: re-run when the chunk's links
+/// change, and, for a chunk with an unresolved name (whose diagnostics
+/// suggest names of the whole file), when the names defined do.
 #[salsa::tracked(returns(ref))]
 pub fn chunk_name_diagnostics<'db>(
     db: &'db dyn Db,
     file: SourceFile,
-    placed: PlacedChunk<'db>,
-) -> Vec<AnchoredDiagnostic> {
-    let chunk = *placed.chunk(db);
-    let first = placed.first(db);
+    linked: LinkedChunk<'db>,
+) -> Vec<KeyedDiagnostic> {
+    let links = linked.links(db);
     let context = rules::names::NamesContext {
-        names: crate::resolve::names(db, file),
-        defined: crate::resolve::defined_names(db, file),
+        requires: required_names(db, file),
+        defined: links
+            .unresolved
+            .then(|| crate::resolve::defined_names(db, file)),
     };
-    let resolved = crate::resolve::chunk_resolution(db, file, chunk);
-    let summaries = &chunk_analysis(db, chunk).summaries;
+    let chunk = *linked.token(db);
     let mut out = Vec::new();
-    for (k, step) in summaries.iter().enumerate() {
+    for (k, step) in links.summaries.iter().enumerate() {
         rules::names::check_step(
             &context,
-            StepId(first + k as u32),
+            StepKey {
+                chunk,
+                index: k as u32,
+            },
             step,
-            &resolved.dependencies[k],
-            &resolved.references[k],
+            links.first_definition[k],
+            &links.dependencies[k],
+            &links.references[k],
             &mut out,
         );
     }
@@ -141,11 +138,18 @@ pub fn file_diagnostics(db: &dyn Db, file: SourceFile) -> Vec<Diagnostic> {
         }
     }
     flow_attribute_diagnostics(outline, &mut out);
-    let semantic = semantic_diagnostics(db, file);
+    let links = links(db, file);
+    out.extend(semantic_diagnostics(db, file).iter().filter_map(|d| {
+        d.place(|anchor| {
+            let anchor = anchor.map_step(|key| links.step_id(outline, key))?;
+            anchor_range(db, outline, anchor)
+        })
+    }));
+    let graph = graph_diagnostics(db, file);
     let fit = crate::fit::fit_diagnostics(db, file);
     let outputs = crate::catalog::output_diagnostics(db, file);
     out.extend(
-        semantic
+        graph
             .iter()
             .chain(fit)
             .chain(outputs)

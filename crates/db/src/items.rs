@@ -986,6 +986,12 @@ impl Steps {
             .map(|s| &**s)
     }
 
+    /// Each chunk's summaries, in order (shared with the chunks' analyses:
+    /// an unchanged chunk gives the same pointer).
+    pub fn chunk_summaries(&self) -> impl Iterator<Item = &Arc<[Arc<StepSummary>]>> {
+        self.chunks.iter().map(|chunk| &chunk.summaries)
+    }
+
     /// Each chunk's first step and its steps' names.
     pub fn chunk_names(&self) -> impl Iterator<Item = (u32, &Arc<[Option<SmolStr>]>)> {
         self.chunks.iter().map(|chunk| (chunk.first, &chunk.names))

@@ -15,9 +15,15 @@
 //!    required file, shared per chunk: an edit that changes no name,
 //!    reference, dependency or attribute (e.g. inside a string literal)
 //!    leaves it equal, so salsa backdates it and nothing below re-runs.
-//! 5. [`resolve::name_resolution`] (through [`resolve::names`], rebuilt only
-//!    when [`resolve::defined_names`] changes), then [`graph::dependency_graph`].
-//! 6. [`diagnostics::semantic_diagnostics`] (the file-wide rules of `rules/`)
+//! 5. [`links::links`]: what each chunk's names denote, its steps named by
+//!    chunk and place in it rather than by position, updated per edit at the
+//!    cost of the edit (the keystroke path); and, by position, for the IDE
+//!    and the exports, [`resolve::name_resolution`] (through
+//!    [`resolve::names`], rebuilt only when [`resolve::defined_names`]
+//!    changes), then [`graph::dependency_graph`].
+//! 6. [`diagnostics::semantic_diagnostics`] (the names rules of `rules/`),
+//!    [`diagnostics::graph_diagnostics`] (the dependency rules, only when an
+//!    edge goes backwards),
 //!    [`fit::fit_diagnostics`] (against the flow's [`TopologyFile`]) and
 //!    the catalog checks of [`catalog`] (against its [`CatalogFile`]),
 //!    at [`anchor::Anchor`]s rather than offsets, and
@@ -34,6 +40,7 @@ pub mod disk;
 pub mod fit;
 pub mod graph;
 pub mod items;
+pub mod links;
 pub mod resolve;
 mod rules;
 pub mod view;
@@ -116,10 +123,13 @@ pub fn parse_topology(db: &dyn Db, file: TopologyFile) -> easyflow_topology::Top
 
 /// The database every query runs on.
 #[salsa::db]
-pub trait Db: salsa::Database {}
-
-#[salsa::db]
-impl<T: salsa::Database> Db for T {}
+pub trait Db: salsa::Database {
+    /// The name tables of the last [`links::links`] of each file (a cache
+    /// beside the database; without one, every run starts afresh).
+    fn link_states(&self) -> Option<&links::LinkStates> {
+        None
+    }
+}
 
 /// Layer 1: the file's tree and syntax errors.
 #[salsa::tracked(returns(ref), no_eq)]
@@ -138,10 +148,19 @@ pub struct Database {
     /// The files [`Database::check`] has analysed on every core already
     /// (shared by clones): later checks re-analyse only edited steps.
     primed: Arc<Mutex<rustc_hash::FxHashSet<SourceFile>>>,
+    /// See [`Db::link_states`] (shared by clones).
+    link_states: Arc<links::LinkStates>,
 }
 
 #[salsa::db]
 impl salsa::Database for Database {}
+
+#[salsa::db]
+impl Db for Database {
+    fn link_states(&self) -> Option<&links::LinkStates> {
+        Some(&self.link_states)
+    }
+}
 
 /// Files with at least this many steps analyse their steps on every core
 /// before a check (see [`Database::check`]); for smaller ones, cloning the
@@ -200,6 +219,7 @@ impl Database {
         let database = Database {
             storage,
             primed: Arc::default(),
+            link_states: Arc::default(),
         };
         (database, log)
     }

@@ -174,7 +174,7 @@ impl<T> Default for PerStep<T> {
 }
 
 impl<T> PerStep<T> {
-    fn with_capacity(steps: usize) -> Self {
+    pub(crate) fn with_capacity(steps: usize) -> Self {
         let mut starts = Vec::with_capacity(steps + 1);
         starts.push(0);
         PerStep {
@@ -184,7 +184,7 @@ impl<T> PerStep<T> {
     }
 
     /// Adds the next step's values.
-    fn push(&mut self, values: impl IntoIterator<Item = T>) {
+    pub(crate) fn push(&mut self, values: impl IntoIterator<Item = T>) {
         self.values.extend(values);
         self.starts.push(self.values.len() as u32);
     }

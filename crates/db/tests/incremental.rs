@@ -79,7 +79,7 @@ fn editing_a_string_literal_reruns_neither_resolution_nor_graph() {
 }
 
 #[test]
-fn renaming_a_reference_reruns_resolution() {
+fn renaming_a_reference_relinks_its_chunk_only() {
     let (mut db, log) = Database::with_execution_log();
     let before = flow_with_problems();
     let file = SourceFile::new(&db, "a.flow".into(), before.as_str().into());
@@ -90,24 +90,19 @@ fn renaming_a_reference_reruns_resolution() {
     file.set_text(&mut db).to(after.as_str().into());
     let diagnostics = file_diagnostics(&db, file).clone();
     let executed = query_names(&log.take());
-    assert!(
-        executed.iter().any(|q| q == "name_resolution"),
-        "{executed:?}"
+    assert!(executed.iter().any(|q| q == "links"), "{executed:?}");
+    // The positional maps (for the IDE's requests and the exports) are not
+    // built, nor the graph: every edge still goes to a later step.
+    assert_not_executed(
+        &executed,
+        &[
+            "names",
+            "name_resolution",
+            "chunk_resolution",
+            "dependency_graph",
+        ],
     );
-    assert!(
-        executed.iter().any(|q| q == "dependency_graph"),
-        "{executed:?}"
-    );
-    // The names defined did not change: what they denote is not rebuilt.
-    assert!(
-        executed.iter().any(|q| q == "defined_names"),
-        "{executed:?}"
-    );
-    assert_not_executed(&executed, &["names"]);
-    // Only the edited step's chunk is resolved again.
-    let resolved = executed.iter().filter(|q| *q == "chunk_resolution").count();
-    assert!((1..=2).contains(&resolved), "{executed:?}");
-    // And its names rules only.
+    // Only the edited step's chunk has its names checked again.
     let checked = executed
         .iter()
         .filter(|q| *q == "chunk_name_diagnostics")
@@ -115,13 +110,143 @@ fn renaming_a_reference_reruns_resolution() {
     assert!((1..=2).contains(&checked), "{executed:?}");
     assert_eq!(diagnostics, fresh_check(&after));
 
-    // Renaming a step rebuilds it.
+    // Renaming a step: its chunk, and those that read the old or the new
+    // name.
     let renamed = after.replacen("step S7 ", "step S7x ", 1);
     file.set_text(&mut db).to(renamed.as_str().into());
     let diagnostics = file_diagnostics(&db, file).clone();
     let executed = query_names(&log.take());
-    assert!(executed.iter().any(|q| q == "names"), "{executed:?}");
+    assert!(executed.iter().any(|q| q == "links"), "{executed:?}");
+    assert_not_executed(&executed, &["names", "name_resolution"]);
     assert_eq!(diagnostics, fresh_check(&renamed));
+}
+
+/// How many times `query` ran.
+fn count(executed: &[String], query: &str) -> usize {
+    executed.iter().filter(|q| *q == query).count()
+}
+
+/// Deleting a step, undoing it, pasting 50 steps and undoing that: steps are
+/// named by their chunk and their place in it, not by their position in the
+/// file, so each edit checks the names of the few chunks it touches (and of
+/// those that read a name it adds or removes), not of every chunk; the
+/// positional name maps and the graph are not built at all.
+#[test]
+fn adding_or_removing_steps_rechecks_the_names_of_a_few_chunks() {
+    let (mut db, log) = Database::with_execution_log();
+    let mut text = easyflow_genflow::generate(6_000, 8);
+    let file = SourceFile::new(&db, "a.flow".into(), text.as_str().into());
+    file_diagnostics(&db, file);
+    let chunks = file_outline(&db, file).chunks.len();
+    assert!(chunks > 60, "{chunks} chunks");
+    log.take();
+
+    let step = text.find("\nstep S3000 ").unwrap();
+    let blank = text[..step].rfind("\n\n").unwrap() + 1;
+    let next = text[step + 1..].find("\n\n").unwrap() + step + 2;
+    let block = text[blank..next].to_string();
+    let pasted: String = (0..50)
+        .map(|i| block.replacen("step S3000 ", &format!("step P{i} "), 1))
+        .collect();
+    let edits: [(&str, usize, &str); 4] = [
+        ("delete", block.len(), ""),
+        ("undo the delete", 0, &block),
+        ("paste", 0, &pasted),
+        ("undo the paste", pasted.len(), ""),
+    ];
+    for (what, deleted, inserted) in edits {
+        edit_with_reparse(&mut db, file, &mut text, blank..blank + deleted, inserted);
+        let diagnostics = file_diagnostics(&db, file).clone();
+        let executed = query_names(&log.take());
+        assert_eq!(diagnostics, fresh_check(&text), "after the {what}");
+        assert_eq!(count(&executed, "links"), 1, "{what}: {executed:?}");
+        let checked = count(&executed, "chunk_name_diagnostics");
+        assert!(
+            (1..=8).contains(&checked),
+            "{what}: {checked} of {chunks} chunks checked again: {executed:?}"
+        );
+        assert_not_executed(
+            &executed,
+            &[
+                "names",
+                "name_resolution",
+                "chunk_resolution",
+                "dependency_graph",
+            ],
+        );
+    }
+}
+
+/// Edits of whole steps on a flow of many chunks: deleting, duplicating,
+/// moving and renaming steps, making duplicates and cycles; after each, the
+/// diagnostics equal a fresh check (the links' tables are kept between
+/// edits, so this is what tests their updates).
+fn step_edit() -> impl Strategy<Value = (u8, usize, usize, usize)> {
+    (0u8..6, 0usize..400, 1usize..30, 0usize..400)
+}
+
+fn step_bounds(text: &str, n: usize) -> Option<std::ops::Range<usize>> {
+    let starts: Vec<usize> = text.match_indices("\nstep ").map(|(i, _)| i + 1).collect();
+    let start = *starts.get(n % starts.len().max(1))?;
+    let end = text[start..]
+        .find("\nstep ")
+        .map_or(text.len(), |e| start + e + 1);
+    Some(start..end)
+}
+
+proptest! {
+    #![proptest_config(ProptestConfig { cases: 24, ..ProptestConfig::default() })]
+
+    #[test]
+    fn step_edits_equal_fresh(edits in proptest::collection::vec(step_edit(), 1..10)) {
+        let mut text = easyflow_genflow::generate(400, 11);
+        let mut db = Database::default();
+        let file = SourceFile::new(&db, "a.flow".into(), text.as_str().into());
+        file_diagnostics(&db, file);
+        for (kind, a, len, b) in edits {
+            let Some(first) = step_bounds(&text, a) else { continue };
+            let Some(last) = step_bounds(&text, a + len) else { continue };
+            let block = first.start..last.end.max(first.end);
+            let Some(target) = step_bounds(&text, b) else { continue };
+            match kind {
+                // Delete a run of steps.
+                0 => text.replace_range(block, ""),
+                // Paste a copy of them elsewhere (duplicate names).
+                1 => {
+                    let copy = text[block].to_string();
+                    text.insert_str(target.start, &copy);
+                }
+                // Move them.
+                2 if !block.contains(&target.start) => {
+                    let moved = text[block.clone()].to_string();
+                    if target.start > block.start {
+                        text.insert_str(target.start, &moved);
+                        text.replace_range(block, "");
+                    } else {
+                        text.replace_range(block, "");
+                        text.insert_str(target.start, &moved);
+                    }
+                }
+                // Rename one step, maybe to another's name.
+                3 => {
+                    let name_at = first.start + "step ".len();
+                    let end = text[name_at..].find(' ').map_or(name_at, |e| name_at + e);
+                    text.replace_range(name_at..end, &format!("S{b}"));
+                }
+                // Make a step read a later one (a cycle, or a step reading
+                // itself).
+                4 => {
+                    let at = first.end.saturating_sub(1).min(text.len());
+                    let at = text[..at].rfind(')').unwrap_or(at);
+                    text.insert_str(at, &format!(", back = S{}.outs", a + len));
+                }
+                // A `require` of a step's name.
+                _ => text.insert_str(0, &format!("require S{b};\n")),
+            }
+            file.set_text(&mut db).to(text.as_str().into());
+            prop_assert_eq!(file_diagnostics(&db, file), &fresh_check(&text));
+        }
+    }
 }
 
 /// Edits that matter to the analysis: names, references, dependencies,

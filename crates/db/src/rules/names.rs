@@ -7,72 +7,72 @@ use easyflow_diagnostics::suggest::{closest, did_you_mean};
 use easyflow_diagnostics::{Code, Fix, Removal, Tag};
 use smol_str::SmolStr;
 
-use crate::anchor::{Anchor, AnchoredDiagnostic};
-use crate::graph::EdgeSource;
-use crate::items::{ItemIndex, StepId, StepSummary};
-use crate::resolve::{DefinedNames, Names, Resolution, Target};
+use crate::anchor::{Anchor, KeyedDiagnostic};
+use crate::items::StepSummary;
+use crate::links::{Link, RequireStatus, RequiredNames, StepKey};
+use crate::resolve::DefinedNames;
 
 /// The names diagnostics of the file's `require` entries, in order.
 pub(crate) fn check_requires(
-    index: &ItemIndex,
-    resolution: &Resolution,
-    out: &mut Vec<AnchoredDiagnostic>,
+    requires: &[String],
+    statuses: &[RequireStatus],
+    out: &mut Vec<KeyedDiagnostic>,
 ) {
-    let names = &resolution.names;
-    for (i, name) in index.requires.iter().enumerate() {
+    for (i, (name, status)) in requires.iter().zip(statuses).enumerate() {
         let anchor = Anchor::Require(i as u32);
-        let first = names.files_by_name[name];
-        if first != i as u32 {
-            out.push(file_required_twice(anchor, name, Anchor::Require(first)));
-        } else if let Some(&step) = names.steps_by_name.get(name.as_str()) {
-            out.push(file_and_step_share_a_name(
-                anchor,
-                name,
-                Anchor::StepName(step),
-            ));
-        } else if resolution.file_uses[i] == 0 {
-            out.push(unused_file(anchor, name));
+        match *status {
+            RequireStatus::Twice(first) => {
+                out.push(file_required_twice(anchor, name, Anchor::Require(first)));
+            }
+            RequireStatus::AlsoAStep(step) => {
+                out.push(file_and_step_share_a_name(
+                    anchor,
+                    name,
+                    Anchor::StepName(step),
+                ));
+            }
+            RequireStatus::Unused => out.push(unused_file(anchor, name)),
+            RequireStatus::Used => {}
         }
     }
 }
 
 /// What the names rules of a step need besides the step.
 pub(crate) struct NamesContext<'a> {
-    pub names: &'a Names,
-    pub defined: &'a DefinedNames,
+    pub requires: &'a RequiredNames,
+    /// Every name defined, for suggestions: only when a name of the chunk
+    /// is unresolved.
+    pub defined: Option<&'a DefinedNames>,
 }
 
 /// The names diagnostics of one step (`id`), given what its references
-/// (`references`) and `after`/`on` entries (`dependencies`) resolve to.
+/// (`references`) and `after`/`on` entries (`dependencies`) denote, and the
+/// first definition of its name when that is another step.
 pub(crate) fn check_step(
     context: &NamesContext<'_>,
-    id: StepId,
+    id: StepKey,
     step: &StepSummary,
-    dependencies: &[Option<StepId>],
-    references: &[Target],
-    out: &mut Vec<AnchoredDiagnostic>,
+    first_definition: Option<StepKey>,
+    dependencies: &[Link],
+    references: &[Link],
+    out: &mut Vec<KeyedDiagnostic>,
 ) {
-    let names = context.names;
     // Suggestions never name the step itself: that would be E0302. The
     // candidates are in text order (ties go to the earliest).
     let own = step.name.as_deref();
     let other_step_names = || {
         context
             .defined
-            .step_names()
+            .into_iter()
+            .flat_map(|defined| defined.step_names())
             .filter(move |name| Some(*name) != own)
     };
-    if let Some(name) = &step.name
-        && !names.first_definition[id.index()]
-    {
-        let first = names.steps_by_name[name];
-        if first != id {
-            out.push(duplicate_step(
-                Anchor::StepName(id),
-                name,
-                Anchor::StepName(first),
-            ));
-        }
+    if let (Some(name), Some(first)) = (&step.name, first_definition) {
+        out.push(duplicate_step(
+            Anchor::StepName(id),
+            name,
+            Anchor::StepName(first),
+        ));
     }
     for (n, dependency) in step.dependencies.iter().enumerate() {
         let anchor = Anchor::Dependency(id, n as u32);
@@ -80,41 +80,53 @@ pub(crate) fn check_step(
             .iter()
             .any(|d| d.name == dependency.name);
         match dependencies[n] {
-            None if names.files_by_name.contains_key(dependency.name.as_str()) => {
+            Link::Unresolved | Link::File(_)
+                if context.requires.names.iter().any(|r| *r == dependency.name) =>
+            {
                 out.push(dependency_is_a_file(anchor, &dependency.name));
             }
-            None => {
+            Link::Unresolved | Link::File(_) => {
                 let suggestion = closest(&dependency.name, other_step_names());
                 out.push(unknown_dependency(anchor, &dependency.name, suggestion));
             }
             // An `on` entry already has its E0408; its fix (`after`) may
             // then show this.
-            Some(target) if target != id && !repeated && !dependency.via_on => {
+            Link::Step { itself: false } if !repeated && !dependency.via_on => {
                 // The step's first data or stream edge from the same step:
                 // its first reference that names it.
-                let read = references.iter().position(|r| *r == Target::Step(target));
+                let read = references
+                    .iter()
+                    .zip(&step.references)
+                    .position(|(r, reference)| {
+                        matches!(r, Link::Step { .. }) && reference.head == dependency.name
+                    });
                 if let Some(n) = read {
                     out.push(redundant_after(
                         anchor,
                         &dependency.name,
-                        Anchor::of_edge_source(id, EdgeSource::Reference(n as u32)),
+                        Anchor::Reference(id, n as u32),
                     ));
                 }
             }
-            Some(_) => {}
+            Link::Step { .. } => {}
         }
     }
     for (n, reference) in step.references.iter().enumerate() {
         match references[n] {
             // The broken `require` already has its syntax error.
-            Target::Unresolved
+            Link::Unresolved
                 if context
-                    .defined
-                    .unparsed_requires()
+                    .requires
+                    .unparsed
                     .iter()
                     .any(|r| *r == reference.head) => {}
-            Target::Unresolved => {
-                let candidates = other_step_names().chain(context.defined.requires());
+            Link::Unresolved => {
+                let candidates = other_step_names().chain(
+                    context
+                        .defined
+                        .into_iter()
+                        .flat_map(|defined| defined.requires()),
+                );
                 out.push(unresolved_name(
                     Anchor::ReferenceHead(id, n as u32),
                     &reference.head,
@@ -123,14 +135,14 @@ pub(crate) fn check_step(
                     reference.stream_source,
                 ));
             }
-            Target::File(_) if reference.stream_source => {
+            Link::File(_) if reference.stream_source => {
                 out.push(stream_source_is_a_file(
                     Anchor::Reference(id, n as u32),
                     &reference.head,
                 ));
             }
-            Target::File(_) => {}
-            Target::Step(_) => {
+            Link::File(_) => {}
+            Link::Step { .. } => {
                 if let Some((m, member, expected)) = unknown_member_of(&reference.members) {
                     out.push(unknown_member(
                         Anchor::Member(id, n as u32, m as u32),
@@ -161,19 +173,19 @@ fn unknown_member_of(members: &[SmolStr]) -> Option<(usize, &str, &'static str)>
 /// E0201 on the head of a reference that names nothing. `suggestion` is a
 /// close step or file name; with none, a plain name may be a file to require.
 fn unresolved_name(
-    at: Anchor,
+    at: Anchor<StepKey>,
     head: &str,
     suggestion: Option<&str>,
     has_members: bool,
     stream_source: bool,
-) -> AnchoredDiagnostic {
+) -> KeyedDiagnostic {
     // Files have no members: `X.outs` can only mean a step.
     let hint = match suggestion {
         Some(_) => did_you_mean(suggestion),
         None if !has_members => format!("; if it is an input file, add `require {head};`"),
         None => String::new(),
     };
-    AnchoredDiagnostic::new(
+    KeyedDiagnostic::new(
         Code::E0201,
         at,
         format!("unresolved name `{head}`: not a step or a required file{hint}"),
@@ -186,8 +198,8 @@ fn unresolved_name(
 }
 
 /// E0202 on an `after`/`on` entry that names a required file.
-fn dependency_is_a_file(at: Anchor, name: &str) -> AnchoredDiagnostic {
-    AnchoredDiagnostic::new(
+fn dependency_is_a_file(at: Anchor<StepKey>, name: &str) -> KeyedDiagnostic {
+    KeyedDiagnostic::new(
         Code::E0202,
         at,
         format!("`{name}` is a required file, not a step of this file"),
@@ -196,8 +208,12 @@ fn dependency_is_a_file(at: Anchor, name: &str) -> AnchoredDiagnostic {
 
 /// E0202 on an `after`/`on` entry that names nothing; `suggestion` is a
 /// close step name.
-fn unknown_dependency(at: Anchor, name: &str, suggestion: Option<&str>) -> AnchoredDiagnostic {
-    let diagnostic = AnchoredDiagnostic::new(
+fn unknown_dependency(
+    at: Anchor<StepKey>,
+    name: &str,
+    suggestion: Option<&str>,
+) -> KeyedDiagnostic {
+    let diagnostic = KeyedDiagnostic::new(
         Code::E0202,
         at,
         format!(
@@ -212,8 +228,8 @@ fn unknown_dependency(at: Anchor, name: &str, suggestion: Option<&str>) -> Ancho
 }
 
 /// E0203 on a step name defined before, at `first`.
-fn duplicate_step(at: Anchor, name: &str, first: Anchor) -> AnchoredDiagnostic {
-    AnchoredDiagnostic::new(
+fn duplicate_step(at: Anchor<StepKey>, name: &str, first: Anchor<StepKey>) -> KeyedDiagnostic {
+    KeyedDiagnostic::new(
         Code::E0203,
         at,
         format!("duplicate step `{name}`: rename one of the steps"),
@@ -222,16 +238,20 @@ fn duplicate_step(at: Anchor, name: &str, first: Anchor) -> AnchoredDiagnostic {
 }
 
 /// W0204 on a name required before, at `first`.
-fn file_required_twice(at: Anchor, name: &str, first: Anchor) -> AnchoredDiagnostic {
-    AnchoredDiagnostic::new(Code::W0204, at, format!("file `{name}` is required twice"))
+fn file_required_twice(at: Anchor<StepKey>, name: &str, first: Anchor<StepKey>) -> KeyedDiagnostic {
+    KeyedDiagnostic::new(Code::W0204, at, format!("file `{name}` is required twice"))
         .with_related(first, format!("`{name}` is first required here"))
         .with_tag(Tag::Unnecessary)
         .with_fix(Fix::RemoveRequire(Removal::Repeated))
 }
 
 /// E0205 on a required name that a step (at `step`) has too.
-fn file_and_step_share_a_name(at: Anchor, name: &str, step: Anchor) -> AnchoredDiagnostic {
-    AnchoredDiagnostic::new(
+fn file_and_step_share_a_name(
+    at: Anchor<StepKey>,
+    name: &str,
+    step: Anchor<StepKey>,
+) -> KeyedDiagnostic {
+    KeyedDiagnostic::new(
         Code::E0205,
         at,
         format!("`{name}` is both a required file and a step (references to it mean the step); rename one of them"),
@@ -240,8 +260,8 @@ fn file_and_step_share_a_name(at: Anchor, name: &str, step: Anchor) -> AnchoredD
 }
 
 /// W0206 on a required name that nothing reads.
-fn unused_file(at: Anchor, name: &str) -> AnchoredDiagnostic {
-    AnchoredDiagnostic::new(
+fn unused_file(at: Anchor<StepKey>, name: &str) -> KeyedDiagnostic {
+    KeyedDiagnostic::new(
         Code::W0206,
         at,
         format!("required file `{name}` is never used"),
@@ -251,8 +271,8 @@ fn unused_file(at: Anchor, name: &str) -> AnchoredDiagnostic {
 }
 
 /// I0209 on an `after` entry whose step the step reads already, at `read`.
-fn redundant_after(at: Anchor, name: &str, read: Anchor) -> AnchoredDiagnostic {
-    AnchoredDiagnostic::new(
+fn redundant_after(at: Anchor<StepKey>, name: &str, read: Anchor<StepKey>) -> KeyedDiagnostic {
+    KeyedDiagnostic::new(
         Code::I0209,
         at,
         format!("`after {name}` is redundant: this step already reads `{name}`'s outputs"),
@@ -265,18 +285,18 @@ fn redundant_after(at: Anchor, name: &str, read: Anchor) -> AnchoredDiagnostic {
 /// W0210 on a member segment of a step reference that is not one; `of_result`
 /// when it follows `Result`.
 fn unknown_member(
-    at: Anchor,
+    at: Anchor<StepKey>,
     head: &str,
     of_result: bool,
     member: &str,
     expected: &str,
-) -> AnchoredDiagnostic {
+) -> KeyedDiagnostic {
     let owner = if of_result {
         format!("`{head}.Result`")
     } else {
         format!("step `{head}`")
     };
-    AnchoredDiagnostic::new(
+    KeyedDiagnostic::new(
         Code::W0210,
         at,
         format!("unknown member `{member}` of {owner}: expected {expected}"),
@@ -284,8 +304,8 @@ fn unknown_member(
 }
 
 /// E0402 on a `<-` parameter's value that names a required file.
-fn stream_source_is_a_file(at: Anchor, name: &str) -> AnchoredDiagnostic {
-    AnchoredDiagnostic::new(
+fn stream_source_is_a_file(at: Anchor<StepKey>, name: &str) -> KeyedDiagnostic {
+    KeyedDiagnostic::new(
         Code::E0402,
         at,
         format!("a stream source must be a step's output, but `{name}` is a required file"),

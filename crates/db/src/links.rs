@@ -1,0 +1,478 @@
+//! Layer 5, position-free: what each chunk's names denote, kept up to date
+//! per edit at the cost of the edit rather than of the file.
+//!
+//! A step is identified by its chunk and its index in it ([`StepKey`]), which
+//! no edit elsewhere changes (a [`StepId`] is a position: deleting a step
+//! renumbers every later one). [`links`] gives, per chunk, what its
+//! references and `after`/`on` entries name ([`ChunkLinks`], by name: "the
+//! step first defined as `X`", not where that step is), which of its steps
+//! repeat a name defined before, and how many of its edges come from a step
+//! at or after the dependent one. Each chunk's links are a tracked field of
+//! a [`LinkedChunk`], so the names rules of a chunk
+//! ([`crate::diagnostics::chunk_name_diagnostics`]) re-run only when its own
+//! links change.
+//!
+//! [`links`] runs after every edit that changes the chunks, but does the work
+//! of the edit only: the name tables of the previous run are kept beside the
+//! database ([`LinkStates`]; a cache, never a second source of truth: the
+//! result is the same whatever it held) and updated with the chunks that
+//! left and the chunks that came, and only the chunks that came, or that
+//! read or define a name those define, are linked again.
+//!
+//! Cycles: when every edge goes from a step to a later one (the sum of the
+//! chunks' `backward` counts is zero), the graph has no cycle and no step
+//! depends on itself; only otherwise does the keystroke path build the
+//! whole [`crate::graph::dependency_graph`] for E0301 and E0302.
+
+use std::sync::{Arc, Mutex};
+
+use rustc_hash::{FxHashMap, FxHashSet};
+use smol_str::SmolStr;
+
+use crate::items::{FileOutline, StepId, StepSummary, file_outline, item_index};
+use crate::resolve::PerStep;
+use crate::{Db, SourceFile};
+
+/// A step, named without its position: its chunk and its index in the
+/// chunk. A chunk is named by its summaries' allocation (the item index's
+/// and the chunk analysis's, alive as long as the chunk is in
+/// [`LinkStates`]): unique among the chunks of a file, and the same for as
+/// long as the chunk is.
+#[derive(Debug, Clone, Copy, PartialEq, Eq, Hash, PartialOrd, Ord)]
+pub struct StepKey {
+    pub chunk: ChunkToken,
+    pub index: u32,
+}
+
+/// See [`StepKey`].
+pub type ChunkToken = usize;
+
+fn token_of(summaries: &Arc<[Arc<StepSummary>]>) -> ChunkToken {
+    Arc::as_ptr(summaries) as *const () as usize
+}
+
+/// What a name denotes, without where.
+#[derive(Debug, Clone, Copy, PartialEq, Eq, Hash)]
+pub enum Link {
+    /// The step first defined with the name; `itself` when that is the step
+    /// that reads it.
+    Step {
+        itself: bool,
+    },
+    /// A required file, by the index of its first `require` entry.
+    File(u32),
+    Unresolved,
+}
+
+/// What one chunk's names denote.
+#[derive(Debug, Clone, PartialEq, Eq)]
+pub struct ChunkLinks {
+    /// The chunk's steps (the item index's).
+    pub summaries: Arc<[Arc<StepSummary>]>,
+    /// Per step, per reference of its summary.
+    pub references: PerStep<Link>,
+    /// Per step, per `after`/`on` entry (a step or unresolved).
+    pub dependencies: PerStep<Link>,
+    /// Per step: the first definition of its name, when that is another step.
+    pub first_definition: Vec<Option<StepKey>>,
+    /// Edges into the chunk's steps from the same or a later step.
+    pub backward: u32,
+    /// How many references resolve to each `require` entry, for those with any.
+    pub file_uses: Vec<(u32, u32)>,
+    /// Some reference or dependency names nothing (its diagnostics suggest
+    /// names from the whole file).
+    pub unresolved: bool,
+}
+
+/// A chunk with its links, a tracked field: reading them depends on this
+/// chunk's links only.
+#[salsa::tracked(debug)]
+pub struct LinkedChunk<'db> {
+    pub token: ChunkToken,
+    #[tracked]
+    #[returns(ref)]
+    pub links: Arc<ChunkLinks>,
+}
+
+/// The names rules of a `require` entry, decided.
+#[derive(Debug, Clone, Copy, PartialEq, Eq)]
+pub enum RequireStatus {
+    Used,
+    /// Required before, by this entry.
+    Twice(u32),
+    /// A step has the same name: this one.
+    AlsoAStep(StepKey),
+    Unused,
+}
+
+/// [`links`]' result.
+#[derive(Debug, Clone, PartialEq, Eq, salsa::SalsaValue)]
+pub struct FileLinks<'db> {
+    /// In text order, one per chunk of the outline.
+    pub chunks: Vec<LinkedChunk<'db>>,
+    /// Edges from a step to itself or to an earlier step.
+    pub backward: u32,
+    /// Per `require` entry.
+    pub requires: Vec<RequireStatus>,
+    /// Each chunk's place in the outline.
+    ranks: FxHashMap<ChunkToken, u32>,
+}
+
+impl FileLinks<'_> {
+    /// Where a step is now.
+    pub fn step_id(&self, outline: &FileOutline<'_>, key: StepKey) -> Option<StepId> {
+        let rank = *self.ranks.get(&key.chunk)?;
+        let chunk = outline.chunks.get(rank as usize)?;
+        Some(StepId(chunk.first + key.index))
+    }
+}
+
+/// The required names, for the names rules of steps (backdated: they seldom
+/// change).
+#[derive(Debug, Clone, PartialEq, Eq, Default)]
+pub struct RequiredNames {
+    pub names: Vec<String>,
+    /// See [`FileOutline::unparsed_requires`].
+    pub unparsed: Vec<String>,
+}
+
+#[salsa::tracked(returns(ref))]
+pub fn required_names(db: &dyn Db, file: SourceFile) -> RequiredNames {
+    let outline = file_outline(db, file);
+    RequiredNames {
+        names: outline.requires.iter().map(|r| r.name.clone()).collect(),
+        unparsed: outline.unparsed_requires.clone(),
+    }
+}
+
+/// The name tables of each file's last [`links`], shared by the database's
+/// clones.
+#[derive(Default)]
+pub struct LinkStates(Mutex<FxHashMap<SourceFile, LinkState>>);
+
+impl LinkStates {
+    fn take(&self, file: SourceFile) -> Option<LinkState> {
+        self.0
+            .lock()
+            .unwrap_or_else(|e| e.into_inner())
+            .remove(&file)
+    }
+
+    fn put(&self, file: SourceFile, state: LinkState) {
+        self.0
+            .lock()
+            .unwrap_or_else(|e| e.into_inner())
+            .insert(file, state);
+    }
+}
+
+/// A chunk as [`LinkState`] knows it.
+struct ChunkEntry {
+    id: ChunkToken,
+    summaries: Arc<[Arc<StepSummary>]>,
+    links: Arc<ChunkLinks>,
+}
+
+impl ChunkEntry {
+    fn same_as(&self, summaries: &Arc<[Arc<StepSummary>]>) -> bool {
+        Arc::ptr_eq(&self.summaries, summaries)
+    }
+}
+
+/// The names of a file, with the chunks that define and read each.
+#[derive(Default)]
+struct LinkState {
+    chunks: Vec<ChunkEntry>,
+    requires: Vec<String>,
+    /// Each required name's first entry.
+    files: FxHashMap<String, u32>,
+    /// Each step name's definitions, in text order.
+    definitions: FxHashMap<SmolStr, Vec<StepKey>>,
+    /// The chunks that read each name (a reference's head or an `after`/`on`
+    /// entry), each once.
+    readers: FxHashMap<SmolStr, Vec<ChunkToken>>,
+}
+
+/// The names a step reads.
+fn read_names(step: &StepSummary) -> impl Iterator<Item = &SmolStr> {
+    step.references
+        .iter()
+        .map(|r| &r.head)
+        .chain(step.dependencies.iter().map(|d| &d.name))
+}
+
+impl LinkState {
+    fn new(requires: &[String]) -> LinkState {
+        let mut files = FxHashMap::default();
+        for (i, name) in requires.iter().enumerate() {
+            files.entry(name.clone()).or_insert(i as u32);
+        }
+        LinkState {
+            requires: requires.to_vec(),
+            files,
+            ..LinkState::default()
+        }
+    }
+
+    /// Brings the state to `chunks` (in text order) and gives their links.
+    fn update(&mut self, chunks: Vec<Arc<[Arc<StepSummary>]>>) {
+        let chunks: Vec<(ChunkToken, Arc<[Arc<StepSummary>]>)> = chunks
+            .into_iter()
+            .map(|summaries| (token_of(&summaries), summaries))
+            .collect();
+        let old = std::mem::take(&mut self.chunks);
+        let mut prefix = 0;
+        while prefix < old.len() && prefix < chunks.len() && old[prefix].same_as(&chunks[prefix].1)
+        {
+            prefix += 1;
+        }
+        let mut suffix = 0;
+        while suffix < old.len() - prefix
+            && suffix < chunks.len() - prefix
+            && old[old.len() - 1 - suffix].same_as(&chunks[chunks.len() - 1 - suffix].1)
+        {
+            suffix += 1;
+        }
+        let removed = &old[prefix..old.len() - suffix];
+        let added = &chunks[prefix..chunks.len() - suffix];
+        let ranks: FxHashMap<ChunkToken, u32> = chunks
+            .iter()
+            .enumerate()
+            .map(|(i, (id, _))| (*id, i as u32))
+            .collect();
+        let everything = old.is_empty();
+
+        // The names whose definitions change: those of the chunks that go and
+        // of those that come.
+        let mut touched: FxHashSet<SmolStr> = FxHashSet::default();
+        for chunk in removed {
+            for step in chunk.summaries.iter() {
+                if let Some(name) = &step.name {
+                    if let Some(definitions) = self.definitions.get_mut(name) {
+                        definitions.retain(|key| key.chunk != chunk.id);
+                        if definitions.is_empty() {
+                            self.definitions.remove(name);
+                        }
+                    }
+                    touched.insert(name.clone());
+                }
+                for name in read_names(step) {
+                    if let Some(readers) = self.readers.get_mut(name) {
+                        readers.retain(|id| *id != chunk.id);
+                        if readers.is_empty() {
+                            self.readers.remove(name);
+                        }
+                    }
+                }
+            }
+        }
+        let position = |key: &StepKey| (ranks.get(&key.chunk).copied(), key.index);
+        for (id, summaries) in added {
+            for (k, step) in summaries.iter().enumerate() {
+                if let Some(name) = &step.name {
+                    let key = StepKey {
+                        chunk: *id,
+                        index: k as u32,
+                    };
+                    let definitions = self.definitions.entry(name.clone()).or_default();
+                    let at = definitions.partition_point(|other| position(other) < position(&key));
+                    definitions.insert(at, key);
+                    if !everything {
+                        touched.insert(name.clone());
+                    }
+                }
+                for name in read_names(step) {
+                    let readers = self.readers.entry(name.clone()).or_default();
+                    if readers.last() != Some(id) {
+                        readers.push(*id);
+                    }
+                }
+            }
+        }
+
+        // The chunks to link again: those that came, and those that read or
+        // define a name whose definitions changed.
+        let mut affected: FxHashSet<ChunkToken> = FxHashSet::default();
+        if !everything {
+            affected.extend(added.iter().map(|(id, _)| *id));
+            for name in &touched {
+                if let Some(readers) = self.readers.get(name) {
+                    affected.extend(readers.iter().copied());
+                }
+                if let Some(definitions) = self.definitions.get(name) {
+                    affected.extend(definitions.iter().map(|key| key.chunk));
+                }
+            }
+        }
+        let count = chunks.len();
+        let mut entries = Vec::with_capacity(count);
+        for (i, (id, summaries)) in chunks.into_iter().enumerate() {
+            let kept = if i < prefix {
+                Some(i)
+            } else if i >= count - suffix {
+                Some(i + old.len() - count)
+            } else {
+                None
+            };
+            let links = match kept {
+                Some(at) if !everything && !affected.contains(&id) => old[at].links.clone(),
+                _ => Arc::new(self.link(id, &summaries, &ranks)),
+            };
+            entries.push(ChunkEntry {
+                id,
+                summaries,
+                links,
+            });
+        }
+        self.chunks = entries;
+    }
+
+    /// What one chunk's names denote.
+    fn link(
+        &self,
+        id: ChunkToken,
+        summaries: &Arc<[Arc<StepSummary>]>,
+        ranks: &FxHashMap<ChunkToken, u32>,
+    ) -> ChunkLinks {
+        let rank = ranks[&id];
+        let position = |key: StepKey| {
+            (
+                ranks.get(&key.chunk).copied().unwrap_or(u32::MAX),
+                key.index,
+            )
+        };
+        let mut links = ChunkLinks {
+            summaries: summaries.clone(),
+            references: PerStep::with_capacity(summaries.len()),
+            dependencies: PerStep::with_capacity(summaries.len()),
+            first_definition: Vec::with_capacity(summaries.len()),
+            backward: 0,
+            file_uses: Vec::new(),
+            unresolved: false,
+        };
+        for (k, step) in summaries.iter().enumerate() {
+            let own = StepKey {
+                chunk: id,
+                index: k as u32,
+            };
+            let first = |name: &str| {
+                self.definitions
+                    .get(name)
+                    .and_then(|definitions| definitions.first().copied())
+            };
+            links.first_definition.push(
+                step.name
+                    .as_deref()
+                    .and_then(first)
+                    .filter(|&first| first != own),
+            );
+            let step_link = |target: StepKey, links: &mut ChunkLinks| {
+                if position(target) >= (rank, own.index) {
+                    links.backward += 1;
+                }
+                Link::Step {
+                    itself: target == own,
+                }
+            };
+            let mut dependencies = Vec::with_capacity(step.dependencies.len());
+            for dependency in &step.dependencies {
+                dependencies.push(match first(&dependency.name) {
+                    Some(target) => step_link(target, &mut links),
+                    None => {
+                        links.unresolved = true;
+                        Link::Unresolved
+                    }
+                });
+            }
+            links.dependencies.push(dependencies);
+            let mut references = Vec::with_capacity(step.references.len());
+            for reference in &step.references {
+                references.push(match first(&reference.head) {
+                    Some(target) => step_link(target, &mut links),
+                    None => match self.files.get(reference.head.as_str()) {
+                        Some(&file) => {
+                            match links.file_uses.iter_mut().find(|(f, _)| *f == file) {
+                                Some((_, count)) => *count += 1,
+                                None => links.file_uses.push((file, 1)),
+                            }
+                            Link::File(file)
+                        }
+                        None => {
+                            links.unresolved = true;
+                            Link::Unresolved
+                        }
+                    },
+                });
+            }
+            links.references.push(references);
+        }
+        links
+    }
+
+    /// The names rules' verdict on each `require` entry.
+    fn requires(&self) -> Vec<RequireStatus> {
+        let mut uses = vec![0u32; self.requires.len()];
+        for chunk in &self.chunks {
+            for &(file, count) in &chunk.links.file_uses {
+                if let Some(n) = uses.get_mut(file as usize) {
+                    *n += count;
+                }
+            }
+        }
+        self.requires
+            .iter()
+            .enumerate()
+            .map(|(i, name)| {
+                let first = self.files[name];
+                if first != i as u32 {
+                    RequireStatus::Twice(first)
+                } else if let Some(step) =
+                    self.definitions.get(name.as_str()).and_then(|d| d.first())
+                {
+                    RequireStatus::AlsoAStep(*step)
+                } else if uses[i] == 0 {
+                    RequireStatus::Unused
+                } else {
+                    RequireStatus::Used
+                }
+            })
+            .collect()
+    }
+}
+
+/// The file's chunks with their links (see the module's documentation).
+/// It reads the item index, not the outline, so an edit that changes no
+/// name, reference or dependency stops before it.
+#[salsa::tracked(returns(ref))]
+pub fn links<'db>(db: &'db dyn Db, file: SourceFile) -> FileLinks<'db> {
+    let index = item_index(db, file);
+    let requires = &required_names(db, file).names;
+    let chunks: Vec<Arc<[Arc<StepSummary>]>> = index.steps.chunk_summaries().cloned().collect();
+    // Taken out while it is updated: if this run is cancelled half-way, the
+    // next starts afresh.
+    let states = db.link_states();
+    let mut state = states
+        .and_then(|states| states.take(file))
+        .filter(|state| state.requires == *requires)
+        .unwrap_or_else(|| LinkState::new(requires));
+    state.update(chunks);
+    let mut ranks = FxHashMap::default();
+    ranks.reserve(state.chunks.len());
+    let mut linked = Vec::with_capacity(state.chunks.len());
+    let mut backward = 0;
+    for (i, entry) in state.chunks.iter().enumerate() {
+        ranks.insert(entry.id, i as u32);
+        backward += entry.links.backward;
+        linked.push(LinkedChunk::new(db, entry.id, entry.links.clone()));
+    }
+    let result = FileLinks {
+        chunks: linked,
+        backward,
+        requires: state.requires(),
+        ranks,
+    };
+    if let Some(states) = states {
+        states.put(file, state);
+    }
+    result
+}

@@ -41,11 +41,11 @@ pub fn chunk_catalog_diagnostics<'db>(
     let steps = &chunk_analysis(db, chunk).steps;
     steps
         .iter()
-        .zip(&chunk.syntax(db).steps)
+        .zip(chunk.syntax(db).steps())
         .map(|(analysis, step)| {
             let mut out = Vec::new();
             if catalog.is_usable() {
-                rules::check_step(analysis, &step.green, catalog, &mut out);
+                rules::check_step(analysis, step.green, catalog, &mut out);
             }
             out
         })

@@ -7,7 +7,7 @@ use std::sync::Arc;
 use easyflow_diagnostics::{Diagnostic, TextRange, TextSize};
 use easyflow_syntax::ast::{self, AstNode, TreeNode};
 use easyflow_syntax::green::{GreenRef, GreenTokenRef};
-use easyflow_syntax::{GreenNode, SyntaxKind};
+use easyflow_syntax::{ChunkItem, ChunkItems, GreenNode, GreenNodeData, NodeOrToken, SyntaxKind};
 
 use smol_str::SmolStr;
 
@@ -15,49 +15,80 @@ use crate::attributes::{Value, check_step_attribute};
 use crate::rules::steps as rules;
 use crate::{Db, SourceFile, parse};
 
-/// Steps per chunk, on average: a chunk ends after a step whose hash is a
-/// multiple of this (content-defined, so inserting or deleting a step
-/// changes its own chunk and not how the rest of the file is cut).
-const CHUNK_STEPS: u32 = 64;
-/// A chunk ends after this many steps whatever their hashes, so that no
-/// text (many copies of one step) makes a chunk as long as the file.
-const MAX_CHUNK_STEPS: usize = 4 * CHUNK_STEPS as usize;
-
-/// A run of consecutive steps (about [`CHUNK_STEPS`]), created by
-/// [`file_outline`]: the unit of analysis. Its identity is its steps'
-/// texts and their places relative to its first step, so salsa matches it
-/// to the previous revision's chunk with the same text wherever it moved,
-/// and an unchanged chunk keeps its [`chunk_analysis`]. Chunks rather than
-/// steps: an edit creates one file outline's worth of chunks (a few
-/// thousand at 100,000 steps), not one tracked struct per step, and
-/// verifying the unchanged analyses costs one check per chunk.
+/// The steps of one chunk of the tree (an `ITEM_CHUNK` node, cut by
+/// content: [`easyflow_syntax::ends_chunk`]), created by [`file_outline`]:
+/// the unit of analysis. Its identity is its items' texts and their places
+/// relative to its first item, so salsa matches it to the previous
+/// revision's chunk with the same text wherever it moved, and an unchanged
+/// chunk keeps its [`chunk_analysis`]. Chunks rather than steps: an edit
+/// creates one file outline's worth of chunks (a few thousand at 100,000
+/// steps), not one tracked struct per step, and verifying the unchanged
+/// analyses costs one check per chunk.
 #[salsa::tracked(debug)]
 pub struct StepChunk<'db> {
     #[returns(ref)]
     pub syntax: ChunkSyntax,
 }
 
-/// A chunk's steps: each one's green tree and where it starts relative to
-/// the chunk's first step. Equal to another (and hashed) by one 128-bit
-/// hash of its steps' text hashes ([`easyflow_syntax::Parse::item_hash`],
-/// made by the parser, so nothing is rehashed here) and relative offsets:
-/// the same texts at the same places always give the same steps.
+/// A chunk's steps, read from the chunk's green node (one pointer, not one
+/// per step) through the parse's list of its items. Equal to another (and
+/// hashed) by the chunk's hash ([`easyflow_syntax::ChunkItems::hash`]: its
+/// items' text hashes, made by the parser, and relative offsets): the same
+/// texts at the same places always give the same steps.
 #[derive(Debug, Clone)]
 pub struct ChunkSyntax {
-    hash: u128,
-    pub steps: Vec<ChunkStep>,
+    green: GreenNode,
+    items: Arc<ChunkItems>,
 }
 
-#[derive(Debug, Clone)]
-pub struct ChunkStep {
-    pub green: GreenNode,
+/// A step of a chunk.
+#[derive(Debug, Clone, Copy)]
+pub struct ChunkStep<'a> {
+    pub green: &'a GreenNodeData,
     /// Relative to the chunk's first step.
     pub offset: TextSize,
 }
 
+impl ChunkSyntax {
+    pub fn step_count(&self) -> usize {
+        self.items.steps().len()
+    }
+
+    pub fn step(&self, index: usize) -> Option<ChunkStep<'_>> {
+        let item = self.items.steps().get(index)?;
+        Some(self.chunk_step(item))
+    }
+
+    /// The steps, in order.
+    pub fn steps(&self) -> impl ExactSizeIterator<Item = ChunkStep<'_>> + '_ {
+        self.items.steps().iter().map(|item| self.chunk_step(item))
+    }
+
+    fn chunk_step(&self, item: &ChunkItem) -> ChunkStep<'_> {
+        let green = self
+            .green
+            .children()
+            .nth(item.index as usize)
+            .and_then(NodeOrToken::into_node)
+            .expect("a chunk's step is a node of it");
+        ChunkStep {
+            green,
+            offset: item.offset - self.first_step_offset(),
+        }
+    }
+
+    /// Where its first step starts, relative to the chunk's start.
+    fn first_step_offset(&self) -> TextSize {
+        self.items
+            .steps()
+            .first()
+            .map_or(0.into(), |step| step.offset)
+    }
+}
+
 impl PartialEq for ChunkSyntax {
     fn eq(&self, other: &Self) -> bool {
-        self.hash == other.hash
+        self.items.hash() == other.items.hash()
     }
 }
 
@@ -65,59 +96,7 @@ impl Eq for ChunkSyntax {}
 
 impl std::hash::Hash for ChunkSyntax {
     fn hash<H: std::hash::Hasher>(&self, state: &mut H) {
-        self.hash.hash(state);
-    }
-}
-
-/// Builds the chunks of a file's steps, one step at a time.
-struct ChunkBuilder {
-    start: TextSize,
-    steps: Vec<ChunkStep>,
-    /// Each step's text hash and relative offset, as bytes: what the
-    /// chunk's hash is made of.
-    identity: Vec<u8>,
-}
-
-impl ChunkBuilder {
-    fn new() -> Self {
-        ChunkBuilder {
-            start: 0.into(),
-            steps: Vec::new(),
-            identity: Vec::new(),
-        }
-    }
-
-    /// Adds a step; `true` when the chunk ends after it.
-    fn push(&mut self, green: GreenNode, offset: TextSize, text_hash: u128) -> bool {
-        if self.steps.is_empty() {
-            self.start = offset;
-        }
-        let relative = offset - self.start;
-        self.identity.extend_from_slice(&text_hash.to_le_bytes());
-        self.identity
-            .extend_from_slice(&u32::from(relative).to_le_bytes());
-        self.steps.push(ChunkStep {
-            green,
-            offset: relative,
-        });
-        (text_hash as u32).is_multiple_of(CHUNK_STEPS) || self.steps.len() >= MAX_CHUNK_STEPS
-    }
-
-    /// The chunk so far, if it has steps; starts the next one.
-    fn finish<'db>(&mut self, db: &'db dyn Db, first: u32) -> Option<OutlineChunk<'db>> {
-        if self.steps.is_empty() {
-            return None;
-        }
-        let syntax = ChunkSyntax {
-            hash: xxhash_rust::xxh3::xxh3_128(&self.identity),
-            steps: std::mem::take(&mut self.steps),
-        };
-        self.identity.clear();
-        Some(OutlineChunk {
-            node: StepChunk::new(db, syntax),
-            offset: self.start,
-            first,
-        })
+        self.items.hash().hash(state);
     }
 }
 
@@ -170,8 +149,12 @@ impl<'db> OutlineStep<'db> {
     }
 
     /// The step's green tree.
-    pub fn green(self, db: &'db dyn Db) -> &'db GreenNode {
-        &self.chunk.syntax(db).steps[self.index as usize].green
+    pub fn green(self, db: &'db dyn Db) -> &'db GreenNodeData {
+        self.chunk
+            .syntax(db)
+            .step(self.index as usize)
+            .expect("an outline step is in its chunk")
+            .green
     }
 }
 
@@ -192,7 +175,7 @@ impl<'db> FileOutline<'db> {
     pub fn step(&self, db: &'db dyn Db, id: StepId) -> Option<OutlineStep<'db>> {
         let chunk = self.chunk_of(id)?;
         let index = id.0 - chunk.first;
-        let step = chunk.node.syntax(db).steps.get(index as usize)?;
+        let step = chunk.node.syntax(db).step(index as usize)?;
         Some(OutlineStep {
             chunk: chunk.node,
             index,
@@ -215,8 +198,7 @@ impl<'db> FileOutline<'db> {
                 chunk
                     .node
                     .syntax(db)
-                    .steps
-                    .iter()
+                    .steps()
                     .enumerate()
                     .map(move |(i, step)| {
                         (
@@ -244,8 +226,16 @@ impl<'db> FileOutline<'db> {
     pub fn last_step_at_or_before(&self, db: &'db dyn Db, offset: TextSize) -> Option<StepId> {
         let after = self.chunks.partition_point(|c| c.offset <= offset);
         let chunk = self.chunks.get(after.checked_sub(1)?)?;
-        let steps = &chunk.node.syntax(db).steps;
-        let within = steps.partition_point(|s| chunk.offset + s.offset <= offset);
+        let syntax = chunk.node.syntax(db);
+        let (mut low, mut high) = (0, syntax.step_count());
+        while low < high {
+            let middle = (low + high) / 2;
+            match syntax.step(middle) {
+                Some(step) if chunk.offset + step.offset <= offset => low = middle + 1,
+                _ => high = middle,
+            }
+        }
+        let within = low;
         Some(StepId(chunk.first + within.checked_sub(1)? as u32))
     }
 }
@@ -276,65 +266,72 @@ pub fn file_outline<'db>(db: &'db dyn Db, file: SourceFile) -> FileOutline<'db> 
         unparsed_requires: Vec::new(),
         flow_attributes: Vec::new(),
     };
-    let mut chunk = ChunkBuilder::new();
     let mut first = 0u32;
-    let mut count = 0u32;
-    for (i, child) in GreenRef::root(parse.green()).children().enumerate() {
-        let Some(node) = child.into_node() else {
-            continue;
-        };
-        match node.kind() {
-            SyntaxKind::STEP => {
-                count += 1;
-                let ends = chunk.push(
-                    node.green().to_owned(),
-                    node.range().start(),
-                    parse.item_hash(i),
-                );
-                if ends {
-                    outline.chunks.extend(chunk.finish(db, first));
-                    first = count;
+    // One pass over the root's chunks, not their items: a chunk's steps are
+    // read through its list of items when they are needed, and only the
+    // items that are not steps (few) are visited here.
+    for (chunk, items) in GreenRef::root(parse.green())
+        .child_nodes()
+        .zip(parse.chunks())
+    {
+        if let Some(first_step) = items.steps().first() {
+            outline.chunks.push(OutlineChunk {
+                node: StepChunk::new(
+                    db,
+                    ChunkSyntax {
+                        green: chunk.green().to_owned(),
+                        items: items.clone(),
+                    },
+                ),
+                offset: chunk.range().start() + first_step.offset,
+                first,
+            });
+            first += items.steps().len() as u32;
+        }
+        for item in items.others() {
+            let Some(node) = chunk.child_node(item.index as usize, item.offset) else {
+                continue;
+            };
+            match node.kind() {
+                SyntaxKind::REQUIRE => {
+                    let Some(require) = ast::Require::cast(node) else {
+                        continue;
+                    };
+                    for name in require.names() {
+                        outline.requires.push(RequireEntry {
+                            name: name.text(),
+                            range: name.syntax().text_range(),
+                        });
+                    }
+                    // Identifiers in the unparsed rest (`require a b;`).
+                    let unparsed = require
+                        .syntax()
+                        .child_nodes()
+                        .filter(|n| n.kind() == SyntaxKind::ERROR_NODE);
+                    for node in unparsed {
+                        node.for_each_token(&mut |token| {
+                            if token.kind == SyntaxKind::IDENT {
+                                outline.unparsed_requires.push(token.text.to_string());
+                            }
+                        });
+                    }
                 }
-            }
-            SyntaxKind::REQUIRE => {
-                let Some(require) = ast::Require::cast(node) else {
-                    continue;
-                };
-                for name in require.names() {
-                    outline.requires.push(RequireEntry {
-                        name: name.text(),
-                        range: name.syntax().text_range(),
+                SyntaxKind::FLOW_ATTRIBUTE => {
+                    let Some(attribute) = ast::FlowAttribute::cast(node) else {
+                        continue;
+                    };
+                    let value = attribute.value();
+                    outline.flow_attributes.push(FlowAttributeEntry {
+                        key: attribute.key().map(|k| (k.text(), k.syntax().text_range())),
+                        value: Value::of(value.as_ref()),
+                        value_range: value.map(|v| v.syntax().text_range()),
                     });
                 }
-                // Identifiers in the unparsed rest (`require a b;`).
-                let unparsed = require
-                    .syntax()
-                    .child_nodes()
-                    .filter(|n| n.kind() == SyntaxKind::ERROR_NODE);
-                for node in unparsed {
-                    node.for_each_token(&mut |token| {
-                        if token.kind == SyntaxKind::IDENT {
-                            outline.unparsed_requires.push(token.text.to_string());
-                        }
-                    });
-                }
+                _ => {}
             }
-            SyntaxKind::FLOW_ATTRIBUTE => {
-                let Some(attribute) = ast::FlowAttribute::cast(node) else {
-                    continue;
-                };
-                let value = attribute.value();
-                outline.flow_attributes.push(FlowAttributeEntry {
-                    key: attribute.key().map(|k| (k.text(), k.syntax().text_range())),
-                    value: Value::of(value.as_ref()),
-                    value_range: value.map(|v| v.syntax().text_range()),
-                });
-            }
-            _ => {}
         }
     }
-    outline.chunks.extend(chunk.finish(db, first));
-    outline.step_count = count as usize;
+    outline.step_count = first as usize;
     outline
 }
 
@@ -479,9 +476,8 @@ pub struct ChunkAnalysis {
 pub fn chunk_analysis<'db>(db: &'db dyn Db, chunk: StepChunk<'db>) -> ChunkAnalysis {
     let steps: Vec<StepAnalysis> = chunk
         .syntax(db)
-        .steps
-        .iter()
-        .map(|step| analyse_step(&step.green))
+        .steps()
+        .map(|step| analyse_step(step.green))
         .collect();
     ChunkAnalysis {
         summaries: steps.iter().map(|step| step.summary.clone()).collect(),
@@ -495,7 +491,7 @@ pub fn chunk_analysis<'db>(db: &'db dyn Db, chunk: StepChunk<'db>) -> ChunkAnaly
 
 /// One step's analysis, from its green tree (rooted at the step itself, so
 /// every range is relative to its start).
-pub fn analyse_step(green: &GreenNode) -> StepAnalysis {
+pub fn analyse_step(green: &GreenNodeData) -> StepAnalysis {
     let mut walker = StepWalker::default();
     if let Some(root) = ast::Step::cast(GreenRef::root(green)) {
         walker.walk(root);
@@ -871,7 +867,7 @@ fn output_index(reference: &ast::RefExpr<GreenRef<'_>>) -> Option<(SmolStr, Text
 /// see it; indices match [`StepSummary::params`]. Not part of the step's
 /// analysis: only a flow with a catalog needs them, and a cold check of
 /// one without would keep a copy of every value.
-pub fn param_values(step: &GreenNode) -> Vec<easyflow_catalog::Value> {
+pub fn param_values(step: &GreenNodeData) -> Vec<easyflow_catalog::Value> {
     let Some(step) = ast::Step::cast(GreenRef::root(step)) else {
         return Vec::new();
     };

@@ -41,14 +41,13 @@ pub struct StepValues {
 pub fn chunk_values<'db>(db: &'db dyn Db, chunk: StepChunk<'db>) -> Vec<Arc<StepValues>> {
     chunk
         .syntax(db)
-        .steps
-        .iter()
-        .map(|step| step_values(&step.green))
+        .steps()
+        .map(|step| step_values(step.green))
         .collect()
 }
 
 /// One step's values, from its tree.
-fn step_values(green: &easyflow_syntax::GreenNode) -> Arc<StepValues> {
+fn step_values(green: &easyflow_syntax::GreenNodeData) -> Arc<StepValues> {
     let Some(root) = <ast::Step<GreenRef<'_>> as ast::AstNode>::cast(GreenRef::root(green)) else {
         return Arc::default();
     };

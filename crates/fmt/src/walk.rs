@@ -176,7 +176,9 @@ impl<'a> Walker<'a> {
     }
 
     pub(crate) fn source_file(&mut self, root: &SyntaxNode) -> Walk {
-        for element in children(root) {
+        let items =
+            easyflow_syntax::top_level_children(root).filter(|element| !element.kind().is_trivia());
+        for element in items {
             let NodeOrToken::Node(item) = element else {
                 return Err(WalkError("a token outside every item".into()));
             };

@@ -227,15 +227,15 @@ impl Fixer<'_> {
         let text = self.text;
         let newline = if text.contains("\r\n") { "\r\n" } else { "\n" };
         let root = self.root();
-        let last_require = root
-            .children()
+        let last_require = easyflow_syntax::top_level_children(&root)
+            .filter_map(|element| element.into_node())
             .filter(|n| n.kind() == SyntaxKind::REQUIRE)
             .last();
         let after = match last_require {
             Some(require) => Some(require.text_range().end()),
             None => {
                 let mut header_end = None;
-                for element in root.children_with_tokens() {
+                for element in easyflow_syntax::top_level_children(&root) {
                     match element.kind() {
                         SyntaxKind::WHITESPACE | SyntaxKind::NEWLINE => {}
                         SyntaxKind::LINE_COMMENT

@@ -37,7 +37,7 @@ pub fn folding_ranges(db: &dyn Db, file: SourceFile) -> Vec<Fold> {
         line_breaks: 0,
     };
     let mut run: Option<(SyntaxKind, TextRange)> = None;
-    for child in GreenRef::root(parse(db, file).green()).children() {
+    for child in GreenRef::root(parse(db, file).green()).top_level_children() {
         match child {
             GreenElementRef::Node(node) => {
                 let kind = node.kind();

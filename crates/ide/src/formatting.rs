@@ -75,7 +75,10 @@ fn touches(region: TextRange, range: TextRange) -> bool {
 /// starts at 0, the last ends at the end of the text (a text of comments
 /// only is one region).
 fn item_regions(text: &str, root: &easyflow_syntax::SyntaxNode) -> Vec<TextRange> {
-    let items: Vec<TextRange> = root.children().map(|item| item.text_range()).collect();
+    let items: Vec<TextRange> = easyflow_syntax::top_level_children(root)
+        .filter_map(|element| element.into_node())
+        .map(|item| item.text_range())
+        .collect();
     if items.is_empty() {
         // Comments only: one region.
         return vec![TextRange::up_to(TextSize::of(text))];

@@ -51,7 +51,9 @@ fn chain(root: &SyntaxNode, offset: TextSize) -> Vec<TextRange> {
         Some(token) => token.parent(),
         None => Some(root.clone()),
     };
-    for node in start.iter().flat_map(|node| node.ancestors()) {
+    // The chunks are a grouping of the tree, not of the language.
+    let ancestors = start.iter().flat_map(|node| node.ancestors());
+    for node in ancestors.filter(|node| node.kind() != ITEM_CHUNK) {
         push(node.text_range());
     }
     if ranges.len() > MAX_CHAIN {

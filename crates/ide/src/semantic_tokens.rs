@@ -100,7 +100,8 @@ pub fn semantic_tokens(
     file: SourceFile,
     range: Option<TextRange>,
 ) -> Vec<SemanticToken> {
-    let root = GreenRef::root(parse(db, file).green());
+    let parse = parse(db, file);
+    let root = GreenRef::root(parse.green());
     let outline = file_outline(db, file);
     let resolution = name_resolution(db, file);
     let index = item_index(db, file);
@@ -111,33 +112,42 @@ pub fn semantic_tokens(
         long_running: false,
     };
     let mut step = 0;
-    for child in root.children() {
-        match child {
-            GreenElementRef::Node(node) => {
-                let is_step = node.kind() == STEP;
-                if highlighter.visits(node.range()) {
-                    highlighter.references.clear();
-                    highlighter.long_running = false;
-                    if is_step && let Some(outline_step) = outline.step(db, StepId(step as u32)) {
-                        debug_assert_eq!(outline_step.offset, node.range().start());
-                        highlighter.long_running = index.steps[step].long_running;
-                        let analysis = outline_step.analysis(db);
-                        resolved_names(
-                            index,
-                            resolution,
-                            StepId(step as u32),
-                            &analysis.anchors,
-                            outline_step.offset,
-                            &mut highlighter.references,
-                        );
+    for (chunk, items) in root.child_nodes().zip(parse.chunks()) {
+        // A chunk outside the range is skipped whole, its steps counted
+        // from its list of items.
+        if !highlighter.visits(chunk.range()) {
+            step += items.steps().len();
+            continue;
+        }
+        for child in chunk.children() {
+            match child {
+                GreenElementRef::Node(node) => {
+                    let is_step = node.kind() == STEP;
+                    if highlighter.visits(node.range()) {
+                        highlighter.references.clear();
+                        highlighter.long_running = false;
+                        if is_step && let Some(outline_step) = outline.step(db, StepId(step as u32))
+                        {
+                            debug_assert_eq!(outline_step.offset, node.range().start());
+                            highlighter.long_running = index.steps[step].long_running;
+                            let analysis = outline_step.analysis(db);
+                            resolved_names(
+                                index,
+                                resolution,
+                                StepId(step as u32),
+                                &analysis.anchors,
+                                outline_step.offset,
+                                &mut highlighter.references,
+                            );
+                        }
+                        highlighter.node(node, SOURCE_FILE);
                     }
-                    highlighter.node(node, SOURCE_FILE);
+                    if is_step {
+                        step += 1;
+                    }
                 }
-                if is_step {
-                    step += 1;
-                }
+                GreenElementRef::Token(token) => highlighter.token(token, SOURCE_FILE, SOURCE_FILE),
             }
-            GreenElementRef::Token(token) => highlighter.token(token, SOURCE_FILE, SOURCE_FILE),
         }
     }
     highlighter.out

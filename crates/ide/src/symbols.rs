@@ -57,7 +57,8 @@ pub fn document_symbols(db: &dyn Db, file: SourceFile) -> Vec<DocumentSymbol> {
     let mut symbols = Vec::new();
 
     // Flow attributes: few, read from the root's children.
-    for node in GreenRef::root(parse(db, file).green()).child_nodes() {
+    let top_level = GreenRef::root(parse(db, file).green()).top_level_children();
+    for node in top_level.filter_map(|element| element.into_node()) {
         if node.kind() != SyntaxKind::FLOW_ATTRIBUTE {
             continue;
         }

@@ -3,7 +3,7 @@
 //! token it visits; walks over whole large files (the analysis summaries) use
 //! this view instead, directly or through the typed AST ([`TreeNode`]).
 
-use rowan::{GreenNode, GreenNodeData, NodeOrToken};
+use rowan::{GreenNodeData, NodeOrToken};
 
 use crate::tree::{TreeNode, TreeToken};
 use crate::{SyntaxKind, TextRange, TextSize};
@@ -44,11 +44,22 @@ fn kind_of(raw: rowan::SyntaxKind) -> SyntaxKind {
 impl<'a> GreenRef<'a> {
     /// The tree rooted at `node`, starting at offset 0.
     #[inline]
-    pub fn root(node: &'a GreenNode) -> Self {
+    pub fn root(node: &'a GreenNodeData) -> Self {
         GreenRef {
             node,
             offset: 0.into(),
         }
+    }
+
+    /// The child node at `index`, which starts `offset` after this node
+    /// (known to the caller, say from a chunk's items): no walk over the
+    /// children before it.
+    pub fn child_node(self, index: usize, offset: TextSize) -> Option<GreenRef<'a>> {
+        let node = self.node.children().nth(index)?.into_node()?;
+        Some(GreenRef {
+            node,
+            offset: self.offset + offset,
+        })
     }
 
     #[inline]
@@ -78,6 +89,12 @@ impl<'a> GreenRef<'a> {
     #[inline]
     pub fn child_nodes(self) -> GreenChildNodes<'a> {
         GreenChildNodes(self.children())
+    }
+
+    /// Of a root, the top-level items and the trivia between them, in
+    /// order: the children of its chunks.
+    pub fn top_level_children(self) -> impl Iterator<Item = GreenElementRef<'a>> + use<'a> {
+        self.child_nodes().flat_map(GreenRef::children)
     }
 
     /// The first child token of `kind`.

@@ -7,6 +7,7 @@
 //! covers every byte of it, plus the lexical and syntax diagnostics (E01xx).
 
 pub mod ast;
+mod chunk;
 mod grammar;
 pub mod green;
 mod lexer;
@@ -21,8 +22,10 @@ use std::sync::Arc;
 
 use easyflow_diagnostics::Diagnostic;
 pub use easyflow_diagnostics::{TextRange, TextSize};
-pub use rowan::{GreenNode, NodeOrToken, WalkEvent};
+pub use rowan::{GreenNode, GreenNodeData, NodeOrToken, WalkEvent};
 
+pub use crate::chunk::{CHUNK_ITEMS, ChunkItem, ChunkItems, MAX_CHUNK_ITEMS, ends_chunk};
+use crate::chunk::{GreenElement, chunked_root};
 pub use crate::lexer::{Lexed, lex};
 pub use crate::reparse::reparse;
 pub use crate::syntax_kind::{
@@ -30,17 +33,19 @@ pub use crate::syntax_kind::{
 };
 
 /// The result of parsing one text: a green tree (cheap to clone, `Send`,
-/// storable in a database), the lexical and syntax errors, sorted, and the
-/// hash of each top-level item's text.
+/// storable in a database) whose root holds the top-level items in chunks
+/// (`ITEM_CHUNK`, [`chunk`](crate::ChunkItems)), the lexical and syntax
+/// errors, sorted, and each chunk's items with their text hashes.
 #[derive(Debug, Clone, PartialEq, Eq)]
 pub struct Parse {
     green: GreenNode,
     errors: Vec<Diagnostic>,
-    /// Per child of the root, the 128-bit hash of its text (0 for a token):
-    /// an item's identity for the analysis, made once when the item is
+    /// Per chunk (child of the root), its items: their 128-bit text hashes
+    /// are an item's identity for the analysis, made once when the item is
     /// parsed and kept for unchanged items by [`reparse`], so that an edit
-    /// does not rehash the whole file.
-    item_hashes: Arc<[u128]>,
+    /// does not rehash the whole file; shared, so that an edit copies one
+    /// pointer per chunk.
+    chunks: Arc<[Arc<ChunkItems>]>,
 }
 
 impl Parse {
@@ -61,26 +66,21 @@ impl Parse {
         &self.errors
     }
 
-    /// The hash of the text of the root's `index`-th child ([`item_hash`]),
-    /// 0 for a token.
-    pub fn item_hash(&self, index: usize) -> u128 {
-        self.item_hashes[index]
-    }
-
-    pub(crate) fn item_hashes(&self) -> &[u128] {
-        &self.item_hashes
+    /// The items of each chunk, the root's children, in order.
+    pub fn chunks(&self) -> &[Arc<ChunkItems>] {
+        &self.chunks
     }
 
     pub(crate) fn from_parts(
         green: GreenNode,
         errors: Vec<Diagnostic>,
-        item_hashes: Arc<[u128]>,
+        chunks: Arc<[Arc<ChunkItems>]>,
     ) -> Parse {
-        debug_assert_eq!(item_hashes.len(), green.children().len());
+        debug_assert_eq!(chunks.len(), green.children().len());
         Parse {
             green,
             errors,
-            item_hashes,
+            chunks,
         }
     }
 }
@@ -91,18 +91,15 @@ pub fn item_hash(text: &str) -> u128 {
     xxhash_rust::xxh3::xxh3_128(text.as_bytes())
 }
 
-/// [`Parse::item_hash`] of every child of `root`, whose text is `text`;
-/// on `threads` threads for a large text.
-fn item_hashes(text: &str, root: &GreenNode, threads: usize) -> Arc<[u128]> {
+/// [`item_hash`] of every one of `children`, whose text is `text`, 0 for a
+/// token; on `threads` threads for a large text.
+fn item_hashes(text: &str, children: &[GreenElement], threads: usize) -> Vec<u128> {
     let mut offset = 0usize;
-    let items: Vec<Option<std::ops::Range<usize>>> = root
-        .children()
+    let items: Vec<Option<std::ops::Range<usize>>> = children
+        .iter()
         .map(|child| {
             let start = offset;
-            offset += usize::from(match child {
-                NodeOrToken::Node(node) => node.text_len(),
-                NodeOrToken::Token(token) => token.text_len(),
-            });
+            offset += usize::from(child.text_len());
             child.as_node().map(|_| start..offset)
         })
         .collect();
@@ -125,12 +122,15 @@ const PARALLEL_MIN_LEN: usize = 256 * 1024;
 
 /// Lexes and parses `text`.
 pub fn parse(text: &str) -> Parse {
-    let threads = if text.len() >= PARALLEL_MIN_LEN {
+    parse_on_threads(text, threads_for(text))
+}
+
+pub(crate) fn threads_for(text: &str) -> usize {
+    if text.len() >= PARALLEL_MIN_LEN {
         rayon::current_num_threads()
     } else {
         1
-    };
-    parse_on_threads(text, threads)
+    }
 }
 
 /// [`parse`] in two halves at the same time when `threads` is more than one
@@ -138,24 +138,45 @@ pub fn parse(text: &str) -> Parse {
 /// those tests and for benchmarks.
 #[doc(hidden)]
 pub fn parse_on_threads(text: &str, threads: usize) -> Parse {
+    let items = parse_items(text, threads);
+    let (green, chunks) = chunked_root(items.children, &items.hashes);
+    Parse::from_parts(green, items.errors, chunks)
+}
+
+/// The root's children of a text's tree, before they are cut into chunks.
+pub(crate) struct ParsedItems {
+    pub(crate) children: Vec<GreenElement>,
+    /// [`item_hash`] of each child, 0 for a token.
+    pub(crate) hashes: Vec<u128>,
+    /// Sorted.
+    pub(crate) errors: Vec<Diagnostic>,
+}
+
+/// Lexes and parses `text` (see [`parse_on_threads`]) up to the root's
+/// children.
+pub(crate) fn parse_items(text: &str, threads: usize) -> ParsedItems {
     let halves = (threads > 1)
         .then(|| split_point(text))
         .flatten()
         .and_then(|middle| parse_halves(text, middle));
-    let (green, mut errors) = halves.unwrap_or_else(|| {
-        let (green, lexed_errors, syntax_errors, _) = lex_and_parse(text);
+    let (children, mut errors) = halves.unwrap_or_else(|| {
+        let (children, lexed_errors, syntax_errors, _) = lex_and_parse(text);
         let mut errors = lexed_errors;
         errors.extend(syntax_errors);
-        (green, errors)
+        (children, errors)
     });
     easyflow_diagnostics::sort(&mut errors);
-    let item_hashes = item_hashes(text, &green, threads);
-    Parse::from_parts(green, errors, item_hashes)
+    let hashes = item_hashes(text, &children, threads);
+    ParsedItems {
+        children,
+        hashes,
+        errors,
+    }
 }
 
-/// A text's tree, lexical errors and syntax errors, and whether it begins
-/// with tokens that begin an item whatever came before it.
-type LexedAndParsed = (GreenNode, Vec<Diagnostic>, Vec<Diagnostic>, bool);
+/// A text's root's children, lexical errors and syntax errors, and whether
+/// it begins with tokens that begin an item whatever came before it.
+type LexedAndParsed = (Vec<GreenElement>, Vec<Diagnostic>, Vec<Diagnostic>, bool);
 
 /// Lexes and parses `text`; the tokens are dropped once the tree is built.
 fn lex_and_parse(text: &str) -> LexedAndParsed {
@@ -200,10 +221,10 @@ fn split_point(text: &str) -> Option<usize> {
 /// error at its end, where it saw the end of the text instead of the next
 /// item), and the second begins with tokens that begin an item whatever
 /// came before. Otherwise `None`. The tree and errors, unsorted.
-fn parse_halves(text: &str, middle: usize) -> Option<(GreenNode, Vec<Diagnostic>)> {
+fn parse_halves(text: &str, middle: usize) -> Option<(Vec<GreenElement>, Vec<Diagnostic>)> {
     let (first_text, second_text) = text.split_at(middle);
     let (
-        (first, mut errors, first_syntax_errors, _),
+        (mut first, mut errors, first_syntax_errors, _),
         (second, second_lexed_errors, second_syntax_errors, second_starts_an_item),
     ) = rayon::join(|| lex_and_parse(first_text), || lex_and_parse(second_text));
     // The first half's last item must have ended with its own `;` (its last
@@ -212,14 +233,15 @@ fn parse_halves(text: &str, middle: usize) -> Option<(GreenNode, Vec<Diagnostic>
     let is_trivia =
         |kind: rowan::SyntaxKind| SyntaxKind::from_raw(kind.0).is_some_and(SyntaxKind::is_trivia);
     let trailing_trivia: TextSize = first
-        .children()
+        .iter()
         .rev()
         .take_while(|child| is_trivia(child.kind()))
         .map(|child| child.text_len())
         .sum();
-    let last_token_end = first.text_len() - trailing_trivia;
+    let first_len: TextSize = first.iter().map(|child| child.text_len()).sum();
+    let last_token_end = first_len - trailing_trivia;
     let ends_with_semicolon = matches!(
-        first.children().rev().find(|child| !is_trivia(child.kind())),
+        first.iter().rev().find(|child| !is_trivia(child.kind())),
         Some(NodeOrToken::Node(item)) if matches!(
             item.children().last(),
             Some(NodeOrToken::Token(token))
@@ -243,12 +265,16 @@ fn parse_halves(text: &str, middle: usize) -> Option<(GreenNode, Vec<Diagnostic>
             .chain(second_syntax_errors)
             .map(|error| error.moved(|range| range + offset)),
     );
-    let children: Vec<_> = first
-        .children()
-        .chain(second.children())
-        .map(|child| child.to_owned())
-        .collect();
-    Some((GreenNode::new(first.kind(), children), errors))
+    first.extend(second);
+    Some((first, errors))
+}
+
+/// The top-level items and the trivia between them, in order: the children
+/// of the root's chunks (the chunks are a grouping of the tree, not of the
+/// language).
+pub fn top_level_children(root: &SyntaxNode) -> impl Iterator<Item = SyntaxElement> + use<> {
+    root.children()
+        .flat_map(|chunk| chunk.children_with_tokens())
 }
 
 /// The tree as text: one line per node and token, indented two spaces per
@@ -257,8 +283,13 @@ fn parse_halves(text: &str, middle: usize) -> Option<(GreenNode, Vec<Diagnostic>
 pub fn debug_tree(node: &SyntaxNode) -> String {
     let mut out = String::new();
     let mut indent = 0;
+    // The chunks are a grouping of the tree, not of the language: their
+    // items are shown as the root's children.
+    let is_chunk = |element: &SyntaxElement| element.kind() == SyntaxKind::ITEM_CHUNK;
     for event in node.preorder_with_tokens() {
         match event {
+            WalkEvent::Enter(element) if is_chunk(&element) => {}
+            WalkEvent::Leave(element) if is_chunk(&element) => {}
             WalkEvent::Enter(element) => {
                 let range = element.text_range();
                 let _ = write!(

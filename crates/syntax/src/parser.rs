@@ -7,6 +7,7 @@ use easyflow_diagnostics::{Code, Diagnostic, Fix, TextRange};
 use rowan::{GreenNode, GreenNodeData, GreenToken, GreenTokenData, NodeOrToken};
 
 use crate::SyntaxKind::{self, *};
+use crate::chunk::GreenElement;
 use crate::lexer::Lexed;
 
 /// Deepest nesting of lists and indexers the parser follows; deeper input is
@@ -56,8 +57,10 @@ impl<'t> Parser<'t> {
         }
     }
 
-    /// The tree (whose root the grammar completed) and the syntax errors.
-    pub(crate) fn finish(self) -> (GreenNode, Vec<Diagnostic>) {
+    /// The children of the root (which the grammar completed), and the
+    /// syntax errors. The root itself is built by `lib.rs` over chunks of
+    /// them (`chunk.rs`).
+    pub(crate) fn finish(self) -> (Vec<GreenElement>, Vec<Diagnostic>) {
         debug_assert_eq!(
             self.next_token,
             self.lexed.len(),
@@ -390,6 +393,11 @@ impl TreeBuilder {
 
     fn finish_node(&mut self, kind: SyntaxKind) {
         let first = self.parents.pop().expect("finish matches a start");
+        if kind == SOURCE_FILE {
+            // The root's children stay for `finish`.
+            debug_assert!(first == 0 && self.parents.is_empty());
+            return;
+        }
         let count = self.children.len() - first;
         let shareable =
             (1..=MAX_SHARED_CHILDREN).contains(&count) && self.shared[first..].iter().all(|&s| s);
@@ -484,11 +492,9 @@ impl TreeBuilder {
         token
     }
 
-    fn finish(mut self) -> GreenNode {
-        match self.children.pop() {
-            Some(NodeOrToken::Node(root)) if self.children.is_empty() => root,
-            _ => unreachable!("the grammar builds exactly one root node"),
-        }
+    fn finish(self) -> Vec<GreenElement> {
+        debug_assert!(self.parents.is_empty(), "the grammar completes the root");
+        self.children
     }
 }
 

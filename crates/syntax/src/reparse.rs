@@ -15,7 +15,8 @@
 use easyflow_diagnostics::{Diagnostic, TextRange, TextSize};
 use rowan::{GreenNode, GreenNodeData, NodeOrToken};
 
-use crate::{Parse, SyntaxKind, SyntaxNode, parse};
+use crate::chunk::{ChunkCutter, ChunkItems};
+use crate::{Parse, ParsedItems, SyntaxKind, SyntaxNode, parse_items, threads_for};
 
 /// How many times the run grows before the whole text is parsed instead
 /// (each time by twice as many items to the right, and past one more
@@ -53,11 +54,11 @@ pub fn reparse(old: &Parse, deleted: TextRange, inserted: &str, new_text: &str) 
             Run::Never => return None,
             Run::Grow => {}
         }
-        if end.index == children.count && anchor.is_none() {
+        if children.is_end(end) && anchor.is_none() {
             return None;
         }
         for _ in 0..(1usize << attempt) {
-            if end.index == children.count {
+            if children.is_end(end) {
                 break;
             }
             end = children.resync_after(end, old.errors())?;
@@ -107,10 +108,9 @@ fn reparse_run(
     let Some(text) = edit.new_text.get(usize::from(start)..usize::from(new_end)) else {
         return Run::Never;
     };
-    let reparsed = parse(text);
-    let at_end_of_text = end.index == children.count;
-    if !at_end_of_text {
-        if reparsed.errors().iter().any(crate::lexer::is_unterminated) {
+    let reparsed = parse_items(text, threads_for(text));
+    if !children.is_end(end) {
+        if reparsed.errors.iter().any(crate::lexer::is_unterminated) {
             return Run::Never;
         }
         if !ends_cleanly(&reparsed, text) {
@@ -122,7 +122,7 @@ fn reparse_run(
     // sits right at the run's end, where it may belong to either side)
     // leaves the edit to a full parse.
     let new_start_of_rest = new_end;
-    let mut errors = Vec::with_capacity(old.errors().len() + reparsed.errors().len());
+    let mut errors = Vec::with_capacity(old.errors().len() + reparsed.errors.len());
     for error in old.errors() {
         let ranges = || std::iter::once(&error.range).chain(error.related.iter().map(|r| &r.range));
         if ranges().all(|r| r.end() <= old_start && r.start() < old_start) {
@@ -139,49 +139,103 @@ fn reparse_run(
     }
     errors.extend(
         reparsed
-            .errors()
+            .errors
             .iter()
             .map(|error| error.clone().moved(|r| r + start)),
     );
     easyflow_diagnostics::sort(&mut errors);
-    let first = anchor.map_or(0, |a| a.index + 1);
-    let items = reparsed.green().children().map(|child| child.to_owned());
-    let green = children.root.splice_children(first..end.index, items);
-    // Three copies of slices (not an iterator chain, which copies one hash
-    // at a time: a tenth of a keystroke at 100,000 steps).
-    let old_hashes = old.item_hashes();
-    let new_hashes = reparsed.item_hashes();
-    let mut item_hashes =
-        Vec::with_capacity(first + new_hashes.len() + old_hashes.len() - end.index);
-    item_hashes.extend_from_slice(&old_hashes[..first]);
-    item_hashes.extend_from_slice(new_hashes);
-    item_hashes.extend_from_slice(&old_hashes[end.index..]);
-    let item_hashes = item_hashes.into();
-    Run::Done(Parse::from_parts(green, errors, item_hashes))
+    let first = anchor.map_or_else(|| children.first(), |a| children.next(a));
+    let (green, chunks) = splice(old, children, first, end, reparsed);
+    Run::Done(Parse::from_parts(green, errors, chunks))
+}
+
+/// The root and chunks of `old` with the children from `first` up to `end`
+/// replaced by `reparsed`'s: the chunks from `first`'s to the one where
+/// the new cut meets an old chunk boundary again are cut anew (an edit to
+/// a chunk's last item can move its end), the others are kept as they are.
+fn splice(
+    old: &Parse,
+    children: &Children<'_>,
+    first: Child,
+    end: Child,
+    reparsed: ParsedItems,
+) -> (GreenNode, std::sync::Arc<[std::sync::Arc<ChunkItems>]>) {
+    let mut cutter = ChunkCutter::new();
+    // The chunk of `first` begins where one was cut by the rule (every
+    // chunk but the last ends that way, and `first` is never past the
+    // last), so cutting again from its start gives what a full parse gives.
+    let from = first.chunk;
+    let push_old = |cutter: &mut ChunkCutter, chunk: usize, range: std::ops::Range<usize>| {
+        let node = children.chunk(chunk);
+        let hashes = old.chunks()[chunk].child_hashes(node.children().len());
+        for (child, hash) in node
+            .children()
+            .zip(hashes)
+            .skip(range.start)
+            .take(range.len())
+        {
+            cutter.push(child.to_owned(), hash);
+        }
+    };
+    if !children.is_end(first) {
+        push_old(&mut cutter, from, 0..first.index);
+    }
+    for (child, hash) in reparsed.children.into_iter().zip(reparsed.hashes) {
+        cutter.push(child, hash);
+    }
+    let to = if children.is_end(end) {
+        children.chunk_count
+    } else if end.index == 0 && !cutter.is_open() {
+        end.chunk
+    } else {
+        push_old(
+            &mut cutter,
+            end.chunk,
+            end.index..children.chunk_len(end.chunk),
+        );
+        let mut to = end.chunk + 1;
+        // Until a cut falls where an old chunk ended: the rest is cut as
+        // it was.
+        while cutter.is_open() && to < children.chunk_count {
+            push_old(&mut cutter, to, 0..children.chunk_len(to));
+            to += 1;
+        }
+        to
+    };
+    let (nodes, items): (Vec<_>, Vec<_>) = cutter.finish().into_iter().unzip();
+    let green = children
+        .root
+        .splice_children(from..to, nodes.into_iter().map(NodeOrToken::Node));
+    let old_chunks = old.chunks();
+    let mut chunks = Vec::with_capacity(from + items.len() + old_chunks.len() - to);
+    chunks.extend_from_slice(&old_chunks[..from]);
+    chunks.extend(items);
+    chunks.extend_from_slice(&old_chunks[to..]);
+    (green, chunks.into())
 }
 
 /// Whether the parse of a run's `text` ends where a full parse resumes as
 /// if it had parsed nothing before: after an item that ends with its own
 /// `;` and reported no error at its end (where it saw the end of the text,
 /// not what follows), then only trivia that the next token cannot extend.
-fn ends_cleanly(reparsed: &Parse, text: &str) -> bool {
+fn ends_cleanly(reparsed: &ParsedItems, text: &str) -> bool {
     if !text.ends_with([' ', '\t', '\n', '\r', ';']) && !text.is_empty() {
         return false;
     }
     // A line comment at the end runs on into whatever follows on its line
     // (found by the session fuzzer: `tests/data/lsp/sessions/`).
     if matches!(
-        reparsed.green().children().last(),
+        reparsed.children.last(),
         Some(NodeOrToken::Token(token)) if kind(token.kind()) == SyntaxKind::LINE_COMMENT
     ) {
         return false;
     }
-    let last_item = reparsed.green().children().rev().find(|child| match child {
+    let last_item = reparsed.children.iter().rev().find(|child| match child {
         NodeOrToken::Node(_) => true,
         NodeOrToken::Token(token) => !kind(token.kind()).is_trivia(),
     });
     let last_item_end = match last_item {
-        None => return reparsed.errors().is_empty(),
+        None => return reparsed.errors.is_empty(),
         Some(NodeOrToken::Token(_)) => return false,
         Some(NodeOrToken::Node(item)) => {
             if !ends_itself(item) {
@@ -189,16 +243,16 @@ fn ends_cleanly(reparsed: &Parse, text: &str) -> bool {
             }
             // After the last item, only trivia tokens.
             let trailing: TextSize = reparsed
-                .green()
-                .children()
+                .children
+                .iter()
                 .rev()
-                .map_while(|child| child.into_token().map(|token| token.text_len()))
+                .map_while(|child| child.as_token().map(|token| token.text_len()))
                 .sum();
             TextSize::of(text) - trailing
         }
     };
     reparsed
-        .errors()
+        .errors
         .iter()
         .all(|error| error.range.end() < last_item_end)
 }
@@ -218,26 +272,29 @@ fn ends_itself(item: &GreenNodeData) -> bool {
         )
 }
 
-/// A child of the root: its index (`count` for the end of the text) and
-/// where it starts in the old text.
+/// A top-level child (a child of a chunk): its chunk, its index in it, and
+/// where it starts in the old text. The end of the text is the position
+/// `chunk_count`, 0.
 #[derive(Debug, Clone, Copy)]
 struct Child {
+    chunk: usize,
     index: usize,
     start: TextSize,
 }
 
 impl Child {
     fn end(self, children: &Children<'_>) -> TextSize {
-        self.start + children.len(self.index)
+        self.start + children.len(self)
     }
 }
 
-/// The root's children, reached by index (rowan's children iterator has
-/// O(1) `nth`) or by offset (rowan's binary search over their offsets).
+/// The top-level children of the old tree, through its chunks, reached by
+/// index (rowan's children iterator has O(1) `nth`) or by offset (rowan's
+/// binary search over child offsets, in the root and then in a chunk).
 struct Children<'a> {
     root: &'a GreenNodeData,
     red: SyntaxNode,
-    count: usize,
+    chunk_count: usize,
 }
 
 impl<'a> Children<'a> {
@@ -245,46 +302,111 @@ impl<'a> Children<'a> {
         Children {
             root,
             red: SyntaxNode::new_root(root.clone()),
-            count: root.children().len(),
+            chunk_count: root.children().len(),
         }
     }
 
-    fn get(&self, index: usize) -> NodeOrToken<&'a GreenNodeData, &'a rowan::GreenTokenData> {
+    fn chunk(&self, chunk: usize) -> &'a GreenNodeData {
         self.root
             .children()
-            .nth(index)
-            .expect("an index below count")
+            .nth(chunk)
+            .and_then(NodeOrToken::into_node)
+            .expect("the root's children are chunk nodes")
     }
 
-    fn len(&self, index: usize) -> TextSize {
-        match self.get(index) {
+    fn chunk_len(&self, chunk: usize) -> usize {
+        self.chunk(chunk).children().len()
+    }
+
+    fn is_end(&self, child: Child) -> bool {
+        child.chunk >= self.chunk_count
+    }
+
+    fn end_of_text(&self) -> Child {
+        Child {
+            chunk: self.chunk_count,
+            index: 0,
+            start: self.root.text_len(),
+        }
+    }
+
+    /// The first child (the end of an empty text).
+    fn first(&self) -> Child {
+        Child {
+            chunk: 0,
+            index: 0,
+            start: 0.into(),
+        }
+    }
+
+    fn get(&self, child: Child) -> NodeOrToken<&'a GreenNodeData, &'a rowan::GreenTokenData> {
+        self.chunk(child.chunk)
+            .children()
+            .nth(child.index)
+            .expect("an index below the chunk's length")
+    }
+
+    fn len(&self, child: Child) -> TextSize {
+        match self.get(child) {
             NodeOrToken::Node(node) => node.text_len(),
             NodeOrToken::Token(token) => token.text_len(),
         }
     }
 
+    /// The child after `child` (not the end of the text).
+    fn next(&self, child: Child) -> Child {
+        let start = child.start + self.len(child);
+        if child.index + 1 < self.chunk_len(child.chunk) {
+            Child {
+                chunk: child.chunk,
+                index: child.index + 1,
+                start,
+            }
+        } else {
+            Child {
+                chunk: child.chunk + 1,
+                index: 0,
+                start,
+            }
+        }
+    }
+
+    /// The child before `child`, `None` at the start of the text.
+    fn prev(&self, child: Child) -> Option<Child> {
+        let (chunk, index) = if child.index > 0 {
+            (child.chunk, child.index - 1)
+        } else if child.chunk > 0 {
+            (child.chunk - 1, self.chunk_len(child.chunk - 1) - 1)
+        } else {
+            return None;
+        };
+        let mut prev = Child {
+            chunk,
+            index,
+            start: child.start,
+        };
+        prev.start -= self.len(prev);
+        Some(prev)
+    }
+
     /// The child that holds byte `offset` (the end of the text past it).
     fn child_at(&self, offset: TextSize) -> Child {
-        let end = Child {
-            index: self.count,
-            start: self.root.text_len(),
-        };
         if offset >= self.root.text_len() {
-            return end;
+            return self.end_of_text();
         }
-        match self
-            .red
-            .child_or_token_at_range(TextRange::at(offset, 1.into()))
-        {
-            Some(NodeOrToken::Node(node)) => Child {
-                index: node.index(),
-                start: node.text_range().start(),
-            },
-            Some(NodeOrToken::Token(token)) => Child {
-                index: token.index(),
-                start: token.text_range().start(),
-            },
-            None => end,
+        let range = TextRange::at(offset, 1.into());
+        let Some(NodeOrToken::Node(chunk)) = self.red.child_or_token_at_range(range) else {
+            return self.end_of_text();
+        };
+        let (index, start) = match chunk.child_or_token_at_range(range) {
+            Some(NodeOrToken::Node(node)) => (node.index(), node.text_range().start()),
+            Some(NodeOrToken::Token(token)) => (token.index(), token.text_range().start()),
+            None => return self.end_of_text(),
+        };
+        Child {
+            chunk: chunk.index(),
+            index,
+            start,
         }
     }
 
@@ -295,15 +417,11 @@ impl<'a> Children<'a> {
     fn anchor_before(&self, child: Child, errors: &[Diagnostic]) -> Option<Option<Child>> {
         let mut current = child;
         for _ in 0..MAX_DISTANCE {
-            if current.index == 0 {
+            let Some(prev) = self.prev(current) else {
                 return Some(None);
-            }
-            let index = current.index - 1;
-            current = Child {
-                index,
-                start: current.start - self.len(index),
             };
-            if let NodeOrToken::Node(item) = self.get(index)
+            current = prev;
+            if let NodeOrToken::Node(item) = self.get(current)
                 && ends_itself(item)
             {
                 let range = TextRange::at(current.start, item.text_len());
@@ -322,17 +440,14 @@ impl<'a> Children<'a> {
     fn resync_after(&self, child: Child, errors: &[Diagnostic]) -> Option<Child> {
         let mut current = child;
         for _ in 0..MAX_DISTANCE {
-            if current.index >= self.count {
+            if self.is_end(current) {
                 return Some(current);
             }
-            current = Child {
-                index: current.index + 1,
-                start: current.start + self.len(current.index),
-            };
-            if current.index == self.count {
+            current = self.next(current);
+            if self.is_end(current) {
                 return Some(current);
             }
-            if let NodeOrToken::Node(item) = self.get(current.index)
+            if let NodeOrToken::Node(item) = self.get(current)
                 && matches!(
                     kind(item.kind()),
                     SyntaxKind::STEP | SyntaxKind::REQUIRE | SyntaxKind::FLOW_ATTRIBUTE
@@ -356,6 +471,7 @@ fn touches(error: &Diagnostic, range: TextRange) -> bool {
 #[cfg(test)]
 mod tests {
     use super::*;
+    use crate::parse;
 
     fn check(old_text: &str, deleted: std::ops::Range<u32>, inserted: &str) -> bool {
         let old = parse(old_text);

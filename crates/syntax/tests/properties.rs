@@ -406,6 +406,8 @@ fn check_edit_sequence(
                     text
                 );
                 prop_assert_eq!(reparsed.errors(), full.errors());
+                // The chunks too: the same chunk nodes, items and hashes.
+                prop_assert_eq!(&reparsed, &full, "the chunks differ");
                 reparsed
             }
             None => full,
@@ -439,6 +441,73 @@ proptest! {
         }
         check_edit_sequence(text, edits)?;
     }
+}
+
+proptest! {
+    #![proptest_config(ProptestConfig { cases: 40, ..ProptestConfig::default() })]
+
+    /// Edit sequences over the whole of a flow of many chunks (positions
+    /// anywhere in its 70 KB): the incremental chunks equal a full parse's
+    /// (checked with the tree and errors in `check_edit_sequence`),
+    /// whichever chunk an edit falls in, at its end or across two.
+    #[test]
+    fn incremental_chunks_equal_full_parses(
+        edits in prop::collection::vec((0usize..80_000, prop::sample::select(vec![0usize, 1, 3, 40, 300, 3000]), prop::sample::select(EDITS)), 1..8),
+    ) {
+        check_edit_sequence(easyflow_genflow::generate(400, 3), edits)?;
+    }
+
+    /// The same on a flow broken at random places first.
+    #[test]
+    fn incremental_chunks_equal_full_parses_in_broken_flows(
+        breakages in prop::collection::vec((0usize..80_000, 0usize..4, prop::sample::select(BREAKAGES)), 1..5),
+        edits in prop::collection::vec((0usize..80_000, prop::sample::select(vec![0usize, 1, 3, 40, 300, 3000]), prop::sample::select(EDITS)), 1..8),
+    ) {
+        let mut text = easyflow_genflow::generate(400, 3);
+        for (at, removed, inserted) in breakages {
+            easyflow_genflow::edit(&mut text, at, removed, inserted);
+        }
+        check_edit_sequence(text, edits)?;
+    }
+}
+
+/// Edits to the item that ends a chunk (which may remove its end, or move
+/// it) and to a file of identical steps (chunks cut at the maximum length)
+/// give the chunks of a full parse, and take the incremental path.
+#[test]
+fn edits_at_chunk_ends_give_the_chunks_of_a_full_parse() {
+    let text = easyflow_genflow::generate(400, 3);
+    let parse = easyflow_syntax::parse(&text);
+    assert!(parse.green().children().len() > 3, "several chunks");
+    let mut offset = 0usize;
+    let mut edits = Vec::new();
+    for (chunk, items) in parse.green().children().zip(parse.chunks()) {
+        let last = items.steps().last().expect("a chunk of steps");
+        let start = offset + usize::from(last.offset);
+        // Inside the string of the chunk's last step, in its name, and
+        // removing it whole.
+        let quote = text[start..].find('"').unwrap();
+        edits.push(vec![(start + quote + 1, 0, "x")]);
+        edits.push(vec![(start + 6, 0, "x")]);
+        let len = text[start..].find("\n\n").unwrap() + 2;
+        edits.push(vec![(start, len, "")]);
+        offset += usize::from(chunk.text_len());
+    }
+    for sequence in edits {
+        assert_eq!(check_edit_sequence(text.clone(), sequence).unwrap(), 1);
+    }
+    let same = "step S runs P (x = 1);\n".repeat(1000);
+    let parse = easyflow_syntax::parse(&same);
+    assert_eq!(
+        parse.chunks()[0].steps().len(),
+        easyflow_syntax::MAX_CHUNK_ITEMS
+    );
+    let edits = vec![
+        (23 * 300 + 20, 0, "2"),
+        (23 * 255, 0, "\n"),
+        (23 * 256 + 1, 1, ""),
+    ];
+    assert_eq!(check_edit_sequence(same, edits).unwrap(), 3);
 }
 
 /// Typing a step character by character between two steps, deleting a

@@ -6,7 +6,7 @@
 use easyflow_catalog::check::{self, ValueProblem};
 use easyflow_catalog::{Catalog, Package, Value};
 use easyflow_diagnostics::{Code, Diagnostic, Fix, TextRange};
-use easyflow_syntax::GreenNode;
+use easyflow_syntax::GreenNodeData;
 use easyflow_syntax::ast::SectionKind;
 
 use crate::anchor::{Anchor, AnchoredDiagnostic};
@@ -17,7 +17,7 @@ use crate::items::{StepAnalysis, Sweep};
 /// platform's, not the package's, and are not checked.
 pub(crate) fn check_step(
     analysis: &StepAnalysis,
-    green: &GreenNode,
+    green: &GreenNodeData,
     catalog: &Catalog,
     out: &mut Vec<Diagnostic>,
 ) {

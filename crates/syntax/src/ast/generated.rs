@@ -5,12 +5,14 @@ use crate::SyntaxKind::{self, *};
 use crate::SyntaxNode;
 use crate::tree::TreeNode;
 
-/// The whole file.
+/// The whole file: its top-level items (and the trivia between them) in
+/// chunks, cut by content (`chunk.rs`), so that an edit rebuilds one chunk
+/// and a root of chunks instead of a root of every item.
 #[derive(Debug, Clone, Copy, PartialEq, Eq, Hash)]
 pub struct SourceFile<N = SyntaxNode>(N);
 
 impl<N: TreeNode> SourceFile<N> {
-    pub fn items(&self) -> AstChildren<Item<N>> {
+    pub fn item_chunks(&self) -> AstChildren<ItemChunk<N>> {
         support::children(&self.0)
     }
 }
@@ -35,6 +37,42 @@ impl<N: TreeNode> AstNode for SourceFile<N> {
 }
 
 impl<N: std::fmt::Display> std::fmt::Display for SourceFile<N> {
+    fn fmt(&self, f: &mut std::fmt::Formatter<'_>) -> std::fmt::Result {
+        std::fmt::Display::fmt(&self.0, f)
+    }
+}
+
+/// A run of consecutive top-level items: a grouping for incremental
+/// reparsing, with no meaning in the language.
+#[derive(Debug, Clone, Copy, PartialEq, Eq, Hash)]
+pub struct ItemChunk<N = SyntaxNode>(N);
+
+impl<N: TreeNode> ItemChunk<N> {
+    pub fn items(&self) -> AstChildren<Item<N>> {
+        support::children(&self.0)
+    }
+}
+
+impl<N: TreeNode> AstNode for ItemChunk<N> {
+    type Node = N;
+
+    #[inline]
+    fn can_cast(kind: SyntaxKind) -> bool {
+        kind == ITEM_CHUNK
+    }
+
+    #[inline]
+    fn cast(node: N) -> Option<Self> {
+        Self::can_cast(node.kind()).then(|| ItemChunk(node))
+    }
+
+    #[inline]
+    fn syntax(&self) -> &N {
+        &self.0
+    }
+}
+
+impl<N: std::fmt::Display> std::fmt::Display for ItemChunk<N> {
     fn fmt(&self, f: &mut std::fmt::Formatter<'_>) -> std::fmt::Result {
         std::fmt::Display::fmt(&self.0, f)
     }

@@ -12,17 +12,27 @@ use crate::SyntaxKind::*;
 use crate::string_literal::unescape;
 use crate::tree::{TreeNode, TreeToken};
 
+// The chunks are a grouping of the tree, not of the language: these read
+// through them.
 impl<N: TreeNode> SourceFile<N> {
-    pub fn flow_attributes(&self) -> AstChildren<super::FlowAttribute<N>> {
-        support::children(self.syntax())
+    /// Every top-level item, in order.
+    pub fn items(&self) -> impl Iterator<Item = super::Item<N>> {
+        self.item_chunks().flat_map(|chunk| chunk.items())
     }
 
-    pub fn requires(&self) -> AstChildren<super::Require<N>> {
-        support::children(self.syntax())
+    pub fn flow_attributes(&self) -> impl Iterator<Item = super::FlowAttribute<N>> {
+        self.item_chunks()
+            .flat_map(|chunk| support::children(chunk.syntax()))
     }
 
-    pub fn steps(&self) -> AstChildren<Step<N>> {
-        support::children(self.syntax())
+    pub fn requires(&self) -> impl Iterator<Item = super::Require<N>> {
+        self.item_chunks()
+            .flat_map(|chunk| support::children(chunk.syntax()))
+    }
+
+    pub fn steps(&self) -> impl Iterator<Item = Step<N>> {
+        self.item_chunks()
+            .flat_map(|chunk| support::children(chunk.syntax()))
     }
 }
 

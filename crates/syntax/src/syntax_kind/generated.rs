@@ -5,6 +5,7 @@ macro_rules! node_kinds {
     ($declare:ident) => {
         $declare! {
             SOURCE_FILE,
+            ITEM_CHUNK,
             FLOW_ATTRIBUTE,
             REQUIRE,
             STEP,

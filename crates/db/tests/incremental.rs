@@ -557,7 +557,7 @@ proptest! {
     ) {
         let count = raw.len();
         // Mostly earlier steps, as flows are written, some later ones.
-        let fold = |i: usize, r: usize| if r % 50 == 0 { r % count } else { i.saturating_sub(1 + r % 60) };
+        let fold = |i: usize, r: usize| if r.is_multiple_of(50) { r % count } else { i.saturating_sub(1 + r % 60) };
         let mut reads: Vec<Vec<usize>> = raw
             .iter()
             .enumerate()

@@ -26,7 +26,8 @@
 
 use std::sync::{Arc, Mutex};
 
-use rustc_hash::{FxHashMap, FxHashSet};
+use easyflow_diagnostics::suggest::{NameIndex, Probe};
+use rustc_hash::{FxBuildHasher, FxHashMap, FxHashSet};
 use smol_str::SmolStr;
 
 use crate::items::{FileOutline, StepId, StepSummary, file_outline, item_index};
@@ -52,16 +53,17 @@ fn token_of(summaries: &Arc<[Arc<StepSummary>]>) -> ChunkToken {
 }
 
 /// What a name denotes, without where.
-#[derive(Debug, Clone, Copy, PartialEq, Eq, Hash)]
+#[derive(Debug, Clone, PartialEq, Eq, Hash)]
 pub enum Link {
     /// The step first defined with the name; `itself` when that is the step
     /// that reads it.
-    Step {
-        itself: bool,
-    },
+    Step { itself: bool },
     /// A required file, by the index of its first `require` entry.
     File(u32),
-    Unresolved,
+    /// Nothing; with the name "did you mean" suggests, if any (the closest
+    /// step name other than the step's own, or for a reference required
+    /// file, as [`easyflow_diagnostics::suggest::closest`] decides).
+    Unresolved(Option<SmolStr>),
 }
 
 /// What one chunk's names denote.
@@ -79,9 +81,6 @@ pub struct ChunkLinks {
     pub backward: u32,
     /// How many references resolve to each `require` entry, for those with any.
     pub file_uses: Vec<(u32, u32)>,
-    /// Some reference or dependency names nothing (its diagnostics suggest
-    /// names from the whole file).
-    pub unresolved: bool,
 }
 
 /// A chunk with its links, a tracked field: reading them depends on this
@@ -191,6 +190,11 @@ struct LinkState {
     /// The chunks that read each name (a reference's head or an `after`/`on`
     /// entry), each once.
     readers: FxHashMap<SmolStr, Vec<ChunkToken>>,
+    /// The step and required names, for suggestions.
+    suggestions: NameIndex<FxBuildHasher>,
+    /// The names read that denote nothing, each with what decides which
+    /// names may be suggested for it.
+    unresolved: FxHashMap<SmolStr, Probe>,
 }
 
 /// The names a step reads.
@@ -207,9 +211,14 @@ impl LinkState {
         for (i, name) in requires.iter().enumerate() {
             files.entry(name.clone()).or_insert(i as u32);
         }
+        let mut suggestions = NameIndex::default();
+        for name in requires {
+            suggestions.insert(name);
+        }
         LinkState {
             requires: requires.to_vec(),
             files,
+            suggestions,
             ..LinkState::default()
         }
     }
@@ -252,6 +261,9 @@ impl LinkState {
                         definitions.retain(|key| key.chunk != chunk.id);
                         if definitions.is_empty() {
                             self.definitions.remove(name);
+                            if !self.files.contains_key(name.as_str()) {
+                                self.suggestions.remove(name);
+                            }
                         }
                     }
                     touched.insert(name.clone());
@@ -275,6 +287,9 @@ impl LinkState {
                         index: k as u32,
                     };
                     let definitions = self.definitions.entry(name.clone()).or_default();
+                    if definitions.is_empty() {
+                        self.suggestions.insert(name);
+                    }
                     let at = definitions.partition_point(|other| position(other) < position(&key));
                     definitions.insert(at, key);
                     if !everything {
@@ -290,8 +305,38 @@ impl LinkState {
             }
         }
 
-        // The chunks to link again: those that came, and those that read or
-        // define a name whose definitions changed.
+        // The names read that denote nothing: those of the names defined or
+        // read by the chunks that went or came may have changed.
+        if everything {
+            self.unresolved = self
+                .readers
+                .keys()
+                .filter(|name| self.denotes_nothing(name))
+                .map(|name| (name.clone(), Probe::of(name)))
+                .collect();
+        } else {
+            let mut names: FxHashSet<&SmolStr> = touched.iter().collect();
+            for summaries in removed
+                .iter()
+                .map(|chunk| &chunk.summaries)
+                .chain(added.iter().map(|(_, summaries)| summaries))
+            {
+                names.extend(summaries.iter().flat_map(|step| read_names(step)));
+            }
+            for name in names {
+                if self.readers.contains_key(name) && self.denotes_nothing(name) {
+                    self.unresolved
+                        .entry(name.clone())
+                        .or_insert_with(|| Probe::of(name));
+                } else {
+                    self.unresolved.remove(name);
+                }
+            }
+        }
+
+        // The chunks to link again: those that came, those that read or
+        // define a name whose definitions changed, and those that read a name
+        // that denotes nothing, for which one of those may be suggested.
         let mut affected: FxHashSet<ChunkToken> = FxHashSet::default();
         if !everything {
             affected.extend(added.iter().map(|(id, _)| *id));
@@ -301,6 +346,14 @@ impl LinkState {
                 }
                 if let Some(definitions) = self.definitions.get(name) {
                     affected.extend(definitions.iter().map(|key| key.chunk));
+                }
+            }
+            let touched: Vec<Probe> = touched.iter().map(|name| Probe::of(name)).collect();
+            for (name, probe) in &self.unresolved {
+                if touched.iter().any(|other| probe.may_suggest(other))
+                    && let Some(readers) = self.readers.get(name)
+                {
+                    affected.extend(readers.iter().copied());
                 }
             }
         }
@@ -348,7 +401,6 @@ impl LinkState {
             first_definition: Vec::with_capacity(summaries.len()),
             backward: 0,
             file_uses: Vec::new(),
-            unresolved: false,
         };
         for (k, step) in summaries.iter().enumerate() {
             let own = StepKey {
@@ -378,10 +430,11 @@ impl LinkState {
             for dependency in &step.dependencies {
                 dependencies.push(match first(&dependency.name) {
                     Some(target) => step_link(target, &mut links),
-                    None => {
-                        links.unresolved = true;
-                        Link::Unresolved
+                    // A required file has its own diagnostic, no suggestion.
+                    None if self.files.contains_key(dependency.name.as_str()) => {
+                        Link::Unresolved(None)
                     }
+                    None => Link::Unresolved(self.suggest(&dependency.name, step, false, ranks)),
                 });
             }
             links.dependencies.push(dependencies);
@@ -397,16 +450,44 @@ impl LinkState {
                             }
                             Link::File(file)
                         }
-                        None => {
-                            links.unresolved = true;
-                            Link::Unresolved
-                        }
+                        None => Link::Unresolved(self.suggest(&reference.head, step, true, ranks)),
                     },
                 });
             }
             links.references.push(references);
         }
         links
+    }
+
+    fn denotes_nothing(&self, name: &str) -> bool {
+        !self.definitions.contains_key(name) && !self.files.contains_key(name)
+    }
+
+    /// The name "did you mean" suggests for `name`, read by `step`: a step
+    /// name other than the step's own (in text order of their first
+    /// definitions), then with `files` a required name (in order), as
+    /// [`easyflow_diagnostics::suggest::closest`] would over the same list.
+    fn suggest(
+        &self,
+        name: &str,
+        step: &StepSummary,
+        files: bool,
+        ranks: &FxHashMap<ChunkToken, u32>,
+    ) -> Option<SmolStr> {
+        let own = step.name.as_deref();
+        let order = |candidate: &str| {
+            if Some(candidate) != own
+                && let Some(first) = self.definitions.get(candidate).and_then(|d| d.first())
+            {
+                let rank = ranks.get(&first.chunk).copied().unwrap_or(u32::MAX);
+                Some((0, rank, first.index))
+            } else if files && let Some(&file) = self.files.get(candidate) {
+                Some((1, file, 0))
+            } else {
+                None
+            }
+        };
+        self.suggestions.closest(name, order).map(SmolStr::new)
     }
 
     /// The names rules' verdict on each `require` entry.

@@ -30,10 +30,14 @@ pub fn initialized(server: &Server) {
 
 pub fn did_open(server: &Server, params: DidOpenTextDocumentParams) {
     let document = params.text_document;
+    // The guard in front of tower-lsp decoded the text (`transport.rs`).
+    let text = server
+        .opened
+        .take(&document.uri, document.version)
+        .unwrap_or_else(|| document.text.as_str().into());
     let Some(path) = path_of(&document.uri) else {
         return;
     };
-    let text: Arc<str> = document.text.as_str().into();
     let lines = Arc::new(LineIndex::new(&text));
     let flow = {
         let mut state = server.state.lock();
@@ -55,11 +59,11 @@ pub fn did_open(server: &Server, params: DidOpenTextDocumentParams) {
                 Some(state.set_flow(&path, text))
             }
             DocumentKind::Topology => {
-                state.set_topology(&path, document.text);
+                state.set_topology(&path, text.to_string());
                 None
             }
             DocumentKind::Catalog => {
-                state.set_catalog(&path, document.text.into_bytes());
+                state.set_catalog(&path, text.as_bytes().to_vec());
                 None
             }
             DocumentKind::Config => None,

@@ -30,21 +30,20 @@ pub fn semantic_diagnostics(db: &dyn Db, file: SourceFile) -> Vec<KeyedDiagnosti
     out
 }
 
-/// The dependency graph rules (`rules/graph.rs`): none when every edge goes
-/// from a step to a later one (no cycle, no step depends on itself), which
-/// the links tell without building the graph.
+/// The dependency graph rules (`rules/graph.rs`): none when no steps depend
+/// on each other in a cycle and none on itself, which the links tell
+/// without building the graph.
 #[salsa::tracked(returns(ref))]
 pub fn graph_diagnostics(db: &dyn Db, file: SourceFile) -> Vec<AnchoredDiagnostic> {
     let mut out = Vec::new();
-    if links(db, file).backward > 0 {
+    if links(db, file).cyclic {
         rules::graph::check(item_index(db, file), dependency_graph(db, file), &mut out);
     }
     out
 }
 
 /// The names rules of one chunk's steps: re-run when the chunk's links
-/// change, and, for a chunk with an unresolved name (whose diagnostics
-/// suggest names of the whole file), when the names defined do.
+/// change (which hold the "did you mean" of its unresolved names).
 #[salsa::tracked(returns(ref))]
 pub fn chunk_name_diagnostics<'db>(
     db: &'db dyn Db,
@@ -52,17 +51,12 @@ pub fn chunk_name_diagnostics<'db>(
     linked: LinkedChunk<'db>,
 ) -> Vec<KeyedDiagnostic> {
     let links = linked.links(db);
-    let context = rules::names::NamesContext {
-        requires: required_names(db, file),
-        defined: links
-            .unresolved
-            .then(|| crate::resolve::defined_names(db, file)),
-    };
+    let requires = required_names(db, file);
     let chunk = *linked.token(db);
     let mut out = Vec::new();
     for (k, step) in links.summaries.iter().enumerate() {
         rules::names::check_step(
-            &context,
+            requires,
             StepKey {
                 chunk,
                 index: k as u32,

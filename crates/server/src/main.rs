@@ -85,10 +85,11 @@ fn main() -> ExitCode {
     transport::widen_stdin_pipe();
     let clean_exit = runtime.block_on(async {
         tokio::spawn(memory::return_freed_memory());
-        let (service, socket) = handlers::service();
+        let opened = transport::OpenedTexts::default();
+        let (service, socket) = handlers::service(opened.clone());
         let shutdown = std::sync::Arc::new(std::sync::atomic::AtomicBool::new(false));
         Server::new(
-            transport::sanitize(tokio::io::stdin(), shutdown.clone()),
+            transport::sanitize(tokio::io::stdin(), shutdown.clone(), opened),
             tokio::io::stdout(),
             socket,
         )

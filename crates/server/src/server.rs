@@ -9,6 +9,7 @@ use tower_lsp_server::Client;
 use crate::diagnostics::Diagnostics;
 use crate::skipped::SkippedFiles;
 use crate::state::SharedState;
+use crate::transport::OpenedTexts;
 
 #[derive(Clone)]
 pub struct Server {
@@ -17,16 +18,19 @@ pub struct Server {
     pub diagnostics: Arc<Diagnostics>,
     /// Becomes true when the workspace's flows have been read.
     pub indexed: Arc<tokio::sync::watch::Sender<bool>>,
+    /// The texts of `didOpen`s, decoded by the transport's guard.
+    pub opened: OpenedTexts,
 }
 
 impl Server {
-    pub fn new(client: Client) -> Self {
+    pub fn new(client: Client, opened: OpenedTexts) -> Self {
         let state = SharedState::new(SkippedFiles::new(Some(client.clone())));
         Server {
             diagnostics: Diagnostics::new(client.clone(), state.clone()),
             client,
             state,
             indexed: Arc::new(tokio::sync::watch::channel(false).0),
+            opened,
         }
     }
 

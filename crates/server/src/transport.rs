@@ -2,11 +2,17 @@
 //! from stdin and passes on only well-formed JSON-RPC objects. tower-lsp
 //! stops serving at the first undecodable message; a client's malformed JSON
 //! or bad `Content-Length` must only cost that message (lsp.md, Robustness).
+//!
+//! It also decodes each `textDocument/didOpen` itself ([`OpenedTexts`]): the
+//! document's text goes straight to the handler, and tower-lsp gets the
+//! notification without it.
 
-use std::sync::Arc;
+use std::collections::VecDeque;
 use std::sync::atomic::{AtomicBool, Ordering};
+use std::sync::{Arc, Mutex};
 
 use tokio::io::{AsyncRead, AsyncReadExt, AsyncWriteExt, DuplexStream};
+use tower_lsp_server::ls_types::Uri;
 
 const HEADER_END: &[u8] = b"\r\n\r\n";
 const CONTENT_LENGTH: &[u8] = b"content-length:";
@@ -21,6 +27,7 @@ const MAX_MESSAGE: usize = 512 * 1024 * 1024;
 pub fn sanitize(
     mut input: impl AsyncRead + Unpin + Send + 'static,
     shutdown_requested: Arc<AtomicBool>,
+    opened: OpenedTexts,
 ) -> DuplexStream {
     let (mut forward, output) = tokio::io::duplex(1 << 20);
     tokio::spawn(async move {
@@ -30,7 +37,14 @@ pub fn sanitize(
             while let Some(step) = next_message(&buffer) {
                 match step {
                     Frame::Message { consumed, body } => {
-                        if let Some(method) = rpc_method(&buffer[body.clone()]) {
+                        if let Some(forwarded) = opened.decode(&buffer[body.clone()]) {
+                            let header = format!("Content-Length: {}\r\n\r\n", forwarded.len());
+                            if forward.write_all(header.as_bytes()).await.is_err()
+                                || forward.write_all(&forwarded).await.is_err()
+                            {
+                                return;
+                            }
+                        } else if let Some(method) = rpc_method(&buffer[body.clone()]) {
                             if method.as_deref() == Some("shutdown") {
                                 shutdown_requested.store(true, Ordering::SeqCst);
                             }
@@ -207,12 +221,140 @@ fn rpc_method(body: &[u8]) -> Option<Option<String>> {
     }
 }
 
+/// The texts of the `didOpen` notifications the guard decoded, in the
+/// order they came, until their handler takes them.
+///
+/// tower-lsp decodes a message into an untagged enum, which buffers the
+/// whole message before it looks at it: the text of a 100,000-step
+/// document (18 MB) was copied three times and its escapes parsed twice
+/// (the guard's check, then tower-lsp's) before the handler copied it
+/// once more. Decoded here, a `didOpen` is parsed once, its text built
+/// once, as the shared `Arc<str>` the document and the analysis keep, and
+/// tower-lsp gets the notification with an empty text; the handler, which
+/// runs in the order of the messages, takes the text back
+/// (`notifications::did_open`).
+#[derive(Clone, Default)]
+pub struct OpenedTexts(Arc<Mutex<VecDeque<OpenedText>>>);
+
+struct OpenedText {
+    uri: Uri,
+    version: i32,
+    text: Arc<str>,
+}
+
+/// A `textDocument/didOpen` notification, as the guard decodes it.
+#[derive(serde::Deserialize)]
+struct DidOpen {
+    jsonrpc: String,
+    method: String,
+    params: DidOpenParams,
+    #[serde(default, deserialize_with = "skipped")]
+    id: bool,
+}
+
+#[derive(serde::Deserialize)]
+#[serde(rename_all = "camelCase")]
+struct DidOpenParams {
+    text_document: OpenedDocument,
+}
+
+/// `TextDocumentItem`, with its text shared.
+#[derive(serde::Deserialize)]
+#[serde(rename_all = "camelCase")]
+struct OpenedDocument {
+    uri: Uri,
+    language_id: String,
+    version: i32,
+    #[serde(deserialize_with = "shared_text")]
+    text: Arc<str>,
+}
+
+/// A string built once into an `Arc<str>` (serde's own `Arc<str>` builds a
+/// `String` first).
+fn shared_text<'de, D: serde::Deserializer<'de>>(deserializer: D) -> Result<Arc<str>, D::Error> {
+    struct SharedText;
+    impl serde::de::Visitor<'_> for SharedText {
+        type Value = Arc<str>;
+        fn expecting(&self, f: &mut std::fmt::Formatter) -> std::fmt::Result {
+            f.write_str("a string")
+        }
+        fn visit_str<E: serde::de::Error>(self, text: &str) -> Result<Arc<str>, E> {
+            Ok(Arc::from(text))
+        }
+    }
+    deserializer.deserialize_str(SharedText)
+}
+
+impl OpenedTexts {
+    /// For a well-formed `didOpen` notification, keeps its text and returns
+    /// the notification to forward, with an empty text; `None` for any
+    /// other message (which takes the usual way).
+    fn decode(&self, body: &[u8]) -> Option<Vec<u8>> {
+        // The method's name as a whole JSON string cannot occur inside
+        // another string (its quotes would be escaped there): most
+        // messages are passed over by one fast search.
+        memchr::memmem::find(body, b"\"textDocument/didOpen\"")?;
+        if body.trim_ascii_start().first() != Some(&b'{') {
+            return None;
+        }
+        let DidOpen {
+            jsonrpc,
+            method,
+            params,
+            id,
+        } = serde_json::from_slice(body).ok()?;
+        if jsonrpc != "2.0" || method != "textDocument/didOpen" || id {
+            return None;
+        }
+        let OpenedDocument {
+            uri,
+            language_id,
+            version,
+            text,
+        } = params.text_document;
+        let forwarded = serde_json::to_vec(&serde_json::json!({
+            "jsonrpc": "2.0",
+            "method": method,
+            "params": {"textDocument": {
+                "uri": uri, "languageId": language_id, "version": version, "text": ""}},
+        }))
+        .ok()?;
+        self.0
+            .lock()
+            .unwrap_or_else(|e| e.into_inner())
+            .push_back(OpenedText { uri, version, text });
+        Some(forwarded)
+    }
+
+    /// The text of the `didOpen` of `uri` at `version`, if the guard
+    /// decoded it. Notifications are handled in order, so it is the oldest
+    /// kept; any older one belonged to a notification that never reached
+    /// its handler, and goes.
+    pub fn take(&self, uri: &Uri, version: i32) -> Option<Arc<str>> {
+        let mut queue = self.0.lock().unwrap_or_else(|e| e.into_inner());
+        while let Some(opened) = queue.pop_front() {
+            if opened.uri == *uri && opened.version == version {
+                return Some(opened.text);
+            }
+        }
+        None
+    }
+}
+
 #[cfg(test)]
 mod tests {
     use super::*;
 
     async fn pass(input: &[u8]) -> Vec<u8> {
-        let mut output = sanitize(std::io::Cursor::new(input.to_vec()), Arc::default());
+        pass_opening(input, &OpenedTexts::default()).await
+    }
+
+    async fn pass_opening(input: &[u8], opened: &OpenedTexts) -> Vec<u8> {
+        let mut output = sanitize(
+            std::io::Cursor::new(input.to_vec()),
+            Arc::default(),
+            opened.clone(),
+        );
         let mut out = Vec::new();
         output.read_to_end(&mut out).await.unwrap();
         out
@@ -268,5 +410,42 @@ mod tests {
         let body = serde_json::json!({"jsonrpc": "2.0", "method": "m", "params": {"text": text}})
             .to_string();
         assert_eq!(pass(&framed(&body)).await, framed(&body));
+    }
+
+    /// A `didOpen` reaches tower-lsp without its text, which waits for the
+    /// handler, decoded (escapes and all); one the guard cannot decode as a
+    /// `didOpen` takes the usual way.
+    #[tokio::test]
+    async fn keeps_the_text_of_a_did_open() {
+        let text = "step A runs P (x = \"a\\b\u{fc}\");\r\n\t// \u{1f600}\n";
+        let open = |uri: &str, text: &str| {
+            serde_json::json!({"jsonrpc": "2.0", "method": "textDocument/didOpen", "params": {
+                "textDocument": {"uri": uri, "languageId": "easyflow", "version": 3, "text": text}}})
+            .to_string()
+        };
+        let opened = OpenedTexts::default();
+        let out = pass_opening(&framed(&open("file:///w/a.flow", text)), &opened).await;
+        let forwarded = open("file:///w/a.flow", "");
+        assert_eq!(out, framed(&forwarded));
+        let uri: Uri = "file:///w/a.flow".parse().unwrap();
+        assert_eq!(opened.take(&uri, 2), None);
+        assert_eq!(
+            pass_opening(&framed(&open("file:///w/a.flow", text)), &opened).await,
+            framed(&forwarded)
+        );
+        assert_eq!(opened.take(&uri, 3).as_deref(), Some(text));
+        assert_eq!(opened.take(&uri, 3), None);
+
+        // Not decoded here: a request, a bad version, a text in a string
+        // of another method.
+        let usual = [
+            r#"{"jsonrpc":"2.0","id":1,"method":"textDocument/didOpen","params":{"textDocument":{"uri":"file:///a.flow","languageId":"x","version":1,"text":""}}}"#,
+            r#"{"jsonrpc":"2.0","method":"textDocument/didOpen","params":{"textDocument":{"uri":"file:///a.flow","languageId":"x","version":"1","text":""}}}"#,
+            r#"{"jsonrpc":"2.0","method":"x","params":{"t":"\"textDocument/didOpen\""}}"#,
+        ];
+        for body in usual {
+            assert_eq!(pass_opening(&framed(body), &opened).await, framed(body));
+        }
+        assert!(opened.0.lock().unwrap().is_empty());
     }
 }

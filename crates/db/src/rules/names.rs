@@ -3,14 +3,13 @@
 //! file. [`check`] decides where each applies; one function per rule writes
 //! its message and its fix's data together.
 
-use easyflow_diagnostics::suggest::{closest, did_you_mean};
+use easyflow_diagnostics::suggest::did_you_mean;
 use easyflow_diagnostics::{Code, Fix, Removal, Tag};
 use smol_str::SmolStr;
 
 use crate::anchor::{Anchor, KeyedDiagnostic};
 use crate::items::StepSummary;
 use crate::links::{Link, RequireStatus, RequiredNames, StepKey};
-use crate::resolve::DefinedNames;
 
 /// The names diagnostics of the file's `require` entries, in order.
 pub(crate) fn check_requires(
@@ -37,19 +36,11 @@ pub(crate) fn check_requires(
     }
 }
 
-/// What the names rules of a step need besides the step.
-pub(crate) struct NamesContext<'a> {
-    pub requires: &'a RequiredNames,
-    /// Every name defined, for suggestions: only when a name of the chunk
-    /// is unresolved.
-    pub defined: Option<&'a DefinedNames>,
-}
-
 /// The names diagnostics of one step (`id`), given what its references
 /// (`references`) and `after`/`on` entries (`dependencies`) denote, and the
 /// first definition of its name when that is another step.
 pub(crate) fn check_step(
-    context: &NamesContext<'_>,
+    requires: &RequiredNames,
     id: StepKey,
     step: &StepSummary,
     first_definition: Option<StepKey>,
@@ -57,16 +48,6 @@ pub(crate) fn check_step(
     references: &[Link],
     out: &mut Vec<KeyedDiagnostic>,
 ) {
-    // Suggestions never name the step itself: that would be E0302. The
-    // candidates are in text order (ties go to the earliest).
-    let own = step.name.as_deref();
-    let other_step_names = || {
-        context
-            .defined
-            .into_iter()
-            .flat_map(|defined| defined.step_names())
-            .filter(move |name| Some(*name) != own)
-    };
     if let (Some(name), Some(first)) = (&step.name, first_definition) {
         out.push(duplicate_step(
             Anchor::StepName(id),
@@ -79,16 +60,20 @@ pub(crate) fn check_step(
         let repeated = step.dependencies[..n]
             .iter()
             .any(|d| d.name == dependency.name);
-        match dependencies[n] {
-            Link::Unresolved | Link::File(_)
-                if context.requires.names.iter().any(|r| *r == dependency.name) =>
+        match &dependencies[n] {
+            Link::Unresolved(_) | Link::File(_)
+                if requires.names.iter().any(|r| *r == dependency.name) =>
             {
                 out.push(dependency_is_a_file(anchor, &dependency.name));
             }
-            Link::Unresolved | Link::File(_) => {
-                let suggestion = closest(&dependency.name, other_step_names());
-                out.push(unknown_dependency(anchor, &dependency.name, suggestion));
+            Link::Unresolved(suggestion) => {
+                out.push(unknown_dependency(
+                    anchor,
+                    &dependency.name,
+                    suggestion.as_deref(),
+                ));
             }
+            Link::File(_) => out.push(unknown_dependency(anchor, &dependency.name, None)),
             // An `on` entry already has its E0408; its fix (`after`) may
             // then show this.
             Link::Step { itself: false } if !repeated && !dependency.via_on => {
@@ -112,25 +97,14 @@ pub(crate) fn check_step(
         }
     }
     for (n, reference) in step.references.iter().enumerate() {
-        match references[n] {
+        match &references[n] {
             // The broken `require` already has its syntax error.
-            Link::Unresolved
-                if context
-                    .requires
-                    .unparsed
-                    .iter()
-                    .any(|r| *r == reference.head) => {}
-            Link::Unresolved => {
-                let candidates = other_step_names().chain(
-                    context
-                        .defined
-                        .into_iter()
-                        .flat_map(|defined| defined.requires()),
-                );
+            Link::Unresolved(_) if requires.unparsed.iter().any(|r| *r == reference.head) => {}
+            Link::Unresolved(suggestion) => {
                 out.push(unresolved_name(
                     Anchor::ReferenceHead(id, n as u32),
                     &reference.head,
-                    closest(&reference.head, candidates),
+                    suggestion.as_deref(),
                     !reference.members.is_empty(),
                     reference.stream_source,
                 ));

@@ -15,14 +15,16 @@ use tower_lsp_server::{ClientSocket, LanguageServer, LspService};
 use crate::dispatch::{on_document, on_workspace};
 use crate::lsp_ext::{self, ExportParams, ExportResult, GraphParams, GraphResult};
 use crate::server::Server;
+use crate::transport::OpenedTexts;
 
 /// How long `workspace/symbol` waits for the workspace's flows to be read.
 const INDEX_WAIT: std::time::Duration = std::time::Duration::from_secs(30);
 
 /// The service: the standard methods of [`LanguageServer`] and the custom
-/// requests.
-pub fn service() -> (LspService<Server>, ClientSocket) {
-    LspService::build(Server::new)
+/// requests. `opened` holds the texts of the `didOpen`s the transport's
+/// guard decoded.
+pub fn service(opened: OpenedTexts) -> (LspService<Server>, ClientSocket) {
+    LspService::build(|client| Server::new(client, opened))
         .custom_method(lsp_ext::GraphRequest::METHOD, Server::graph)
         .custom_method(lsp_ext::ExportRequest::METHOD, Server::export)
         .finish()

@@ -30,13 +30,13 @@ pub fn semantic_diagnostics(db: &dyn Db, file: SourceFile) -> Vec<KeyedDiagnosti
     out
 }
 
-/// The dependency graph rules (`rules/graph.rs`): none when every edge goes
-/// from a step to a later one (no cycle, no step depends on itself), which
-/// the links tell without building the graph.
+/// The dependency graph rules (`rules/graph.rs`): none when no steps depend
+/// on each other in a cycle and none on itself, which the links tell
+/// without building the graph.
 #[salsa::tracked(returns(ref))]
 pub fn graph_diagnostics(db: &dyn Db, file: SourceFile) -> Vec<AnchoredDiagnostic> {
     let mut out = Vec::new();
-    if links(db, file).backward > 0 {
+    if links(db, file).cyclic {
         rules::graph::check(item_index(db, file), dependency_graph(db, file), &mut out);
     }
     out

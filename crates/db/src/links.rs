@@ -19,10 +19,12 @@
 //! left and the chunks that came, and only the chunks that came, or that
 //! read or define a name those define, are linked again.
 //!
-//! Cycles: when every edge goes from a step to a later one (the sum of the
-//! chunks' `backward` counts is zero), the graph has no cycle and no step
-//! depends on itself; only otherwise does the keystroke path build the
-//! whole [`crate::graph::dependency_graph`] for E0301 and E0302.
+//! Cycles: when every edge goes from a step to a later one (no chunk has
+//! `backward` edges), the graph has no cycle and no step depends on itself;
+//! otherwise a search over the steps between the first a backward edge goes
+//! into and the last one comes from tells ([`FileLinks::cyclic`]), and
+//! only when there is one does the keystroke path build the whole
+//! [`crate::graph::dependency_graph`] for E0301 and E0302.
 
 use std::sync::{Arc, Mutex};
 
@@ -77,10 +79,22 @@ pub struct ChunkLinks {
     pub dependencies: PerStep<Link>,
     /// Per step: the first definition of its name, when that is another step.
     pub first_definition: Vec<Option<StepKey>>,
-    /// Edges into the chunk's steps from the same or a later step.
-    pub backward: u32,
+    /// Edges into the chunk's steps from the same or a later step (only
+    /// such an edge can close a cycle).
+    pub backward: Option<Backward>,
     /// How many references resolve to each `require` entry, for those with any.
     pub file_uses: Vec<(u32, u32)>,
+}
+
+/// Where a chunk's backward edges reach: any cycle through them lies
+/// between the first step they go into and the last they come from.
+#[derive(Debug, Clone, Copy, PartialEq, Eq)]
+pub struct Backward {
+    /// The index in the chunk of the first step with an edge from itself or
+    /// a later step.
+    pub first_dependent: u32,
+    /// The last step such an edge comes from.
+    pub last_source: StepKey,
 }
 
 /// A chunk with its links, a tracked field: reading them depends on this
@@ -109,8 +123,8 @@ pub enum RequireStatus {
 pub struct FileLinks<'db> {
     /// In text order, one per chunk of the outline.
     pub chunks: Vec<LinkedChunk<'db>>,
-    /// Edges from a step to itself or to an earlier step.
-    pub backward: u32,
+    /// Some steps depend on each other in a cycle, or a step on itself.
+    pub cyclic: bool,
     /// Per `require` entry.
     pub requires: Vec<RequireStatus>,
     /// Each chunk's place in the outline.
@@ -399,7 +413,7 @@ impl LinkState {
             references: PerStep::with_capacity(summaries.len()),
             dependencies: PerStep::with_capacity(summaries.len()),
             first_definition: Vec::with_capacity(summaries.len()),
-            backward: 0,
+            backward: None,
             file_uses: Vec::new(),
         };
         for (k, step) in summaries.iter().enumerate() {
@@ -420,7 +434,13 @@ impl LinkState {
             );
             let step_link = |target: StepKey, links: &mut ChunkLinks| {
                 if position(target) >= (rank, own.index) {
-                    links.backward += 1;
+                    let backward = links.backward.get_or_insert(Backward {
+                        first_dependent: own.index,
+                        last_source: target,
+                    });
+                    if position(target) > position(backward.last_source) {
+                        backward.last_source = target;
+                    }
                 }
                 Link::Step {
                     itself: target == own,
@@ -457,6 +477,104 @@ impl LinkState {
             links.references.push(references);
         }
         links
+    }
+
+    /// Whether some steps depend on each other in a cycle (or a step on
+    /// itself). A cycle's last step in text order depends on an earlier
+    /// one (or itself), and its first depends on a later one: it has
+    /// backward edges and lies between the first step one goes into and the
+    /// last one comes from. So there is none without backward edges, and the
+    /// search covers that stretch only (nothing when they are local).
+    fn cyclic(&self, ranks: &FxHashMap<ChunkToken, u32>) -> bool {
+        let position = |key: StepKey| (ranks.get(&key.chunk).copied(), key.index);
+        let mut span: Option<((u32, u32), (u32, u32))> = None;
+        for (rank, chunk) in self.chunks.iter().enumerate() {
+            let Some(backward) = chunk.links.backward else {
+                continue;
+            };
+            let (Some(source_rank), index) = position(backward.last_source) else {
+                continue;
+            };
+            let first = (rank as u32, backward.first_dependent);
+            let last = (source_rank, index);
+            span = Some(match span {
+                None => (first, last),
+                Some((lo, hi)) => (lo.min(first), hi.max(last)),
+            });
+        }
+        let Some((lo, hi)) = span else {
+            return false;
+        };
+        // The steps from `lo` to `hi`, numbered from 0.
+        let range_of = |rank: u32| {
+            let len = self.chunks[rank as usize].summaries.len() as u32;
+            let start = if rank == lo.0 { lo.1 } else { 0 };
+            let end = if rank == hi.0 {
+                (hi.1 + 1).min(len)
+            } else {
+                len
+            };
+            start..end.max(start)
+        };
+        let mut offsets = Vec::with_capacity((hi.0 - lo.0 + 1) as usize);
+        let mut count = 0usize;
+        for rank in lo.0..=hi.0 {
+            offsets.push(count);
+            count += range_of(rank).len();
+        }
+        let local = |key: StepKey| {
+            let rank = *ranks.get(&key.chunk)?;
+            if (rank, key.index) < lo || (rank, key.index) > hi {
+                return None;
+            }
+            Some(offsets[(rank - lo.0) as usize] + (key.index - range_of(rank).start) as usize)
+        };
+        // What each step depends on, within the stretch (compressed rows).
+        let mut starts = Vec::with_capacity(count + 1);
+        let mut sources: Vec<usize> = Vec::new();
+        for rank in lo.0..=hi.0 {
+            let summaries = &self.chunks[rank as usize].summaries;
+            for k in range_of(rank) {
+                starts.push(sources.len());
+                let reads = read_names(&summaries[k as usize]).filter_map(|name| {
+                    let first = self.definitions.get(name)?.first()?;
+                    local(*first)
+                });
+                sources.extend(reads);
+            }
+        }
+        starts.push(sources.len());
+        // A depth-first search for an edge back to a step on the path.
+        const NEW: u8 = 0;
+        const ON_PATH: u8 = 1;
+        const DONE: u8 = 2;
+        let mut state = vec![NEW; count];
+        let mut path: Vec<(usize, usize)> = Vec::new();
+        for root in 0..count {
+            if state[root] != NEW {
+                continue;
+            }
+            state[root] = ON_PATH;
+            path.push((root, starts[root]));
+            while let Some((step, next)) = path.last_mut() {
+                if *next < starts[*step + 1] {
+                    let source = sources[*next];
+                    *next += 1;
+                    match state[source] {
+                        ON_PATH => return true,
+                        NEW => {
+                            state[source] = ON_PATH;
+                            path.push((source, starts[source]));
+                        }
+                        _ => {}
+                    }
+                } else {
+                    state[*step] = DONE;
+                    path.pop();
+                }
+            }
+        }
+        false
     }
 
     fn denotes_nothing(&self, name: &str) -> bool {
@@ -540,15 +658,13 @@ pub fn links<'db>(db: &'db dyn Db, file: SourceFile) -> FileLinks<'db> {
     let mut ranks = FxHashMap::default();
     ranks.reserve(state.chunks.len());
     let mut linked = Vec::with_capacity(state.chunks.len());
-    let mut backward = 0;
     for (i, entry) in state.chunks.iter().enumerate() {
         ranks.insert(entry.id, i as u32);
-        backward += entry.links.backward;
         linked.push(LinkedChunk::new(db, entry.id, entry.links.clone()));
     }
     let result = FileLinks {
         chunks: linked,
-        backward,
+        cyclic: state.cyclic(&ranks),
         requires: state.requires(),
         ranks,
     };

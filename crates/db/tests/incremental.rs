@@ -489,3 +489,92 @@ proptest! {
         }
     }
 }
+
+/// A step that reads a later one (allowed: the order of steps is free) puts
+/// no cycle in the graph, and the keystroke path still does not build the
+/// graph: only the stretch between the two steps is searched. A cycle is
+/// found, and reported as a fresh check does.
+#[test]
+fn a_step_reading_a_later_one_needs_no_graph_until_there_is_a_cycle() {
+    let (mut db, log) = Database::with_execution_log();
+    let mut text = easyflow_genflow::generate(3_000, 12);
+    let at = text.find("\nstep S20 ").unwrap() + 1;
+    let paren = at + text[at..].find('(').unwrap() + 1;
+    text.insert_str(paren, "late = S30.outs, ");
+    let file = SourceFile::new(&db, "a.flow".into(), text.as_str().into());
+    assert_eq!(file_diagnostics(&db, file), &fresh_check(&text));
+    log.take();
+
+    // An edit far away: no graph.
+    let edited = text.replacen("\"chunk 2000 — этап\"", "\"chunk 2000\"", 1);
+    let edited = edited.replacen("step S2500 ", "step S2500x ", 1);
+    file.set_text(&mut db).to(edited.as_str().into());
+    assert_eq!(file_diagnostics(&db, file), &fresh_check(&edited));
+    let executed = query_names(&log.take());
+    assert!(executed.iter().any(|q| q == "links"), "{executed:?}");
+    assert_not_executed(&executed, &["dependency_graph", "names"]);
+
+    // S30 now reads S20 too: a cycle, reported as a fresh check does.
+    let at = edited.find("\nstep S30 ").unwrap() + 1;
+    let paren = at + edited[at..].find('(').unwrap() + 1;
+    let mut cyclic = edited.clone();
+    cyclic.insert_str(paren, "back = S20.outs, ");
+    file.set_text(&mut db).to(cyclic.as_str().into());
+    let diagnostics = file_diagnostics(&db, file).clone();
+    assert!(
+        diagnostics
+            .iter()
+            .any(|d| d.code == easyflow_db::Code::E0301),
+        "{diagnostics:?}"
+    );
+    assert_eq!(diagnostics, fresh_check(&cyclic));
+}
+
+/// A flow of `reads.len()` steps, step `i` reading the steps `reads[i]`.
+fn flow_reading(reads: &[Vec<usize>]) -> String {
+    let mut text = String::new();
+    for (i, read) in reads.iter().enumerate() {
+        let params: Vec<String> = read
+            .iter()
+            .enumerate()
+            .map(|(n, r)| format!("in{n} = S{r}.outs"))
+            .collect();
+        text.push_str(&format!("step S{i} runs P ({});\n\n", params.join(", ")));
+    }
+    text
+}
+
+proptest! {
+    #![proptest_config(ProptestConfig { cases: 40, ..ProptestConfig::default() })]
+
+    /// The links' cycle search agrees with the graph's strongly connected
+    /// components (which petgraph checks, `graph.rs`), on random graphs
+    /// with edges both ways, after each of a few edits.
+    #[test]
+    fn the_links_find_a_cycle_when_the_graph_does(
+        raw in proptest::collection::vec(proptest::collection::vec(0usize..400, 0..3), 150..300),
+        edits in proptest::collection::vec((0usize..300, proptest::collection::vec(0usize..400, 0..3)), 1..5),
+    ) {
+        let count = raw.len();
+        // Mostly earlier steps, as flows are written, some later ones.
+        let fold = |i: usize, r: usize| if r.is_multiple_of(50) { r % count } else { i.saturating_sub(1 + r % 60) };
+        let mut reads: Vec<Vec<usize>> = raw
+            .iter()
+            .enumerate()
+            .map(|(i, read)| read.iter().map(|&r| fold(i, r)).collect())
+            .collect();
+        let mut db = Database::default();
+        let file = SourceFile::new(&db, "a.flow".into(), flow_reading(&reads).into());
+        for edit in std::iter::once(None).chain(edits.into_iter().map(Some)) {
+            if let Some((step, read)) = edit {
+                let step = step % count;
+                reads[step] = read.iter().map(|&r| fold(step, r)).collect();
+                file.set_text(&mut db).to(flow_reading(&reads).into());
+            }
+            let graph = easyflow_db::dependency_graph(&db, file);
+            let expected = !graph.cycles.is_empty()
+                || graph.edges.iter().any(easyflow_db::DependencyGraph::is_self_edge);
+            prop_assert_eq!(easyflow_db::links::links(&db, file).cyclic, expected);
+        }
+    }
+}

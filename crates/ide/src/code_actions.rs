@@ -227,12 +227,12 @@ impl Fixer<'_> {
         let text = self.text;
         let newline = if text.contains("\r\n") { "\r\n" } else { "\n" };
         let root = self.root();
-        let last_require = easyflow_syntax::top_level_children(&root)
-            .filter_map(|element| element.into_node())
+        let last_require = parse(self.db, self.file)
+            .non_step_items()
             .filter(|n| n.kind() == SyntaxKind::REQUIRE)
             .last();
         let after = match last_require {
-            Some(require) => Some(require.text_range().end()),
+            Some(require) => Some(require.range().end()),
             None => {
                 let mut header_end = None;
                 for element in easyflow_syntax::top_level_children(&root) {

@@ -62,10 +62,10 @@ pub fn highlights(db: &dyn Db, file: SourceFile, offset: TextSize) -> Vec<Usage>
 
 /// The `require` statement holding the entry at `entry`.
 fn require_statement(db: &dyn Db, file: SourceFile, entry: TextRange) -> Option<TextRange> {
-    easyflow_syntax::top_level_children(&parse(db, file).syntax())
-        .filter_map(|element| element.into_node())
+    parse(db, file)
+        .non_step_items()
         .filter(|n| n.kind() == SyntaxKind::REQUIRE)
-        .map(|n| n.text_range())
+        .map(|n| n.range())
         .find(|range| range.contains_range(entry))
 }
 

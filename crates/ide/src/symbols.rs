@@ -12,7 +12,6 @@ use easyflow_db::items::Sweep;
 use easyflow_db::{Database, Db, SourceFile, StepId, file_outline, item_index, parse};
 use easyflow_diagnostics::TextRange;
 use easyflow_syntax::SyntaxKind;
-use easyflow_syntax::green::GreenRef;
 
 use crate::defs::range_of;
 
@@ -56,9 +55,9 @@ pub fn document_symbols(db: &dyn Db, file: SourceFile) -> Vec<DocumentSymbol> {
     let text = file.text(db);
     let mut symbols = Vec::new();
 
-    // Flow attributes: few, read from the root's children.
-    let top_level = GreenRef::root(parse(db, file).green()).top_level_children();
-    for node in top_level.filter_map(|element| element.into_node()) {
+    // Flow attributes: few, found through each chunk's items that are not
+    // steps, without a walk over the steps.
+    for node in parse(db, file).non_step_items() {
         if node.kind() != SyntaxKind::FLOW_ATTRIBUTE {
             continue;
         }

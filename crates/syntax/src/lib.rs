@@ -66,6 +66,19 @@ impl Parse {
         &self.errors
     }
 
+    /// The top-level items that are not steps (requires, flow attributes,
+    /// error nodes), in order, found through the chunks' lists of items:
+    /// no walk over the steps.
+    pub fn non_step_items(&self) -> impl Iterator<Item = green::GreenRef<'_>> {
+        let chunks = green::GreenRef::root(&self.green).child_nodes();
+        chunks.zip(self.chunks.iter()).flat_map(|(chunk, items)| {
+            items
+                .others()
+                .iter()
+                .filter_map(move |item| chunk.child_node(item.index as usize, item.offset))
+        })
+    }
+
     /// The items of each chunk, the root's children, in order.
     pub fn chunks(&self) -> &[Arc<ChunkItems>] {
         &self.chunks

@@ -563,3 +563,31 @@ fn a_file_with_an_error_elsewhere_is_reparsed_incrementally() {
     let at = text.find("\"chunk 15 ").expect("step 15 has a label") + 1;
     assert!(check_reparse(&text, at, 0, "x").unwrap());
 }
+
+/// `Parse::non_step_items` (through the chunks' lists of items) finds the
+/// top-level items that are not steps, as a walk over every top-level
+/// child does, in a flow of many chunks with items and errors among its
+/// steps.
+#[test]
+fn non_step_items_are_those_of_a_walk() {
+    let mut text = easyflow_genflow::generate(400, 3);
+    for (i, inserted) in ["require extra;\n", "[flow:x = 1]\n", "xtep Q;\n", "]]\n"]
+        .iter()
+        .enumerate()
+    {
+        let at = text.find(&format!("\nstep S{} ", 50 + 90 * i)).unwrap() + 1;
+        text.insert_str(at, inserted);
+    }
+    let parse = easyflow_syntax::parse(&text);
+    let walked: Vec<_> = easyflow_syntax::top_level_children(&parse.syntax())
+        .filter_map(|element| element.into_node())
+        .filter(|node| node.kind() != easyflow_syntax::SyntaxKind::STEP)
+        .map(|node| (node.kind(), node.text_range()))
+        .collect();
+    let found: Vec<_> = parse
+        .non_step_items()
+        .map(|node| (node.kind(), node.range()))
+        .collect();
+    assert!(walked.len() > 4, "{walked:?}");
+    assert_eq!(found, walked);
+}

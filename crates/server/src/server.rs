@@ -20,6 +20,9 @@ pub struct Server {
     pub indexed: Arc<tokio::sync::watch::Sender<bool>>,
     /// The texts of `didOpen`s, decoded by the transport's guard.
     pub opened: OpenedTexts,
+    /// How many closed flows are being read again in the background
+    /// (`notifications::did_close`): workspace symbols wait for them.
+    pub reloading: Arc<tokio::sync::watch::Sender<usize>>,
 }
 
 impl Server {
@@ -31,6 +34,7 @@ impl Server {
             state,
             indexed: Arc::new(tokio::sync::watch::channel(false).0),
             opened,
+            reloading: Arc::new(tokio::sync::watch::channel(0).0),
         }
     }
 

@@ -166,6 +166,10 @@ pub struct State {
     pub catalogs_to_watch: Vec<PathBuf>,
     /// The files skipped, for the user to see.
     pub skipped: Arc<SkippedFiles>,
+    /// The flows being read again from the disk, each with the ticket of
+    /// its latest reload ([`State::start_reload`]).
+    reloads: HashMap<PathBuf, u64>,
+    next_reload: u64,
 }
 
 /// The state shared by every handler and task, behind one lock that is never
@@ -188,6 +192,8 @@ impl SharedState {
             catalogs: HashMap::new(),
             catalogs_to_watch: Vec::new(),
             skipped: Arc::new(skipped),
+            reloads: HashMap::new(),
+            next_reload: 0,
         })))
     }
 
@@ -285,6 +291,25 @@ impl State {
             let indexed = indexed_flow(uri, symbols, text, self.client.encoding);
             self.indexed.insert(path.to_path_buf(), Arc::new(indexed));
         }
+    }
+
+    /// A ticket for a reload of the flow at `path` from the disk, which
+    /// runs outside the lock (`workspace::FlowReload`): taken in the order
+    /// of the messages, it makes any reload started before it stale.
+    pub fn start_reload(&mut self, path: &Path) -> u64 {
+        self.next_reload += 1;
+        self.reloads.insert(path.to_path_buf(), self.next_reload);
+        self.next_reload
+    }
+
+    /// Whether the reload of `ticket` is the latest of its flow (it is
+    /// then done: a later one gets a new ticket).
+    pub fn finish_reload(&mut self, path: &Path, ticket: u64) -> bool {
+        let latest = self.reloads.get(path) == Some(&ticket);
+        if latest {
+            self.reloads.remove(path);
+        }
+        latest
     }
 
     /// The topology at `path`, loaded with `text` or set to it.

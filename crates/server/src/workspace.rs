@@ -235,23 +235,52 @@ fn record_refused_paths(configs: &HashSet<PathBuf>, files: &OpenTexts) {
 /// on the disk): it leaves the analysis, and the index gets its symbols
 /// (or loses them, when it is gone).
 pub fn reload_flow(state: &SharedState, path: &Path) {
-    let (encoding, skipped) = {
-        let state = state.lock();
-        (state.client.encoding, state.skipped.clone())
-    };
-    let indexed = read_logged(&skipped, path, FileKind::Flow)
-        .ok()
-        .and_then(|text| index_flow(path, &text, encoding));
-    let mut state = state.lock();
-    if state.open_document(path).is_some() {
-        // Opened meanwhile: the editor's text wins.
-        return;
+    FlowReload::start(state, path).run(state);
+}
+
+/// A [`reload_flow`] whose reading and indexing (a parse of the whole
+/// file: half a second for a 100,000-step flow) can run off the message
+/// loop: started in the order of the messages, it applies only if the flow
+/// is still closed and no reload of it started after it, so a `didOpen`
+/// (or a later close, or a watched change) that follows it wins whenever
+/// it finishes.
+pub struct FlowReload {
+    path: PathBuf,
+    ticket: u64,
+}
+
+impl FlowReload {
+    pub fn start(state: &SharedState, path: &Path) -> FlowReload {
+        FlowReload {
+            path: path.to_path_buf(),
+            ticket: state.lock().start_reload(path),
+        }
     }
-    state.leave_analysis(path);
-    match indexed {
-        Some(flow) => state.indexed.insert(path.to_path_buf(), Arc::new(flow)),
-        None => state.indexed.remove(path),
-    };
+
+    /// Reads and indexes the flow, then applies the result if the reload
+    /// is still current; returns whether it was.
+    pub fn run(self, state: &SharedState) -> bool {
+        let path = &self.path;
+        let (encoding, skipped) = {
+            let state = state.lock();
+            (state.client.encoding, state.skipped.clone())
+        };
+        let indexed = read_logged(&skipped, path, FileKind::Flow)
+            .ok()
+            .and_then(|text| index_flow(path, &text, encoding));
+        let mut state = state.lock();
+        if !state.finish_reload(path, self.ticket) || state.open_document(path).is_some() {
+            // Opened meanwhile (the editor's text wins), or read again
+            // since.
+            return false;
+        }
+        state.leave_analysis(path);
+        match indexed {
+            Some(flow) => state.indexed.insert(path.to_path_buf(), Arc::new(flow)),
+            None => state.indexed.remove(path),
+        };
+        true
+    }
 }
 
 /// Reads a loaded topology again (the open document's text, else the

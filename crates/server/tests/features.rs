@@ -521,3 +521,80 @@ fn workspace_symbols_of_open_closed_and_changed_flows() {
     assert_eq!(symbol_list(&mut server, &root), expected);
     assert_eq!(server.stop().code(), Some(0));
 }
+
+/// A closed flow is read again from the disk in the background: a `didOpen`
+/// sent right after the `didClose` wins however long that read takes (the
+/// editor's text stays in the analysis, its symbols in workspace symbols),
+/// and once the flow is closed for good its symbols are the disk's.
+#[test]
+fn a_did_open_right_after_a_did_close_wins() {
+    let dir = tempfile::tempdir().unwrap();
+    let root = dir.path().canonicalize().unwrap();
+    let path = root.join("big.flow");
+    // Large, so that its reading outlasts the messages after the close.
+    std::fs::write(&path, easyflow_genflow::generate(3000, 5)).unwrap();
+    let mut server = Server::start();
+    server.initialize(&root, json!({}), json!({}));
+    let uri = uri(&path);
+    let open = |server: &mut Server, version: i64, text: &str| {
+        server.notify(
+            "textDocument/didOpen",
+            json!({"textDocument": {"uri": uri, "languageId": "easyflow", "version": version, "text": text}}),
+        );
+    };
+    let close = |server: &mut Server| {
+        server.notify(
+            "textDocument/didClose",
+            json!({"textDocument": {"uri": uri}}),
+        );
+    };
+    let mine = |server: &mut Server| {
+        let symbols = server.request(
+            "textDocument/documentSymbol",
+            json!({"textDocument": {"uri": uri}}),
+        );
+        let names: Vec<&str> = symbols
+            .as_array()
+            .map(|s| s.iter().filter_map(|s| s["name"].as_str()).collect())
+            .unwrap_or_default();
+        names.join(" ")
+    };
+    for round in 0..3 {
+        open(&mut server, 2 * round, "step Mine runs P ();\n");
+        close(&mut server);
+        open(
+            &mut server,
+            2 * round + 1,
+            "step Mine runs P (x = Nowhere.outs);\n",
+        );
+        let diagnostics = server.diagnostics(&uri, 2 * round + 1);
+        assert_eq!(diagnostics.len(), 1, "{diagnostics:?}");
+        // Workspace symbols wait for the reloads under way: after them,
+        // the editor's text is still the flow's.
+        let symbols = symbol_list(&mut server, &root);
+        let some = &symbols[..symbols.len().min(3)];
+        assert!(
+            symbols.iter().any(|s| s.starts_with("Mine in big")),
+            "{some:?}"
+        );
+        assert_eq!(symbols.len(), 1, "{some:?}");
+        assert_eq!(mine(&mut server), "Mine");
+        close(&mut server);
+    }
+    // Closed for good: the disk's symbols, and the flow out of the analysis
+    // (a request reads it again).
+    let symbols = symbol_list(&mut server, &root);
+    assert!(
+        symbols[0].starts_with("S0 in Generated"),
+        "{:?}",
+        &symbols[..3]
+    );
+    assert!(!symbols.iter().any(|s| s.starts_with("Mine ")));
+    let names = mine(&mut server);
+    assert!(
+        names.contains(" S0 S1 "),
+        "{}",
+        &names[..names.len().min(200)]
+    );
+    assert!(server.stop().success());
+}

@@ -152,9 +152,15 @@ impl LanguageServer for Server {
         &self,
         params: WorkspaceSymbolParams,
     ) -> jsonrpc::Result<Option<WorkspaceSymbolResponse>> {
-        // Workspace symbols need the index: wait for it, within reason.
+        // Workspace symbols need the index, and the symbols of the flows
+        // closed before this request: wait for them, within reason.
         let mut indexed = self.indexed.subscribe();
-        let _ = tokio::time::timeout(INDEX_WAIT, indexed.wait_for(|done| *done)).await;
+        let mut reloading = self.reloading.subscribe();
+        let _ = tokio::time::timeout(INDEX_WAIT, async {
+            let _ = indexed.wait_for(|done| *done).await;
+            let _ = reloading.wait_for(|&flows| flows == 0).await;
+        })
+        .await;
         on_workspace::<request::WorkspaceSymbolRequest>(
             &self.state,
             params,

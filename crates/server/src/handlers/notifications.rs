@@ -6,6 +6,7 @@
 //! is spawned, never awaited here: its answer would come through the
 //! message loop that is running this handler.
 
+use std::path::Path;
 use std::sync::Arc;
 
 use easyflow_ide::TextRange;
@@ -199,7 +200,7 @@ pub async fn did_close(server: &Server, params: DidCloseTextDocumentParams) {
     // The disk's text replaces the editor's (or the file goes, if deleted).
     if let Some(path) = path_of(&uri) {
         match document.kind {
-            DocumentKind::Flow => workspace::reload_flow(&server.state, &path),
+            DocumentKind::Flow => reload_closed_flow(server, &path),
             DocumentKind::Topology => workspace::reload_topology(&server.state, &path),
             DocumentKind::Catalog => workspace::reload_catalog(&server.state, &path),
             DocumentKind::Config => workspace::rediscover(&server.state, Flows::All),
@@ -211,6 +212,29 @@ pub async fn did_close(server: &Server, params: DidCloseTextDocumentParams) {
         .await;
     server.diagnostics.schedule_all_open();
     workspace::watch_new_catalogs(&server.state, &server.client);
+}
+
+/// Reads a closed flow again on the blocking pool, as other disk reads
+/// are: reading and indexing a large flow on the message loop held up every
+/// message after the `didClose`. The reload is started here, in the order
+/// of the messages, so a `didOpen` of the flow that follows wins
+/// (`workspace::FlowReload`).
+fn reload_closed_flow(server: &Server, path: &Path) {
+    let reload = workspace::FlowReload::start(&server.state, path);
+    server.reloading.send_modify(|flows| *flows += 1);
+    let server = server.clone();
+    tokio::spawn(async move {
+        let state = server.state.clone();
+        let applied = tokio::task::spawn_blocking(move || reload.run(&state))
+            .await
+            .unwrap_or(false);
+        server.reloading.send_modify(|flows| *flows -= 1);
+        if applied {
+            // Open flows may use what the closed one defined.
+            server.diagnostics.schedule_all_open();
+        }
+        server.show_skipped().await;
+    });
 }
 
 pub fn did_change_configuration(server: &Server, params: DidChangeConfigurationParams) {

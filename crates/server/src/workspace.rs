@@ -510,23 +510,13 @@ pub async fn index(state: &SharedState, client: &Client) {
                 .collect()
         };
         let skipped = skipped.clone();
-        let shared = state.clone();
         // Background work: it must not slow down the open documents.
         let indexed: Vec<(PathBuf, IndexedFlow)> = tokio::task::spawn_blocking(move || {
             background::run(|| {
                 chunk
                     .into_par_iter()
                     .filter_map(|path| {
-                        // Opened since the batch began (a large flow opened
-                        // as the editor starts): not parsed twice at once.
-                        let opened = || shared.lock().open_document(&path).is_some();
-                        if opened() {
-                            return None;
-                        }
                         let text = read_logged(&skipped, &path, FileKind::Flow).ok()?;
-                        if opened() {
-                            return None;
-                        }
                         let flow = index_flow(&path, &text, encoding)?;
                         Some((path, flow))
                     })

@@ -157,6 +157,30 @@ impl Probe {
     }
 }
 
+/// Which of 64 classes of characters a name has: a first test, cheaper
+/// still than the bags (each class one has and the other lacks is at least
+/// one character of difference).
+fn presence_of(name: &str) -> u64 {
+    let mut mask = 0u64;
+    for c in name.chars() {
+        let class = match c.to_ascii_lowercase() {
+            digit @ '0'..='9' => digit as u32 - '0' as u32,
+            letter @ 'a'..='z' => 10 + letter as u32 - 'a' as u32,
+            other => 36 + other as u32 % 28,
+        };
+        mask |= 1 << class;
+    }
+    mask
+}
+
+/// The names of one length: their presence masks apart (scanned first, in
+/// order), and the rest.
+#[derive(Debug, Clone, Default)]
+struct Bucket {
+    masks: Vec<u64>,
+    entries: Vec<IndexEntry>,
+}
+
 #[derive(Debug, Clone)]
 struct IndexEntry {
     name: Box<str>,
@@ -166,13 +190,13 @@ struct IndexEntry {
 /// Names for "did you mean" queries that compare a name with the few that
 /// may be close rather than with every name: bucketed by length in
 /// characters (no name further in length than the limit can be close
-/// enough) and each with a [`ClassBag`] (a cheap lower bound of the
-/// distance). Names come and go one at a time, so a large file's index
-/// follows its edits.
+/// enough), each with a presence mask and a [`ClassBag`] (two cheap lower
+/// bounds of the distance, so that few names are compared). Names come
+/// and go one at a time, so a large file's index follows its edits.
 #[derive(Debug, Clone)]
 pub struct NameIndex<S = std::collections::hash_map::RandomState> {
     /// Per length in characters.
-    by_length: Vec<Vec<IndexEntry>>,
+    by_length: Vec<Bucket>,
     /// Each name's length and place in its bucket.
     slots: std::collections::HashMap<Box<str>, (u32, u32), S>,
 }
@@ -206,12 +230,13 @@ impl<S: std::hash::BuildHasher> NameIndex<S> {
         }
         let length = name.chars().count();
         if self.by_length.len() <= length {
-            self.by_length.resize_with(length + 1, Vec::new);
+            self.by_length.resize_with(length + 1, Bucket::default);
         }
         let bucket = &mut self.by_length[length];
         self.slots
-            .insert(name.into(), (length as u32, bucket.len() as u32));
-        bucket.push(IndexEntry {
+            .insert(name.into(), (length as u32, bucket.entries.len() as u32));
+        bucket.masks.push(presence_of(name));
+        bucket.entries.push(IndexEntry {
             name: name.into(),
             bag: ClassBag::of(name),
         });
@@ -222,8 +247,9 @@ impl<S: std::hash::BuildHasher> NameIndex<S> {
             return;
         };
         let bucket = &mut self.by_length[length as usize];
-        bucket.swap_remove(at as usize);
-        if let Some(moved) = bucket.get(at as usize)
+        bucket.masks.swap_remove(at as usize);
+        bucket.entries.swap_remove(at as usize);
+        if let Some(moved) = bucket.entries.get(at as usize)
             && let Some(slot) = self.slots.get_mut(&*moved.name)
         {
             slot.1 = at;
@@ -238,11 +264,17 @@ impl<S: std::hash::BuildHasher> NameIndex<S> {
         let length = name.chars().count();
         let limit = limit_for(length);
         let bag = ClassBag::of(name);
+        let mask = presence_of(name);
         let mut best: Option<(usize, O, &str)> = None;
         let lengths = length.saturating_sub(limit)..=length + limit;
         for (other_length, bucket) in lengths.filter_map(|l| Some((l, self.by_length.get(l)?))) {
-            for entry in bucket {
+            let apart = length.abs_diff(other_length);
+            for (at, other) in bucket.masks.iter().enumerate() {
                 let needed = best.as_ref().map_or(limit, |(d, _, _)| *d).min(limit);
+                if ((mask ^ other).count_ones() as usize + apart) / 2 > needed {
+                    continue;
+                }
+                let entry = &bucket.entries[at];
                 if bag.distance_to(length, &entry.bag, other_length) > needed
                     || &*entry.name == name
                 {

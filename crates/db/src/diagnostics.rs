@@ -9,23 +9,24 @@ use crate::anchor::{AnchoredDiagnostic, KeyedDiagnostic};
 use crate::attributes::{check_flow_attribute, flow_attribute_set_twice};
 use crate::graph::dependency_graph;
 use crate::items::{FileOutline, file_outline, item_index};
-use crate::links::{LinkedChunk, StepKey, links, required_names};
+use crate::links::{links, required_names};
 use crate::rules;
 use crate::{Db, SourceFile, parse};
 
 // The IDE layer and the server name anchors by this path.
 pub use crate::anchor::{Anchor, anchor_range};
 
-/// The names rules (`rules/names.rs`), their steps named by [`StepKey`]:
-/// the `require` entries', then each chunk's (backdated when they are the
-/// same, so an edit elsewhere than in names stops here).
+/// The names rules (`rules/names.rs`), their steps named by
+/// [`crate::links::StepKey`]:
+/// the `require` entries', then each chunk's (made by [`links`] when it
+/// links the chunk, so an edit checks the names of the chunks it links).
 #[salsa::tracked(returns(ref))]
 pub fn semantic_diagnostics(db: &dyn Db, file: SourceFile) -> Vec<KeyedDiagnostic> {
     let links = links(db, file);
     let mut out = Vec::new();
     rules::names::check_requires(&required_names(db, file).names, &links.requires, &mut out);
     for chunk in &links.chunks {
-        out.extend(chunk_name_diagnostics(db, file, *chunk).iter().cloned());
+        out.extend(chunk.diagnostics.iter().cloned());
     }
     out
 }
@@ -38,35 +39,6 @@ pub fn graph_diagnostics(db: &dyn Db, file: SourceFile) -> Vec<AnchoredDiagnosti
     let mut out = Vec::new();
     if links(db, file).cyclic {
         rules::graph::check(item_index(db, file), dependency_graph(db, file), &mut out);
-    }
-    out
-}
-
-/// The names rules of one chunk's steps: re-run when the chunk's links
-/// change (which hold the "did you mean" of its unresolved names).
-#[salsa::tracked(returns(ref))]
-pub fn chunk_name_diagnostics<'db>(
-    db: &'db dyn Db,
-    file: SourceFile,
-    linked: LinkedChunk<'db>,
-) -> Vec<KeyedDiagnostic> {
-    let links = linked.links(db);
-    let requires = required_names(db, file);
-    let chunk = *linked.token(db);
-    let mut out = Vec::new();
-    for (k, step) in links.summaries.iter().enumerate() {
-        rules::names::check_step(
-            requires,
-            StepKey {
-                chunk,
-                index: k as u32,
-            },
-            step,
-            links.first_definition[k],
-            &links.dependencies[k],
-            &links.references[k],
-            &mut out,
-        );
     }
     out
 }

@@ -22,8 +22,8 @@
 //!    [`resolve::names`], rebuilt only when [`resolve::defined_names`]
 //!    changes), then [`graph::dependency_graph`].
 //! 6. [`diagnostics::semantic_diagnostics`] (the names rules of `rules/`),
-//!    [`diagnostics::graph_diagnostics`] (the dependency rules, only when an
-//!    edge goes backwards),
+//!    [`diagnostics::graph_diagnostics`] (the dependency rules, only when
+//!    the links find a cycle),
 //!    [`fit::fit_diagnostics`] (against the flow's [`TopologyFile`]) and
 //!    the catalog checks of [`catalog`] (against its [`CatalogFile`]),
 //!    at [`anchor::Anchor`]s rather than offsets, and

@@ -6,11 +6,10 @@
 //! renumbers every later one). [`links`] gives, per chunk, what its
 //! references and `after`/`on` entries name ([`ChunkLinks`], by name: "the
 //! step first defined as `X`", not where that step is), which of its steps
-//! repeat a name defined before, and how many of its edges come from a step
-//! at or after the dependent one. Each chunk's links are a tracked field of
-//! a [`LinkedChunk`], so the names rules of a chunk
-//! ([`crate::diagnostics::chunk_name_diagnostics`]) re-run only when its own
-//! links change.
+//! repeat a name defined before, where its edges from the same or a later
+//! step reach, and the diagnostics of the names rules for its steps
+//! (`rules/names.rs`, anchored by [`StepKey`], so they hold wherever the
+//! chunk moves).
 //!
 //! [`links`] runs after every edit that changes the chunks, but does the work
 //! of the edit only: the name tables of the previous run are kept beside the
@@ -32,6 +31,7 @@ use easyflow_diagnostics::suggest::{NameIndex, Probe};
 use rustc_hash::{FxBuildHasher, FxHashMap, FxHashSet};
 use smol_str::SmolStr;
 
+use crate::anchor::KeyedDiagnostic;
 use crate::items::{FileOutline, StepId, StepSummary, file_outline, item_index};
 use crate::resolve::PerStep;
 use crate::{Db, SourceFile};
@@ -84,6 +84,8 @@ pub struct ChunkLinks {
     pub backward: Option<Backward>,
     /// How many references resolve to each `require` entry, for those with any.
     pub file_uses: Vec<(u32, u32)>,
+    /// The names rules' diagnostics of the chunk's steps, in order.
+    pub diagnostics: Vec<KeyedDiagnostic>,
 }
 
 /// Where a chunk's backward edges reach: any cycle through them lies
@@ -95,16 +97,6 @@ pub struct Backward {
     pub first_dependent: u32,
     /// The last step such an edge comes from.
     pub last_source: StepKey,
-}
-
-/// A chunk with its links, a tracked field: reading them depends on this
-/// chunk's links only.
-#[salsa::tracked(debug)]
-pub struct LinkedChunk<'db> {
-    pub token: ChunkToken,
-    #[tracked]
-    #[returns(ref)]
-    pub links: Arc<ChunkLinks>,
 }
 
 /// The names rules of a `require` entry, decided.
@@ -119,10 +111,11 @@ pub enum RequireStatus {
 }
 
 /// [`links`]' result.
-#[derive(Debug, Clone, PartialEq, Eq, salsa::SalsaValue)]
-pub struct FileLinks<'db> {
-    /// In text order, one per chunk of the outline.
-    pub chunks: Vec<LinkedChunk<'db>>,
+#[derive(Debug, Clone, PartialEq, Eq)]
+pub struct FileLinks {
+    /// In text order, one per chunk of the outline (an unchanged chunk's
+    /// are the same allocation, so comparing costs a pointer).
+    pub chunks: Vec<Arc<ChunkLinks>>,
     /// Some steps depend on each other in a cycle, or a step on itself.
     pub cyclic: bool,
     /// Per `require` entry.
@@ -131,7 +124,7 @@ pub struct FileLinks<'db> {
     ranks: FxHashMap<ChunkToken, u32>,
 }
 
-impl FileLinks<'_> {
+impl FileLinks {
     /// Where a step is now.
     pub fn step_id(&self, outline: &FileOutline<'_>, key: StepKey) -> Option<StepId> {
         let rank = *self.ranks.get(&key.chunk)?;
@@ -162,6 +155,17 @@ pub fn required_names(db: &dyn Db, file: SourceFile) -> RequiredNames {
 /// clones.
 #[derive(Default)]
 pub struct LinkStates(Mutex<FxHashMap<SourceFile, LinkState>>);
+
+/// How many chunks the last [`links`] of a file linked (for tests: an edit
+/// should link a few, whatever the size of the file).
+pub fn chunks_linked(db: &dyn Db, file: SourceFile) -> Option<usize> {
+    let states = db
+        .link_states()?
+        .0
+        .lock()
+        .unwrap_or_else(|e| e.into_inner());
+    states.get(&file).map(|state| state.linked)
+}
 
 impl LinkStates {
     fn take(&self, file: SourceFile) -> Option<LinkState> {
@@ -196,7 +200,9 @@ impl ChunkEntry {
 #[derive(Default)]
 struct LinkState {
     chunks: Vec<ChunkEntry>,
-    requires: Vec<String>,
+    requires: RequiredNames,
+    /// How many chunks the last update linked.
+    linked: usize,
     /// Each required name's first entry.
     files: FxHashMap<String, u32>,
     /// Each step name's definitions, in text order.
@@ -220,17 +226,17 @@ fn read_names(step: &StepSummary) -> impl Iterator<Item = &SmolStr> {
 }
 
 impl LinkState {
-    fn new(requires: &[String]) -> LinkState {
+    fn new(requires: &RequiredNames) -> LinkState {
         let mut files = FxHashMap::default();
-        for (i, name) in requires.iter().enumerate() {
+        for (i, name) in requires.names.iter().enumerate() {
             files.entry(name.clone()).or_insert(i as u32);
         }
         let mut suggestions = NameIndex::default();
-        for name in requires {
+        for name in &requires.names {
             suggestions.insert(name);
         }
         LinkState {
-            requires: requires.to_vec(),
+            requires: requires.clone(),
             files,
             suggestions,
             ..LinkState::default()
@@ -238,7 +244,7 @@ impl LinkState {
     }
 
     /// Brings the state to `chunks` (in text order) and gives their links.
-    fn update(&mut self, chunks: Vec<Arc<[Arc<StepSummary>]>>) {
+    fn update(&mut self, chunks: Vec<Arc<[Arc<StepSummary>]>>) -> FxHashMap<ChunkToken, u32> {
         let chunks: Vec<(ChunkToken, Arc<[Arc<StepSummary>]>)> = chunks
             .into_iter()
             .map(|summaries| (token_of(&summaries), summaries))
@@ -268,9 +274,18 @@ impl LinkState {
         // The names whose definitions change: those of the chunks that go and
         // of those that come.
         let mut touched: FxHashSet<SmolStr> = FxHashSet::default();
+        // Their first definition and number of definitions before.
+        let mut before: FxHashMap<SmolStr, (Option<StepKey>, usize)> = FxHashMap::default();
         for chunk in removed {
             for step in chunk.summaries.iter() {
                 if let Some(name) = &step.name {
+                    let definitions = self.definitions.get(name);
+                    before.entry(name.clone()).or_insert_with(|| {
+                        (
+                            definitions.and_then(|d| d.first().copied()),
+                            definitions.map_or(0, Vec::len),
+                        )
+                    });
                     if let Some(definitions) = self.definitions.get_mut(name) {
                         definitions.retain(|key| key.chunk != chunk.id);
                         if definitions.is_empty() {
@@ -301,6 +316,11 @@ impl LinkState {
                         index: k as u32,
                     };
                     let definitions = self.definitions.entry(name.clone()).or_default();
+                    if !everything {
+                        before
+                            .entry(name.clone())
+                            .or_insert_with(|| (definitions.first().copied(), definitions.len()));
+                    }
                     if definitions.is_empty() {
                         self.suggestions.insert(name);
                     }
@@ -348,17 +368,50 @@ impl LinkState {
             }
         }
 
-        // The chunks to link again: those that came, those that read or
-        // define a name whose definitions changed, and those that read a name
-        // that denotes nothing, for which one of those may be suggested.
+        // The chunks to link again: those that came; those that read a name
+        // whose first definition came or went, or moved past a step that
+        // does not move (the chunks that went and came are at one place: a
+        // step there is before or after a step elsewhere as the step it
+        // replaces was), or that name where their backward edges come from;
+        // those that define a name defined more than once whose definitions
+        // changed; and those that read a name that denotes nothing, for
+        // which one of those names may be suggested.
         let mut affected: FxHashSet<ChunkToken> = FxHashSet::default();
         if !everything {
             affected.extend(added.iter().map(|(id, _)| *id));
+            let went: FxHashSet<ChunkToken> = removed.iter().map(|chunk| chunk.id).collect();
+            let came: FxHashSet<ChunkToken> = added.iter().map(|(id, _)| *id).collect();
+            let backward: FxHashSet<ChunkToken> = old
+                .iter()
+                .filter(|chunk| chunk.links.backward.is_some())
+                .map(|chunk| chunk.id)
+                .collect();
             for name in &touched {
+                let (first_before, count_before) = before.get(name).copied().unwrap_or_default();
+                let definitions = self.definitions.get(name);
+                let first = definitions.and_then(|d| d.first().copied());
+                let moved = match (first_before, first) {
+                    (None, None) => false,
+                    (Some(old), Some(new)) => {
+                        match (went.contains(&old.chunk), came.contains(&new.chunk)) {
+                            (true, true) => false,
+                            (false, false) => old != new,
+                            _ => true,
+                        }
+                    }
+                    _ => true,
+                };
                 if let Some(readers) = self.readers.get(name) {
-                    affected.extend(readers.iter().copied());
+                    affected.extend(
+                        readers
+                            .iter()
+                            .filter(|reader| moved || backward.contains(reader))
+                            .copied(),
+                    );
                 }
-                if let Some(definitions) = self.definitions.get(name) {
+                if let Some(definitions) = definitions
+                    && (count_before > 1 || definitions.len() > 1)
+                {
                     affected.extend(definitions.iter().map(|key| key.chunk));
                 }
             }
@@ -373,6 +426,7 @@ impl LinkState {
         }
         let count = chunks.len();
         let mut entries = Vec::with_capacity(count);
+        self.linked = 0;
         for (i, (id, summaries)) in chunks.into_iter().enumerate() {
             let kept = if i < prefix {
                 Some(i)
@@ -383,7 +437,10 @@ impl LinkState {
             };
             let links = match kept {
                 Some(at) if !everything && !affected.contains(&id) => old[at].links.clone(),
-                _ => Arc::new(self.link(id, &summaries, &ranks)),
+                _ => {
+                    self.linked += 1;
+                    Arc::new(self.link(id, &summaries, &ranks))
+                }
             };
             entries.push(ChunkEntry {
                 id,
@@ -392,6 +449,7 @@ impl LinkState {
             });
         }
         self.chunks = entries;
+        ranks
     }
 
     /// What one chunk's names denote.
@@ -415,6 +473,7 @@ impl LinkState {
             first_definition: Vec::with_capacity(summaries.len()),
             backward: None,
             file_uses: Vec::new(),
+            diagnostics: Vec::new(),
         };
         for (k, step) in summaries.iter().enumerate() {
             let own = StepKey {
@@ -475,6 +534,16 @@ impl LinkState {
                 });
             }
             links.references.push(references);
+            let k = links.first_definition.len() - 1;
+            crate::rules::names::check_step(
+                &self.requires,
+                own,
+                step,
+                links.first_definition[k],
+                &links.dependencies[k],
+                &links.references[k],
+                &mut links.diagnostics,
+            );
         }
         links
     }
@@ -610,7 +679,7 @@ impl LinkState {
 
     /// The names rules' verdict on each `require` entry.
     fn requires(&self) -> Vec<RequireStatus> {
-        let mut uses = vec![0u32; self.requires.len()];
+        let mut uses = vec![0u32; self.requires.names.len()];
         for chunk in &self.chunks {
             for &(file, count) in &chunk.links.file_uses {
                 if let Some(n) = uses.get_mut(file as usize) {
@@ -619,6 +688,7 @@ impl LinkState {
             }
         }
         self.requires
+            .names
             .iter()
             .enumerate()
             .map(|(i, name)| {
@@ -643,9 +713,9 @@ impl LinkState {
 /// It reads the item index, not the outline, so an edit that changes no
 /// name, reference or dependency stops before it.
 #[salsa::tracked(returns(ref))]
-pub fn links<'db>(db: &'db dyn Db, file: SourceFile) -> FileLinks<'db> {
+pub fn links(db: &dyn Db, file: SourceFile) -> FileLinks {
     let index = item_index(db, file);
-    let requires = &required_names(db, file).names;
+    let requires = required_names(db, file);
     let chunks: Vec<Arc<[Arc<StepSummary>]>> = index.steps.chunk_summaries().cloned().collect();
     // Taken out while it is updated: if this run is cancelled half-way, the
     // next starts afresh.
@@ -654,16 +724,13 @@ pub fn links<'db>(db: &'db dyn Db, file: SourceFile) -> FileLinks<'db> {
         .and_then(|states| states.take(file))
         .filter(|state| state.requires == *requires)
         .unwrap_or_else(|| LinkState::new(requires));
-    state.update(chunks);
-    let mut ranks = FxHashMap::default();
-    ranks.reserve(state.chunks.len());
-    let mut linked = Vec::with_capacity(state.chunks.len());
-    for (i, entry) in state.chunks.iter().enumerate() {
-        ranks.insert(entry.id, i as u32);
-        linked.push(LinkedChunk::new(db, entry.id, entry.links.clone()));
-    }
+    let ranks = state.update(chunks);
     let result = FileLinks {
-        chunks: linked,
+        chunks: state
+            .chunks
+            .iter()
+            .map(|entry| entry.links.clone())
+            .collect(),
         cyclic: state.cyclic(&ranks),
         requires: state.requires(),
         ranks,

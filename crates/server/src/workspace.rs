@@ -235,7 +235,7 @@ fn record_refused_paths(configs: &HashSet<PathBuf>, files: &OpenTexts) {
 /// on the disk): it leaves the analysis, and the index gets its symbols
 /// (or loses them, when it is gone).
 pub fn reload_flow(state: &SharedState, path: &Path) {
-    FlowReload::start(state, path).run(state);
+    FlowReload::start(state, path).read().apply(state);
 }
 
 /// A [`reload_flow`] whose reading and indexing (a parse of the whole
@@ -247,35 +247,61 @@ pub fn reload_flow(state: &SharedState, path: &Path) {
 pub struct FlowReload {
     path: PathBuf,
     ticket: u64,
+    encoding: Encoding,
+    skipped: Arc<SkippedFiles>,
+}
+
+/// A flow read and indexed by a [`FlowReload`], to apply.
+pub struct ReadFlow {
+    path: PathBuf,
+    ticket: u64,
+    indexed: Option<IndexedFlow>,
 }
 
 impl FlowReload {
+    /// Takes the flow out of the analysis (on the caller's thread: a write
+    /// to the database waits for every snapshot to go, which a thread of
+    /// the blocking pool or a worker must not wait for) and starts its
+    /// reload.
     pub fn start(state: &SharedState, path: &Path) -> FlowReload {
+        let mut state = state.lock();
+        if state.open_document(path).is_none() {
+            state.leave_analysis(path);
+        }
         FlowReload {
             path: path.to_path_buf(),
-            ticket: state.lock().start_reload(path),
+            ticket: state.start_reload(path),
+            encoding: state.client.encoding,
+            skipped: state.skipped.clone(),
         }
     }
 
-    /// Reads and indexes the flow, then applies the result if the reload
-    /// is still current; returns whether it was.
-    pub fn run(self, state: &SharedState) -> bool {
-        let path = &self.path;
-        let (encoding, skipped) = {
-            let state = state.lock();
-            (state.client.encoding, state.skipped.clone())
-        };
-        let indexed = read_logged(&skipped, path, FileKind::Flow)
+    /// Reads and indexes the flow, without the state: the part for the
+    /// blocking pool.
+    pub fn read(self) -> ReadFlow {
+        let indexed = read_logged(&self.skipped, &self.path, FileKind::Flow)
             .ok()
-            .and_then(|text| index_flow(path, &text, encoding));
+            .and_then(|text| index_flow(&self.path, &text, self.encoding));
+        ReadFlow {
+            path: self.path,
+            ticket: self.ticket,
+            indexed,
+        }
+    }
+}
+
+impl ReadFlow {
+    /// Indexes the flow's symbols if the reload is still current; returns
+    /// whether it was. Touches only the index, never the database.
+    pub fn apply(self, state: &SharedState) -> bool {
+        let path = &self.path;
         let mut state = state.lock();
         if !state.finish_reload(path, self.ticket) || state.open_document(path).is_some() {
             // Opened meanwhile (the editor's text wins), or read again
             // since.
             return false;
         }
-        state.leave_analysis(path);
-        match indexed {
+        match self.indexed {
             Some(flow) => state.indexed.insert(path.to_path_buf(), Arc::new(flow)),
             None => state.indexed.remove(path),
         };

@@ -224,10 +224,10 @@ fn reload_closed_flow(server: &Server, path: &Path) {
     server.reloading.send_modify(|flows| *flows += 1);
     let server = server.clone();
     tokio::spawn(async move {
-        let state = server.state.clone();
-        let applied = tokio::task::spawn_blocking(move || reload.run(&state))
-            .await
-            .unwrap_or(false);
+        let applied = match tokio::task::spawn_blocking(move || reload.read()).await {
+            Ok(read) => read.apply(&server.state),
+            Err(_) => false,
+        };
         server.reloading.send_modify(|flows| *flows -= 1);
         if applied {
             // Open flows may use what the closed one defined.

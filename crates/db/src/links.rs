@@ -25,10 +25,12 @@
 //! only when there is one does the keystroke path build the whole
 //! [`crate::graph::dependency_graph`] for E0301 and E0302.
 
+use std::cell::OnceCell;
 use std::sync::{Arc, Mutex};
 
 use easyflow_diagnostics::suggest::{NameIndex, Probe};
 use rustc_hash::{FxBuildHasher, FxHashMap, FxHashSet};
+use smallvec::SmallVec;
 use smol_str::SmolStr;
 
 use crate::anchor::KeyedDiagnostic;
@@ -205,13 +207,16 @@ struct LinkState {
     linked: usize,
     /// Each required name's first entry.
     files: FxHashMap<String, u32>,
-    /// Each step name's definitions, in text order.
-    definitions: FxHashMap<SmolStr, Vec<StepKey>>,
+    /// Each step name's definitions, in text order (most names have one:
+    /// kept inline, 100,000 names would cost 100,000 allocations).
+    definitions: FxHashMap<SmolStr, SmallVec<[StepKey; 1]>>,
     /// The chunks that read each name (a reference's head or an `after`/`on`
     /// entry), each once.
-    readers: FxHashMap<SmolStr, Vec<ChunkToken>>,
-    /// The step and required names, for suggestions.
-    suggestions: NameIndex<FxBuildHasher>,
+    readers: FxHashMap<SmolStr, SmallVec<[ChunkToken; 2]>>,
+    /// The step and required names, for suggestions: built when a name
+    /// first denotes nothing (a valid flow never needs it), then kept in
+    /// step with `definitions` and `files`.
+    suggestions: OnceCell<NameIndex<FxBuildHasher>>,
     /// The names read that denote nothing, each with what decides which
     /// names may be suggested for it.
     unresolved: FxHashMap<SmolStr, Probe>,
@@ -231,14 +236,9 @@ impl LinkState {
         for (i, name) in requires.names.iter().enumerate() {
             files.entry(name.clone()).or_insert(i as u32);
         }
-        let mut suggestions = NameIndex::default();
-        for name in &requires.names {
-            suggestions.insert(name);
-        }
         LinkState {
             requires: requires.clone(),
             files,
-            suggestions,
             ..LinkState::default()
         }
     }
@@ -283,15 +283,17 @@ impl LinkState {
                     before.entry(name.clone()).or_insert_with(|| {
                         (
                             definitions.and_then(|d| d.first().copied()),
-                            definitions.map_or(0, Vec::len),
+                            definitions.map_or(0, |d| d.len()),
                         )
                     });
                     if let Some(definitions) = self.definitions.get_mut(name) {
                         definitions.retain(|key| key.chunk != chunk.id);
                         if definitions.is_empty() {
                             self.definitions.remove(name);
-                            if !self.files.contains_key(name.as_str()) {
-                                self.suggestions.remove(name);
+                            if !self.files.contains_key(name.as_str())
+                                && let Some(suggestions) = self.suggestions.get_mut()
+                            {
+                                suggestions.remove(name);
                             }
                         }
                     }
@@ -321,8 +323,10 @@ impl LinkState {
                             .entry(name.clone())
                             .or_insert_with(|| (definitions.first().copied(), definitions.len()));
                     }
-                    if definitions.is_empty() {
-                        self.suggestions.insert(name);
+                    if definitions.is_empty()
+                        && let Some(suggestions) = self.suggestions.get_mut()
+                    {
+                        suggestions.insert(name);
                     }
                     let at = definitions.partition_point(|other| position(other) < position(&key));
                     definitions.insert(at, key);
@@ -674,7 +678,19 @@ impl LinkState {
                 None
             }
         };
-        self.suggestions.closest(name, order).map(SmolStr::new)
+        self.suggestions
+            .get_or_init(|| {
+                let mut suggestions = NameIndex::default();
+                for name in self.definitions.keys() {
+                    suggestions.insert(name);
+                }
+                for name in self.files.keys() {
+                    suggestions.insert(name);
+                }
+                suggestions
+            })
+            .closest(name, order)
+            .map(SmolStr::new)
     }
 
     /// The names rules' verdict on each `require` entry.

@@ -5,9 +5,9 @@
 use easyflow_diagnostics::{Diagnostic, TextRange};
 
 use crate::Db;
+use crate::denotation::StepKey;
 use crate::graph::EdgeSource;
 use crate::items::{FileOutline, StepId};
-use crate::links::StepKey;
 
 /// A part of the file, named without offsets; its step by position
 /// ([`StepId`]) or, in the names rules' diagnostics, by [`StepKey`].

@@ -34,6 +34,7 @@ pub mod anchor;
 pub mod attributes;
 pub mod catalog;
 pub mod config;
+pub mod denotation;
 pub mod diagnostics;
 pub mod discovery;
 pub mod disk;

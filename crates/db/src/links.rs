@@ -34,40 +34,13 @@ use smallvec::SmallVec;
 use smol_str::SmolStr;
 
 use crate::anchor::KeyedDiagnostic;
+pub use crate::denotation::{ChunkToken, Link, RequireStatus, RequiredNames, StepKey};
 use crate::items::{FileOutline, StepId, StepSummary, file_outline, item_index};
 use crate::resolve::PerStep;
 use crate::{Db, SourceFile};
 
-/// A step, named without its position: its chunk and its index in the
-/// chunk. A chunk is named by its summaries' allocation (the item index's
-/// and the chunk analysis's, alive as long as the chunk is in
-/// [`LinkStates`]): unique among the chunks of a file, and the same for as
-/// long as the chunk is.
-#[derive(Debug, Clone, Copy, PartialEq, Eq, Hash, PartialOrd, Ord)]
-pub struct StepKey {
-    pub chunk: ChunkToken,
-    pub index: u32,
-}
-
-/// See [`StepKey`].
-pub type ChunkToken = usize;
-
 fn token_of(summaries: &Arc<[Arc<StepSummary>]>) -> ChunkToken {
     Arc::as_ptr(summaries) as *const () as usize
-}
-
-/// What a name denotes, without where.
-#[derive(Debug, Clone, PartialEq, Eq, Hash)]
-pub enum Link {
-    /// The step first defined with the name; `itself` when that is the step
-    /// that reads it.
-    Step { itself: bool },
-    /// A required file, by the index of its first `require` entry.
-    File(u32),
-    /// Nothing; with the name "did you mean" suggests, if any (the closest
-    /// step name other than the step's own, or for a reference required
-    /// file, as [`easyflow_diagnostics::suggest::closest`] decides).
-    Unresolved(Option<SmolStr>),
 }
 
 /// What one chunk's names denote.
@@ -101,17 +74,6 @@ pub struct Backward {
     pub last_source: StepKey,
 }
 
-/// The names rules of a `require` entry, decided.
-#[derive(Debug, Clone, Copy, PartialEq, Eq)]
-pub enum RequireStatus {
-    Used,
-    /// Required before, by this entry.
-    Twice(u32),
-    /// A step has the same name: this one.
-    AlsoAStep(StepKey),
-    Unused,
-}
-
 /// [`links`]' result.
 #[derive(Debug, Clone, PartialEq, Eq)]
 pub struct FileLinks {
@@ -133,15 +95,6 @@ impl FileLinks {
         let chunk = outline.chunks.get(rank as usize)?;
         Some(StepId(chunk.first + key.index))
     }
-}
-
-/// The required names, for the names rules of steps (backdated: they seldom
-/// change).
-#[derive(Debug, Clone, PartialEq, Eq, Default)]
-pub struct RequiredNames {
-    pub names: Vec<String>,
-    /// See [`FileOutline::unparsed_requires`].
-    pub unparsed: Vec<String>,
 }
 
 #[salsa::tracked(returns(ref))]

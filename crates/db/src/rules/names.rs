@@ -8,8 +8,8 @@ use easyflow_diagnostics::{Code, Fix, Removal, Tag};
 use smol_str::SmolStr;
 
 use crate::anchor::{Anchor, KeyedDiagnostic};
+use crate::denotation::{Link, RequireStatus, RequiredNames, StepKey};
 use crate::items::StepSummary;
-use crate::links::{Link, RequireStatus, RequiredNames, StepKey};
 
 /// The names diagnostics of the file's `require` entries, in order.
 pub(crate) fn check_requires(

@@ -235,6 +235,12 @@ impl Analysis {
         self.with_db(|db| &**file.text(db))
     }
 
+    /// A flow's parse as the analysis keeps it: after an edit, the
+    /// incremental reparse when it applied.
+    pub fn parse(&self, file: SourceFile) -> Cancellable<easyflow_syntax::Parse> {
+        self.with_db(|db| easyflow_db::parse(db, file).clone())
+    }
+
     /// A flow's syntax tree as `easyflow parse` prints it
     /// (`easyflow_syntax::debug_tree`).
     pub fn syntax_tree(&self, file: SourceFile) -> Cancellable<String> {

@@ -133,7 +133,7 @@ fn main() {
     phase("  (anatomy) drop the tokens", || drop(lexed));
     let db = Database::default();
     let text: std::sync::Arc<str> = phase("input (one copy, shared)", || text.into());
-    let file = SourceFile::new(&db, path.clone().into(), text.clone());
+    let file = SourceFile::new(&db, path.clone().into(), text.clone().into());
     phase("parse (lex, parse, tree)", || {
         easyflow_db::parse(&db, file).errors().len()
     });

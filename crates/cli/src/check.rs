@@ -127,7 +127,7 @@ impl Session {
         let catalog =
             discovery::discover_catalog(&absolute(path), catalog_flag.as_deref(), &self.disk)
                 .and_then(|(catalog, _)| self.catalog(&catalog));
-        SourceFile::builder(path.to_path_buf(), text)
+        SourceFile::builder(path.to_path_buf(), text.into())
             .topology(topology)
             .catalog(catalog)
             .new(&self.db)
@@ -157,16 +157,17 @@ impl Session {
 }
 
 /// One flow, read and given its topology and catalog as `check` does (the
-/// flags, else discovery), in a database of its own.
+/// flags, else discovery), in a database of its own; with its text, shared
+/// with the database.
 pub fn open_flow(
     path: &Path,
     topology: Option<&Path>,
     catalog: Option<&Path>,
-) -> Result<(Database, SourceFile), String> {
+) -> Result<(Database, SourceFile, Arc<str>), String> {
     let mut session = Session::new(topology, catalog)?;
-    let text = read_source(path)?;
-    let file = session.open_flow(path, text.into());
-    Ok((session.db, file))
+    let text: Arc<str> = read_source(path)?.into();
+    let file = session.open_flow(path, text.clone());
+    Ok((session.db, file, text))
 }
 
 /// `path` made absolute (for searching upwards past the current directory).

@@ -48,13 +48,13 @@ pub fn export(
     catalog: Option<&Path>,
     format: export::Format,
 ) -> Result<Outcome, String> {
-    let (db, file) = check::open_flow(path, topology, catalog)?;
+    let (db, file, flow_text) = check::open_flow(path, topology, catalog)?;
     Ok(match export::export(&db, file, format) {
         Ok(text) => Outcome::Exported(text),
         Err(refused) => Outcome::Refused(
             CheckedFile {
                 path: path.to_path_buf(),
-                text: file.text(&db).clone(),
+                text: flow_text,
                 diagnostics: refused.errors.clone(),
             },
             refused,

@@ -11,6 +11,8 @@ use crate::graph::dependency_graph;
 use crate::items::{FileOutline, file_outline, item_index};
 use crate::links::{links, required_names};
 use crate::rules;
+use easyflow_syntax::SourceText;
+
 use crate::{Db, SourceFile, parse};
 
 // The IDE layer and the server name anchors by this path.
@@ -134,7 +136,7 @@ pub fn file_diagnostics(db: &dyn Db, file: SourceFile) -> Vec<Diagnostic> {
 /// no E0201. Done here rather than in the names rules, so that editing the
 /// catalog re-runs no name resolution.
 fn resolve_package_names(
-    text: &str,
+    text: &SourceText,
     catalog: &easyflow_catalog::Catalog,
     out: &mut Vec<Diagnostic>,
 ) {
@@ -144,8 +146,8 @@ fn resolve_package_names(
     out.retain(|d| {
         d.code != Code::E0201
             || !text
-                .get(std::ops::Range::<usize>::from(d.range))
-                .is_some_and(|name| catalog.is_package_head(name))
+                .get(d.range)
+                .is_some_and(|name| catalog.is_package_head(&name))
     });
 }
 

@@ -50,6 +50,7 @@ pub mod workflow;
 use std::path::PathBuf;
 use std::sync::{Arc, Mutex};
 
+use easyflow_syntax::SourceText;
 use rayon::prelude::*;
 
 pub use diagnostics::file_diagnostics;
@@ -72,9 +73,9 @@ pub struct SourceFile {
     #[returns(ref)]
     pub path: PathBuf,
     /// Shared with the host (an editor's open document), so setting it
-    /// copies nothing.
+    /// copies nothing; a rope once edited (`SourceText`).
     #[returns(ref)]
-    pub text: Arc<str>,
+    pub text: SourceText,
     #[default]
     #[returns(copy)]
     pub topology: Option<TopologyFile>,
@@ -137,7 +138,7 @@ pub trait Db: salsa::Database {
 pub fn parse(db: &dyn Db, file: SourceFile) -> easyflow_syntax::Parse {
     match file.reparsed(db) {
         Some(reparsed) => reparsed.clone(),
-        None => easyflow_syntax::parse(file.text(db)),
+        None => easyflow_syntax::parse(&file.text(db).whole()),
     }
 }
 

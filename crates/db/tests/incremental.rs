@@ -418,10 +418,14 @@ fn edit_with_reparse(
     let range =
         easyflow_db::TextRange::new((deleted.start as u32).into(), (deleted.end as u32).into());
     text.replace_range(deleted, inserted);
+    // The text edited as hosts keep it: a rope.
+    let mut edited = file.text(db).clone();
+    edited.edit(range, inserted);
+    assert_eq!(edited, *text);
     let old = easyflow_db::parse(db, file).clone();
-    let reparsed = easyflow_syntax::reparse(&old, range, inserted, text);
+    let reparsed = easyflow_syntax::reparse(&old, range, inserted, &edited);
     file.set_reparsed(db).to(reparsed);
-    file.set_text(db).to(text.as_str().into());
+    file.set_text(db).to(edited);
 }
 
 #[test]

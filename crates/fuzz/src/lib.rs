@@ -12,7 +12,7 @@
 use std::path::Path;
 
 use easyflow_diagnostics::{Diagnostic, TextRange, TextSize};
-use easyflow_ide::AnalysisHost;
+use easyflow_ide::{AnalysisHost, SourceText};
 
 /// A target: its name (the `fuzz/fuzz_targets/NAME.rs` and corpus folder)
 /// and its check.
@@ -234,19 +234,24 @@ fn apply(text: &mut String, edit: &Edit) -> TextRange {
     TextRange::new(TextSize::from(start as u32), TextSize::from(end as u32))
 }
 
-/// Arbitrary edit sequences: after each edit, the host's parse (reparsed
-/// incrementally from the previous one when it could be) equals a full
-/// parse, and its diagnostics (analysed incrementally) equal those of a
-/// fresh analysis of the same text. The fresh analysis's own parse is the
-/// full parse, so each edit parses the whole text once.
+/// Arbitrary edit sequences: after each edit, the edited rope holds the
+/// edited string, the host's parse (reparsed incrementally from the
+/// previous one when it could be) equals a full parse, and its diagnostics
+/// (analysed incrementally) equal those of a fresh analysis of the same
+/// text. The fresh analysis's own parse is the full parse, so each edit
+/// parses the whole text once.
 pub fn edits(data: &[u8]) {
     let (mut text, edits) = decode_edits(data);
     let mut host = AnalysisHost::new();
-    let file = host.add_flow(Path::new("fuzz.flow"), &text);
+    // The text as an editor's document keeps it: a rope once edited.
+    let mut source = SourceText::from(text.as_str());
+    let file = host.add_shared_flow(Path::new("fuzz.flow"), source.clone());
     let _ = host.analysis().diagnostics(file).unwrap();
     for edit in edits.iter().take(16) {
         let deleted = apply(&mut text, edit);
-        host.edit_flow(file, &text, deleted, &edit.inserted);
+        source.edit(deleted, &edit.inserted);
+        assert_eq!(source, text, "the rope differs from the string");
+        host.edit_shared_flow(file, source.clone(), deleted, &edit.inserted);
         let mut fresh_host = AnalysisHost::new();
         let fresh_file = fresh_host.add_flow(Path::new("fuzz.flow"), &text);
         let (incremental, fresh) = (host.analysis(), fresh_host.analysis());

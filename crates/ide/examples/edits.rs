@@ -8,9 +8,8 @@
 //! `valgrind --tool=callgrind --toggle-collect='*edit_and_check*' edits 100000 string 6`.
 
 use std::path::Path;
-use std::sync::Arc;
 
-use easyflow_ide::{AnalysisHost, SourceFile, TextRange, TextSize};
+use easyflow_ide::{AnalysisHost, SourceFile, SourceText, TextRange, TextSize};
 
 #[global_allocator]
 static GLOBAL: mimalloc::MiMalloc = mimalloc::MiMalloc;
@@ -20,14 +19,17 @@ fn edit_and_check(
     host: &mut AnalysisHost,
     file: SourceFile,
     text: &mut String,
+    source: &mut SourceText,
     at: usize,
     deleted: usize,
     inserted: &str,
 ) -> usize {
+    // `text` to find where to edit; `source` as the server keeps it.
     text.replace_range(at..at + deleted, inserted);
     let range = TextRange::at(TextSize::from(at as u32), TextSize::from(deleted as u32));
     let started = std::time::Instant::now();
-    host.edit_shared_flow(file, Arc::<str>::from(text.as_str()), range, inserted);
+    source.edit(range, inserted);
+    host.edit_shared_flow(file, source.clone(), range, inserted);
     let edited = started.elapsed();
     let count = host.analysis().diagnostics(file).map_or(0, <[_]>::len);
     if std::env::var_os("EDITS_VERBOSE").is_some() {
@@ -46,7 +48,8 @@ fn main() {
     let count: usize = args.get(3).and_then(|s| s.parse().ok()).unwrap_or(6);
     let mut text = easyflow_genflow::generate(steps, 7);
     let mut host = AnalysisHost::new();
-    let file = host.add_flow(Path::new("edits.flow"), text.as_str());
+    let mut source = SourceText::from(text.as_str());
+    let file = host.add_shared_flow(Path::new("edits.flow"), source.clone());
     let started = std::time::Instant::now();
     let _ = host.analysis().diagnostics(file);
     eprintln!("first check: {:?}", started.elapsed());
@@ -57,9 +60,9 @@ fn main() {
             let at = text.find(&format!("\"chunk {middle} ")).unwrap() + 1;
             for i in 0..count {
                 if i % 2 == 0 {
-                    edit_and_check(&mut host, file, &mut text, at, 0, "x");
+                    edit_and_check(&mut host, file, &mut text, &mut source, at, 0, "x");
                 } else {
-                    edit_and_check(&mut host, file, &mut text, at, 1, "");
+                    edit_and_check(&mut host, file, &mut text, &mut source, at, 1, "");
                 }
             }
         }
@@ -68,9 +71,9 @@ fn main() {
             let at = text.find(&target).unwrap() + target.len() - ".outs".len();
             for i in 0..count {
                 if i % 2 == 0 {
-                    edit_and_check(&mut host, file, &mut text, at, 0, "1");
+                    edit_and_check(&mut host, file, &mut text, &mut source, at, 0, "1");
                 } else {
-                    edit_and_check(&mut host, file, &mut text, at, 1, "");
+                    edit_and_check(&mut host, file, &mut text, &mut source, at, 1, "");
                 }
             }
         }
@@ -84,12 +87,30 @@ fn main() {
                 .collect();
             for i in 0..count {
                 match (kind, i % 2) {
-                    ("delete", 0) => {
-                        edit_and_check(&mut host, file, &mut text, blank, block.len(), "")
+                    ("delete", 0) => edit_and_check(
+                        &mut host,
+                        file,
+                        &mut text,
+                        &mut source,
+                        blank,
+                        block.len(),
+                        "",
+                    ),
+                    ("delete", _) => {
+                        edit_and_check(&mut host, file, &mut text, &mut source, blank, 0, &block)
                     }
-                    ("delete", _) => edit_and_check(&mut host, file, &mut text, blank, 0, &block),
-                    (_, 0) => edit_and_check(&mut host, file, &mut text, blank, 0, &pasted),
-                    _ => edit_and_check(&mut host, file, &mut text, blank, pasted.len(), ""),
+                    (_, 0) => {
+                        edit_and_check(&mut host, file, &mut text, &mut source, blank, 0, &pasted)
+                    }
+                    _ => edit_and_check(
+                        &mut host,
+                        file,
+                        &mut text,
+                        &mut source,
+                        blank,
+                        pasted.len(),
+                        "",
+                    ),
                 };
             }
         }
@@ -101,7 +122,15 @@ fn main() {
                 middle - 1
             );
             for (i, c) in typed.char_indices().take(count) {
-                edit_and_check(&mut host, file, &mut text, blank + i, 0, &c.to_string());
+                edit_and_check(
+                    &mut host,
+                    file,
+                    &mut text,
+                    &mut source,
+                    blank + i,
+                    0,
+                    &c.to_string(),
+                );
             }
         }
     }

@@ -32,19 +32,28 @@ pub struct CodeAction {
 /// (touching counts, so an empty range at the cursor finds the diagnostic
 /// it is in or at), in the diagnostics' order.
 pub fn code_actions(db: &dyn Db, file: SourceFile, range: TextRange) -> Vec<CodeAction> {
-    file_diagnostics(db, file)
+    let diagnostics: Vec<&Diagnostic> = file_diagnostics(db, file)
         .iter()
         .filter(|diagnostic| diagnostic.range.intersect(range).is_some())
-        .flat_map(|diagnostic| fixes_of(db, file, diagnostic))
+        .collect();
+    if diagnostics.is_empty() {
+        return Vec::new();
+    }
+    // The fixes read the lines around their diagnostic and the file's line
+    // breaks: the whole text, once (copied if it is a rope).
+    let text = file.text(db).whole();
+    diagnostics
+        .into_iter()
+        .flat_map(|diagnostic| fixes_of(db, file, &text, diagnostic))
         .collect()
 }
 
 /// The quick fixes of one diagnostic of `file`.
-fn fixes_of(db: &dyn Db, file: SourceFile, diagnostic: &Diagnostic) -> Vec<CodeAction> {
+fn fixes_of(db: &dyn Db, file: SourceFile, text: &str, diagnostic: &Diagnostic) -> Vec<CodeAction> {
     let fixer = Fixer {
         db,
         file,
-        text: file.text(db),
+        text,
         diagnostic,
     };
     fixer
@@ -963,9 +972,12 @@ mod tests {
                         .map(|a| (a.title, a.edits, a.is_preferred))
                         .collect()
                 };
-                let with_message = edits(fixes_of(&f.db, f.file, diagnostic));
+                let with_message = edits(fixes_of(&f.db, f.file, &f.text, diagnostic));
                 assert!(!with_message.is_empty(), "{diagnostic:?}");
-                assert_eq!(with_message, edits(fixes_of(&f.db, f.file, &blank)));
+                assert_eq!(
+                    with_message,
+                    edits(fixes_of(&f.db, f.file, &f.text, &blank))
+                );
             }
         }
     }

@@ -19,13 +19,14 @@
 //!   (required first, those given left out, with type and range), an Enum
 //!   parameter's values after `param =`.
 
+use std::borrow::Cow;
 use std::collections::HashSet;
 
 use easyflow_db::attributes::{FLOW_ATTRIBUTES, STEP_ATTRIBUTES};
 use easyflow_db::{Db, SourceFile, StepId, item_index, name_resolution, parse, parse_topology};
 use easyflow_diagnostics::{TextRange, TextSize};
 use easyflow_syntax::ast::{self, AstNode};
-use easyflow_syntax::{SyntaxKind, SyntaxNode, SyntaxToken};
+use easyflow_syntax::{SourceText, SyntaxKind, SyntaxNode, SyntaxToken};
 
 use crate::defs;
 use crate::docs::{constants_of, flow_attribute_doc, keyword_doc, member_doc, step_attribute_doc};
@@ -115,7 +116,7 @@ pub fn completions(db: &dyn Db, file: SourceFile, offset: TextSize) -> Vec<Compl
 /// The completions at `offset`, marked incomplete when step names were left
 /// out (a large flow's, beyond the best [`MAX_ITEMS`] matches).
 fn collect(db: &dyn Db, file: SourceFile, offset: TextSize) -> CompletionList {
-    if offset > TextSize::of(&**file.text(db)) {
+    if offset > file.text(db).len() {
         return CompletionList::default();
     }
     let root = parse(db, file).syntax();
@@ -201,7 +202,7 @@ fn collect(db: &dyn Db, file: SourceFile, offset: TextSize) -> CompletionList {
             let current = current_step(db, file, before.as_ref(), offset);
             let typed = word.as_ref().map(|w| w.text().to_string());
             let prefix = typed_prefix(file.text(db), replace, offset);
-            return step_names(db, file, current, Some(typed.as_deref()), replace, prefix);
+            return step_names(db, file, current, Some(typed.as_deref()), replace, &prefix);
         }
         Context::Expression => {
             let current = current_step(db, file, before.as_ref(), offset);
@@ -211,7 +212,7 @@ fn collect(db: &dyn Db, file: SourceFile, offset: TextSize) -> CompletionList {
                 .map(|b| enum_values(db, file, b, replace))
                 .unwrap_or_default()
                 .into();
-            let steps = step_names(db, file, current, None, replace, prefix);
+            let steps = step_names(db, file, current, None, replace, &prefix);
             list.items.extend(steps.items);
             list.is_incomplete |= steps.is_incomplete;
             list.items.extend(file_names(db, file, replace));
@@ -600,13 +601,10 @@ fn member(db: &dyn Db, file: SourceFile, dot: &SyntaxToken) -> Context {
 pub const MAX_ITEMS: usize = 200;
 
 /// The part of the word being completed that is left of the cursor.
-fn typed_prefix(text: &str, replace: TextRange, offset: TextSize) -> &str {
+fn typed_prefix(text: &SourceText, replace: TextRange, offset: TextSize) -> Cow<'_, str> {
     let end = offset.clamp(replace.start(), replace.end());
-    text.get(std::ops::Range::<usize>::from(TextRange::new(
-        replace.start(),
-        end,
-    )))
-    .unwrap_or("")
+    text.get(TextRange::new(replace.start(), end))
+        .unwrap_or_default()
 }
 
 /// How well a name matches what is typed (ASCII case-insensitive): 0 for a
@@ -700,7 +698,7 @@ pub fn completion_list(db: &dyn Db, file: SourceFile, offset: TextSize) -> Compl
     }
     // Every item replaces the same word.
     let typed = typed_prefix(file.text(db), items[0].replace, offset);
-    let best = best_matches(items.iter().map(|i| i.label.as_str()), typed);
+    let best = best_matches(items.iter().map(|i| i.label.as_str()), &typed);
     let mut items: Vec<Option<CompletionItem>> = items.into_iter().map(Some).collect();
     CompletionList {
         items: best.into_iter().filter_map(|i| items[i].take()).collect(),

@@ -7,6 +7,7 @@
 
 use easyflow_db::{Db, SourceFile, parse};
 use easyflow_diagnostics::TextRange;
+use easyflow_syntax::SourceText;
 use easyflow_syntax::SyntaxKind::{self, *};
 use easyflow_syntax::green::{GreenElementRef, GreenRef, GreenTokenRef};
 
@@ -74,7 +75,7 @@ pub fn folding_ranges(db: &dyn Db, file: SourceFile) -> Vec<Fold> {
 }
 
 struct Folder<'a> {
-    text: &'a str,
+    text: &'a SourceText,
     folds: Vec<Fold>,
     /// The current run of line comments: the first, the last, how many.
     comments: Option<(TextRange, TextRange, u32)>,
@@ -86,7 +87,7 @@ struct Folder<'a> {
 
 impl Folder<'_> {
     fn add(&mut self, range: TextRange, kind: FoldKind) {
-        if self.text[range].contains(['\n', '\r']) {
+        if self.text.slice(range).contains(['\n', '\r']) {
             self.folds.push(Fold { range, kind });
         }
     }

@@ -45,7 +45,7 @@ pub struct HoverResult {
 
 /// The hover at `offset`, if there is anything to say about what is there.
 pub fn hover(db: &dyn Db, file: SourceFile, offset: TextSize) -> Option<HoverResult> {
-    if offset > TextSize::of(&**file.text(db)) {
+    if offset > file.text(db).len() {
         return None;
     }
     if let Some((definition, range)) = defs::definition_at(db, file, offset) {
@@ -101,7 +101,7 @@ fn step_hover(db: &dyn Db, file: SourceFile, step: StepId, first: StepId) -> Opt
     for attribute in &anchors.attributes {
         if let (Some(key), Some(value)) = (attribute.key, attribute.value) {
             let written = TextRange::new(key.start(), value.end()) + outline_step.offset;
-            let _ = writeln!(out, "[{}]", one_line(&text[written]));
+            let _ = writeln!(out, "[{}]", one_line(&text.slice(written)));
         }
     }
     if summary.long_running {

@@ -38,13 +38,13 @@ mod tokens;
 
 use std::panic::AssertUnwindSafe;
 use std::path::{Path, PathBuf};
-use std::sync::Arc;
 
 pub use easyflow_db::discovery;
 pub use easyflow_db::disk;
 use easyflow_db::salsa::{self, Database as _, Setter};
 pub use easyflow_db::{CatalogFile, Database, Db, SourceFile, StepId, TopologyFile};
 pub use easyflow_diagnostics::{Diagnostic, TextRange, TextSize};
+pub use easyflow_syntax::SourceText;
 pub use salsa::{CancellationToken, Cancelled};
 
 /// A replacement of `range` by `insert`.
@@ -89,7 +89,7 @@ impl AnalysisHost {
 
     /// [`AnalysisHost::add_flow`] with a text the caller shares (an editor's
     /// open document): nothing is copied.
-    pub fn add_shared_flow(&mut self, path: &Path, text: Arc<str>) -> SourceFile {
+    pub fn add_shared_flow(&mut self, path: &Path, text: SourceText) -> SourceFile {
         match self.free_flows.pop() {
             Some(file) => {
                 if file.path(&self.db) != path {
@@ -107,7 +107,7 @@ impl AnalysisHost {
     /// analyses of its old text are freed now, and the input is kept for
     /// the next flow added. `file` must not be used afterwards.
     pub fn remove_flow(&mut self, file: SourceFile) {
-        self.set_flow(file, Arc::from(""), None);
+        self.set_flow(file, SourceText::default(), None);
         self.set_flow_topology(file, None);
         self.set_flow_catalog(file, None);
         let _ = self.db.check(file);
@@ -121,14 +121,14 @@ impl AnalysisHost {
 
     /// Sets a flow's whole text (unchanged text costs nothing).
     pub fn set_flow_text(&mut self, file: SourceFile, text: &str) {
-        if **file.text(&self.db) != *text {
+        if *file.text(&self.db) != *text {
             self.set_flow(file, text.into(), None);
         }
     }
 
     /// [`AnalysisHost::set_flow_text`] with a shared text.
-    pub fn set_shared_flow_text(&mut self, file: SourceFile, text: Arc<str>) {
-        if **file.text(&self.db) != *text {
+    pub fn set_shared_flow_text(&mut self, file: SourceFile, text: SourceText) {
+        if *file.text(&self.db) != text {
             self.set_flow(file, text, None);
         }
     }
@@ -145,7 +145,7 @@ impl AnalysisHost {
     pub fn edit_shared_flow(
         &mut self,
         file: SourceFile,
-        text: Arc<str>,
+        text: SourceText,
         deleted: TextRange,
         inserted: &str,
     ) {
@@ -157,7 +157,7 @@ impl AnalysisHost {
     fn set_flow(
         &mut self,
         file: SourceFile,
-        text: Arc<str>,
+        text: SourceText,
         reparsed: Option<easyflow_syntax::Parse>,
     ) {
         // `reparsed` must stay in step with `text`: cleared when the text is
@@ -231,8 +231,8 @@ impl Analysis {
     }
 
     /// A flow's text, as the analysis has it.
-    pub fn file_text(&self, file: SourceFile) -> Cancellable<&str> {
-        self.with_db(|db| &**file.text(db))
+    pub fn file_text(&self, file: SourceFile) -> Cancellable<&SourceText> {
+        self.with_db(|db| file.text(db))
     }
 
     /// A flow's parse as the analysis keeps it: after an edit, the
@@ -542,7 +542,7 @@ mod tests {
         host.edit_flow(edited, new_text.as_str(), TextRange::empty(at), "2");
         host.set_flow_text(fresh, new_text.as_str());
         let analysis = host.analysis();
-        assert_eq!(analysis.file_text(edited).unwrap(), new_text);
+        assert_eq!(*analysis.file_text(edited).unwrap(), new_text);
         assert_eq!(
             analysis.document_symbols(edited).unwrap(),
             analysis.document_symbols(fresh).unwrap()

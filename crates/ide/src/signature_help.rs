@@ -30,7 +30,7 @@ pub struct SignatureParameter {
 
 /// The signature of the package whose step's parentheses hold `offset`.
 pub fn signature_help(db: &dyn Db, file: SourceFile, offset: TextSize) -> Option<SignatureHelp> {
-    if offset > TextSize::of(&**file.text(db)) {
+    if offset > file.text(db).len() {
         return None;
     }
     let catalog = easyflow_db::catalog::catalog_of(db, file)?;

@@ -73,7 +73,7 @@ pub fn document_symbols(db: &dyn Db, file: SourceFile) -> Vec<DocumentSymbol> {
         let value = node
             .child_nodes()
             .find(|n| is_expression(n.kind()))
-            .map(|v| abbreviate(&text[v.range()]));
+            .map(|v| abbreviate(&text.slice(v.range())));
         symbols.push(DocumentSymbol {
             name: ident.text.to_string(),
             detail: value,
@@ -117,7 +117,7 @@ pub fn document_symbols(db: &dyn Db, file: SourceFile) -> Vec<DocumentSymbol> {
                 let name_range = shift(param_anchors.name?);
                 let value_range = param_anchors.value.map(shift);
                 let detail = value_range.map(|v| {
-                    let value = abbreviate(&text[v]);
+                    let value = abbreviate(&text.slice(v));
                     match (param.stream, param.sweep) {
                         (true, _) => format!("<- {value}"),
                         (false, Sweep::No) => value,
@@ -479,7 +479,7 @@ require late;
                 symbol.name,
                 symbol.container,
                 symbol.file.path(db).display(),
-                &symbol.file.text(db)[symbol.range],
+                symbol.file.text(db).slice(symbol.range),
             );
         }
         out
@@ -546,7 +546,7 @@ require late;
     fn flow_symbols_of_a_text_equal_those_of_the_analysis() {
         let (db, files) = workspace();
         for file in files {
-            let alone = flow_symbols_of_text(file.path(&db), file.text(&db));
+            let alone = flow_symbols_of_text(file.path(&db), &file.text(&db).whole());
             assert_eq!(alone, flow_symbols(&db, file));
             assert!(!alone.steps.is_empty());
         }

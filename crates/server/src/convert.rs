@@ -6,8 +6,9 @@
 
 use easyflow_diagnostics::{Severity, Tag};
 use easyflow_ide::{
-    self as ide, StepId, TextEdit, TextRange, TextSize, call_hierarchy, code_actions, code_lens,
-    completion, defs, folding, graph, hover, inlay_hints, navigation, semantic_tokens, symbols,
+    self as ide, SourceText, StepId, TextEdit, TextRange, TextSize, call_hierarchy, code_actions,
+    code_lens, completion, defs, folding, graph, hover, inlay_hints, navigation, semantic_tokens,
+    symbols,
 };
 use serde_json::json;
 use tower_lsp_server::jsonrpc;
@@ -26,24 +27,33 @@ pub enum Encoding {
 /// A document's line index with the negotiated encoding.
 pub struct Lines<'a> {
     pub index: &'a LineIndex,
-    pub text: &'a str,
+    pub text: &'a SourceText,
     pub encoding: Encoding,
 }
 
 impl Lines<'_> {
     pub fn position(&self, offset: TextSize) -> lsp::Position {
-        let offset = offset.min(TextSize::of(self.text));
+        let offset = offset.min(self.text.len());
         let (line, line_start) = self.index.line_of(offset);
         // An offset inside a character counts from that character's start.
-        let mut end = usize::from(offset);
+        let mut end = offset;
         while !self.text.is_char_boundary(end) {
-            end -= 1;
+            end -= TextSize::from(1);
         }
-        let before = &self.text[usize::from(line_start)..end];
+        let before = TextRange::new(line_start, end);
         let character = match self.encoding {
-            Encoding::Utf8 => before.len(),
-            Encoding::Utf16 if before.is_ascii() => before.len(),
-            Encoding::Utf16 => before.chars().map(char::len_utf16).sum(),
+            Encoding::Utf8 => usize::from(before.len()),
+            // Counted piece by piece: a long line of a rope is not copied.
+            Encoding::Utf16 => self
+                .text
+                .pieces(before)
+                .into_iter()
+                .flatten()
+                .map(|piece| match piece.is_ascii() {
+                    true => piece.len(),
+                    false => piece.chars().map(char::len_utf16).sum(),
+                })
+                .sum(),
         };
         lsp::Position::new(line, character as u32)
     }
@@ -56,23 +66,23 @@ impl Lines<'_> {
     /// end of its line (before a `\r\n`).
     pub fn offset(&self, position: lsp::Position) -> TextSize {
         let Some(line) = self.index.line(position.line) else {
-            return TextSize::of(self.text);
+            return self.text.len();
         };
         let mut line_end = line.end();
-        let line_text = &self.text[line];
+        let line_text = self.text.slice(line);
         if line_text.ends_with("\r\n") {
             line_end -= TextSize::from(2);
         } else if line_text.ends_with('\n') {
             line_end -= TextSize::from(1);
         }
-        let line_text = &self.text[line.start().into()..line_end.into()];
+        let line_text = &line_text[..usize::from(line_end - line.start())];
         let col = match self.encoding {
             Encoding::Utf8 => position.character as usize,
             Encoding::Utf16 => utf16_to_utf8_column(line_text, position.character),
         };
         let mut offset = line.start() + TextSize::from(col.min(line_text.len()) as u32);
         // A column inside a multi-byte character lands on its start.
-        while !self.text.is_char_boundary(offset.into()) {
+        while !self.text.is_char_boundary(offset) {
             offset -= TextSize::from(1);
         }
         offset.min(line_end)
@@ -349,7 +359,7 @@ pub fn semantic_tokens(
     let mut out = Vec::with_capacity(tokens.len());
     let (mut previous_line, mut previous_start) = (0, 0);
     for token in tokens {
-        let text = &lines.text[token.range];
+        let text = lines.text.slice(token.range);
         let mut start = token.range.start();
         for piece in text.split_inclusive('\n') {
             let content = piece.trim_end_matches(['\n', '\r']);

@@ -9,7 +9,7 @@ use std::collections::HashSet;
 use std::path::{Path, PathBuf};
 use std::sync::{Arc, Mutex, OnceLock};
 
-use easyflow_ide::{Analysis, CatalogFile, SourceFile, TopologyFile};
+use easyflow_ide::{Analysis, CatalogFile, SourceFile, SourceText, TopologyFile};
 use tower_lsp_server::Client;
 use tower_lsp_server::ls_types::{self as lsp, Uri};
 
@@ -122,7 +122,7 @@ struct Job {
     source: Source,
     analysis: Analysis,
     uri: Uri,
-    text: Arc<str>,
+    text: SourceText,
     lines: Arc<LineIndex>,
     encoding: Encoding,
     /// The setting `docsUrl`, if set.
@@ -163,7 +163,7 @@ impl Job {
             Source::Config(path) => {
                 config = self
                     .analysis
-                    .config_diagnostics(path, &self.text, &self.roots)?;
+                    .config_diagnostics(path, &self.text.whole(), &self.roots)?;
                 config.as_slice()
             }
         };

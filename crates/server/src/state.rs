@@ -11,7 +11,7 @@ use std::sync::{Arc, Mutex, MutexGuard};
 use easyflow_ide::discovery;
 use easyflow_ide::symbols::FlowSymbols;
 use easyflow_ide::{
-    Analysis, AnalysisHost, CatalogFile, SourceFile, TextRange, TextSize, TopologyFile,
+    Analysis, AnalysisHost, CatalogFile, SourceFile, SourceText, TextRange, TextSize, TopologyFile,
 };
 use tower_lsp_server::ls_types as lsp;
 
@@ -132,7 +132,8 @@ pub struct IndexedFlow {
 pub struct Document {
     pub kind: DocumentKind,
     pub version: i32,
-    pub text: Arc<str>,
+    /// Flat as opened, a rope once edited (shared with the analysis).
+    pub text: SourceText,
     pub lines: Arc<LineIndex>,
 }
 
@@ -206,7 +207,7 @@ impl SharedState {
 
 impl State {
     /// The flow at `path`, created with `text` or set to it.
-    pub fn set_flow(&mut self, path: &Path, text: Arc<str>) -> SourceFile {
+    pub fn set_flow(&mut self, path: &Path, text: SourceText) -> SourceFile {
         match self.flows.get(path) {
             Some(&file) => {
                 self.host.set_shared_flow_text(file, text);
@@ -221,7 +222,7 @@ impl State {
     pub fn edit_flow(
         &mut self,
         path: &Path,
-        text: Arc<str>,
+        text: SourceText,
         deleted: TextRange,
         inserted: &str,
     ) -> SourceFile {
@@ -234,7 +235,7 @@ impl State {
         }
     }
 
-    fn add_flow(&mut self, path: &Path, text: Arc<str>) -> SourceFile {
+    fn add_flow(&mut self, path: &Path, text: SourceText) -> SourceFile {
         let file = self.host.add_shared_flow(path, text);
         self.flows.insert(path.to_path_buf(), file);
         file
@@ -243,7 +244,7 @@ impl State {
     /// The flow at `path`, which is not open, with its text from the disk,
     /// for a request: it stays in the analysis while it is among the
     /// [`MAX_VISITED`] closed flows asked about last.
-    pub fn visit_flow(&mut self, path: &Path, text: Arc<str>) -> SourceFile {
+    pub fn visit_flow(&mut self, path: &Path, text: SourceText) -> SourceFile {
         let file = self.set_flow(path, text);
         self.visited.retain(|p| p != path);
         self.visited.push_back(path.to_path_buf());
@@ -385,7 +386,7 @@ impl State {
         &self,
         uri: &lsp::Uri,
         file: SourceFile,
-        text: Arc<str>,
+        text: SourceText,
         lines: Arc<LineIndex>,
     ) -> DocumentSnapshot {
         DocumentSnapshot {
@@ -421,7 +422,7 @@ pub struct DocumentSnapshot {
     pub analysis: Analysis,
     pub file: SourceFile,
     pub uri: lsp::Uri,
-    pub text: Arc<str>,
+    pub text: SourceText,
     pub lines: Arc<LineIndex>,
     pub encoding: Encoding,
     pub settings: Settings,
@@ -455,10 +456,10 @@ pub struct WorkspaceSnapshot {
 pub fn indexed_flow(
     uri: lsp::Uri,
     symbols: FlowSymbols,
-    text: &str,
+    text: &SourceText,
     encoding: Encoding,
 ) -> IndexedFlow {
-    let index = LineIndex::new(text);
+    let index = LineIndex::new(&text.whole());
     let lines = Lines {
         index: &index,
         text,

@@ -10,9 +10,9 @@ use std::collections::{HashMap, HashSet};
 use std::path::{Path, PathBuf};
 use std::sync::Arc;
 
-use easyflow_ide::SourceFile;
 use easyflow_ide::discovery::{self, FileSystem};
 use easyflow_ide::disk::{self, FileKind, ReadError, Refusal};
+use easyflow_ide::{SourceFile, SourceText};
 use tower_lsp_server::Client;
 use tower_lsp_server::ls_types as lsp;
 
@@ -30,7 +30,7 @@ use crate::state::{
 /// under the lock) over the disk (read after it is released), within the
 /// workspace folders.
 struct OpenTexts {
-    open: HashMap<PathBuf, Arc<str>>,
+    open: HashMap<PathBuf, SourceText>,
     disk: discovery::Disk,
     skipped: Arc<SkippedFiles>,
 }
@@ -98,7 +98,7 @@ impl OpenTexts {
     /// (not necessarily UTF-8: that is the catalog's own E0810).
     fn read_catalog(&self, path: &Path) -> Option<Vec<u8>> {
         match self.open.get(path) {
-            Some(text) => Some(text.as_bytes().to_vec()),
+            Some(text) => Some(text.whole().as_bytes().to_vec()),
             None => read_catalog_logged(&self.skipped, path).ok(),
         }
     }
@@ -208,7 +208,7 @@ pub fn rediscover(state: &SharedState, flows: Flows) {
 fn index_flow(path: &Path, text: &str, encoding: Encoding) -> Option<IndexedFlow> {
     let uri = lsp::Uri::from_file_path(path)?;
     let symbols = easyflow_ide::symbols::flow_symbols_of_text(path, text);
-    Some(indexed_flow(uri, symbols, text, encoding))
+    Some(indexed_flow(uri, symbols, &text.into(), encoding))
 }
 
 /// Records the files the configurations `configs` name that are skipped
@@ -339,7 +339,7 @@ pub fn reload_catalog(state: &SharedState, path: &Path) {
         (open, state.skipped.clone())
     };
     let bytes = match open {
-        Some(text) => text.as_bytes().to_vec(),
+        Some(text) => text.whole().as_bytes().to_vec(),
         None => read_catalog_logged(&skipped, path).unwrap_or_default(),
     };
     state.lock().set_catalog(path, bytes);
@@ -369,8 +369,9 @@ pub fn flow_snapshot(state: &SharedState, uri: &lsp::Uri) -> Option<DocumentSnap
     if DocumentKind::of(&path) != Some(DocumentKind::Flow) {
         return None;
     }
-    let text: Arc<str> = read_logged(&skipped, &path, FileKind::Flow).ok()?.into();
+    let text = read_logged(&skipped, &path, FileKind::Flow).ok()?;
     let lines = Arc::new(LineIndex::new(&text));
+    let text = SourceText::from(text);
     let file = state.lock().visit_flow(&path, text.clone());
     rediscover(state, Flows::One(file));
     tracing::trace!("read {} for a request", path.display());

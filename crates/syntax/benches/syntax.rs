@@ -57,7 +57,11 @@ fn parse(bencher: Bencher, steps: usize) {
 
 /// `flow(steps)`'s parse, and the same text with `inserted` typed at the
 /// start of the middle step's first string, or before the middle step.
-fn edited(steps: usize, in_string: bool, inserted: &str) -> (easyflow_syntax::Parse, String, u32) {
+fn edited(
+    steps: usize,
+    in_string: bool,
+    inserted: &str,
+) -> (easyflow_syntax::Parse, easyflow_syntax::SourceText, u32) {
     let text = flow(steps);
     let step = text
         .find(&format!("\nstep S{} ", steps / 2))
@@ -68,8 +72,12 @@ fn edited(steps: usize, in_string: bool, inserted: &str) -> (easyflow_syntax::Pa
     } else {
         step
     };
-    let mut new_text = text.to_string();
-    new_text.insert_str(at, inserted);
+    // Edited as the analysis keeps an edited text: a rope.
+    let mut new_text = easyflow_syntax::SourceText::from(text);
+    new_text.edit(
+        easyflow_syntax::TextRange::empty((at as u32).into()),
+        inserted,
+    );
     (easyflow_syntax::parse(text), new_text, at as u32)
 }
 

@@ -15,6 +15,7 @@ mod parser;
 mod reparse;
 mod string_literal;
 mod syntax_kind;
+mod text;
 pub mod tree;
 
 use std::fmt::Write;
@@ -31,6 +32,7 @@ pub use crate::reparse::reparse;
 pub use crate::syntax_kind::{
     EasyFlowLanguage, SyntaxElement, SyntaxKind, SyntaxNode, SyntaxToken,
 };
+pub use crate::text::SourceText;
 
 /// The result of parsing one text: a green tree (cheap to clone, `Send`,
 /// storable in a database) whose root holds the top-level items in chunks

@@ -16,7 +16,7 @@ use easyflow_diagnostics::{Diagnostic, TextRange, TextSize};
 use rowan::{GreenNode, GreenNodeData, NodeOrToken};
 
 use crate::chunk::{ChunkCutter, ChunkItems};
-use crate::{Parse, ParsedItems, SyntaxKind, SyntaxNode, parse_items, threads_for};
+use crate::{Parse, ParsedItems, SourceText, SyntaxKind, SyntaxNode, parse_items, threads_for};
 
 /// How many times the run grows before the whole text is parsed instead
 /// (each time by twice as many items to the right, and past one more
@@ -28,11 +28,15 @@ const MAX_DISTANCE: usize = 256;
 /// The parse of `new_text`, which is the text of `old` with `deleted`
 /// replaced by `inserted`, made by reparsing only the items around the
 /// edit; `None` when that cannot be done within a bounded distance.
-pub fn reparse(old: &Parse, deleted: TextRange, inserted: &str, new_text: &str) -> Option<Parse> {
+pub fn reparse(
+    old: &Parse,
+    deleted: TextRange,
+    inserted: &str,
+    new_text: &SourceText,
+) -> Option<Parse> {
     let root = old.green();
     let old_len = root.text_len();
-    if deleted.end() > old_len
-        || TextSize::of(new_text) != old_len - deleted.len() + TextSize::of(inserted)
+    if deleted.end() > old_len || new_text.len() != old_len - deleted.len() + TextSize::of(inserted)
     {
         return None;
     }
@@ -73,7 +77,7 @@ pub fn reparse(old: &Parse, deleted: TextRange, inserted: &str, new_text: &str) 
 struct Edit<'a> {
     deleted: TextRange,
     inserted: &'a str,
-    new_text: &'a str,
+    new_text: &'a SourceText,
 }
 
 impl Edit<'_> {
@@ -105,9 +109,10 @@ fn reparse_run(
     let start = anchor.map_or(TextSize::from(0), |a| a.end(children));
     let (old_start, old_end) = (start, end.start);
     let new_end = edit.moved(old_end);
-    let Some(text) = edit.new_text.get(usize::from(start)..usize::from(new_end)) else {
+    let Some(text) = edit.new_text.get(TextRange::new(start, new_end)) else {
         return Run::Never;
     };
+    let text = &*text;
     let reparsed = parse_items(text, threads_for(text));
     if !children.is_end(end) {
         if reparsed.errors.iter().any(crate::lexer::is_unterminated) {
@@ -479,7 +484,9 @@ mod tests {
         let mut new_text = old_text.to_string();
         new_text.replace_range(std::ops::Range::<usize>::from(deleted), inserted);
         let full = parse(&new_text);
-        match reparse(&old, deleted, inserted, &new_text) {
+        let mut edited = SourceText::from(old_text);
+        edited.edit(deleted, inserted);
+        match reparse(&old, deleted, inserted, &edited) {
             Some(incremental) => {
                 assert_eq!(
                     crate::debug_tree(&incremental.syntax()),

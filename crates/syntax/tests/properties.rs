@@ -318,7 +318,11 @@ fn check_reparse(
     let range = easyflow_genflow::edit(&mut new_text, at, removed, inserted);
     let old = easyflow_syntax::parse(old_text);
     let deleted = TextRange::new((range.start as u32).into(), (range.end as u32).into());
-    match easyflow_syntax::reparse(&old, deleted, inserted, &new_text) {
+    // Reparsed from the text as the analysis keeps it once edited: a rope.
+    let mut edited = easyflow_syntax::SourceText::from(old_text);
+    edited.edit(deleted, inserted);
+    prop_assert_eq!(&edited, &*new_text);
+    match easyflow_syntax::reparse(&old, deleted, inserted, &edited) {
         Some(incremental) => {
             prop_assert_eq!(incremental, easyflow_syntax::parse(&new_text));
             Ok(true)
@@ -389,12 +393,16 @@ fn check_edit_sequence(
     edits: Vec<(usize, usize, &str)>,
 ) -> Result<usize, TestCaseError> {
     let mut parse = easyflow_syntax::parse(&text);
+    // The text as the analysis keeps it: a rope, edited in step.
+    let mut edited = easyflow_syntax::SourceText::from(text.as_str());
     let mut incremental = 0;
     for (at, removed, inserted) in edits {
         let range = easyflow_genflow::edit(&mut text, at, removed, inserted);
         let deleted = TextRange::new((range.start as u32).into(), (range.end as u32).into());
+        edited.edit(deleted, inserted);
+        prop_assert_eq!(&edited, &*text);
         let full = easyflow_syntax::parse(&text);
-        parse = match easyflow_syntax::reparse(&parse, deleted, inserted, &text) {
+        parse = match easyflow_syntax::reparse(&parse, deleted, inserted, &edited) {
             Some(reparsed) => {
                 incremental += 1;
                 prop_assert_eq!(

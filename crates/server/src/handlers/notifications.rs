@@ -9,7 +9,7 @@
 use std::path::Path;
 use std::sync::Arc;
 
-use easyflow_ide::TextRange;
+use easyflow_ide::SourceText;
 
 use tower_lsp_server::ls_types::*;
 
@@ -40,6 +40,7 @@ pub fn did_open(server: &Server, params: DidOpenTextDocumentParams) {
         return;
     };
     let lines = Arc::new(LineIndex::new(&text));
+    let text = SourceText::from(text);
     let flow = {
         let mut state = server.state.lock();
         let Some(kind) = state.kind_of(&path) else {
@@ -64,7 +65,7 @@ pub fn did_open(server: &Server, params: DidOpenTextDocumentParams) {
                 None
             }
             DocumentKind::Catalog => {
-                state.set_catalog(&path, text.as_bytes().to_vec());
+                state.set_catalog(&path, text.whole().as_bytes().to_vec());
                 None
             }
             DocumentKind::Config => None,
@@ -117,15 +118,15 @@ pub fn did_change(server: &Server, params: DidChangeTextDocumentParams) {
                         encoding,
                     }
                     .text_range(range);
-                    text = spliced(&text, range, &change.text);
+                    text.edit(range, &change.text);
                     Arc::make_mut(&mut lines).edit(range, &change.text);
                     if single_change {
                         edit = Some((range, change.text));
                     }
                 }
                 None => {
+                    lines = Arc::new(LineIndex::new(&change.text));
                     text = change.text.into();
-                    lines = Arc::new(LineIndex::new(&text));
                 }
             }
         }
@@ -148,7 +149,7 @@ pub fn did_change(server: &Server, params: DidChangeTextDocumentParams) {
                 }
             }
             DocumentKind::Catalog => {
-                state.set_catalog(&path, text.as_bytes().to_vec());
+                state.set_catalog(&path, text.whole().as_bytes().to_vec());
             }
             DocumentKind::Config => {}
         }
@@ -163,33 +164,6 @@ pub fn did_change(server: &Server, params: DidChangeTextDocumentParams) {
         }
     }
     workspace::watch_new_catalogs(&server.state, &server.client);
-}
-
-/// `text` with `range` replaced by `inserted`, written once, straight into
-/// the shared allocation the document and the analysis keep: building a
-/// `String` and converting it copied an 18 MB document twice per keystroke.
-fn spliced(text: &str, range: TextRange, inserted: &str) -> Arc<str> {
-    let (start, end) = (usize::from(range.start()), usize::from(range.end()));
-    // Sliced as `str`s: a range off a character boundary panics here, as
-    // any slicing would, before anything is written.
-    let pieces = [&text[..start], inserted, &text[end..]];
-    let mut bytes = Arc::<[u8]>::new_uninit_slice(pieces.iter().map(|p| p.len()).sum());
-    let buffer = Arc::get_mut(&mut bytes).expect("a new allocation is not shared");
-    let mut at = 0;
-    for piece in pieces {
-        let target = &mut buffer[at..at + piece.len()];
-        // SAFETY: `target` is `piece.len()` bytes of the new allocation,
-        // which `piece` cannot overlap.
-        unsafe {
-            std::ptr::copy_nonoverlapping(piece.as_ptr(), target.as_mut_ptr().cast(), piece.len())
-        };
-        at += piece.len();
-    }
-    debug_assert_eq!(at, buffer.len());
-    // SAFETY: every byte was written above (the pieces fill the buffer),
-    // and three `str`s cut at character boundaries make valid UTF-8; `str`
-    // and `[u8]` have the same layout, so the `Arc` can be reinterpreted.
-    unsafe { Arc::from_raw(Arc::into_raw(bytes.assume_init()) as *const str) }
 }
 
 pub async fn did_close(server: &Server, params: DidCloseTextDocumentParams) {
@@ -286,24 +260,4 @@ pub fn did_change_watched_files(server: &Server, params: DidChangeWatchedFilesPa
     workspace::rediscover(&server.state, Flows::All);
     server.diagnostics.schedule_all_open();
     workspace::watch_new_catalogs(&server.state, &server.client);
-}
-
-#[cfg(test)]
-mod tests {
-    use super::*;
-
-    #[test]
-    fn splicing_replaces_the_range() {
-        let range = |start: u32, end: u32| TextRange::new(start.into(), end.into());
-        let text = "ab\u{fc}cd";
-        assert_eq!(&*spliced(text, range(0, 0), "x"), "xab\u{fc}cd");
-        assert_eq!(&*spliced(text, range(2, 4), ""), "abcd");
-        assert_eq!(
-            &*spliced(text, range(6, 6), "\u{1f600}"),
-            "ab\u{fc}cd\u{1f600}"
-        );
-        assert_eq!(&*spliced(text, range(0, 6), ""), "");
-        assert_eq!(&*spliced("", range(0, 0), ""), "");
-        assert_eq!(&*spliced(text, range(1, 5), "\n\n"), "a\n\nd");
-    }
 }

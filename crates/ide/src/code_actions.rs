@@ -4,6 +4,9 @@
 //! token, the entry that can go, …) and the syntax tree, never from its
 //! message.
 
+use std::borrow::Cow;
+use std::cell::OnceCell;
+
 use easyflow_db::{Db, SourceFile, file_diagnostics, parse};
 use easyflow_diagnostics::{Diagnostic, Fix, Removal, TextRange, TextSize};
 use easyflow_syntax::ast::{self, AstNode};
@@ -32,28 +35,19 @@ pub struct CodeAction {
 /// (touching counts, so an empty range at the cursor finds the diagnostic
 /// it is in or at), in the diagnostics' order.
 pub fn code_actions(db: &dyn Db, file: SourceFile, range: TextRange) -> Vec<CodeAction> {
-    let diagnostics: Vec<&Diagnostic> = file_diagnostics(db, file)
+    file_diagnostics(db, file)
         .iter()
         .filter(|diagnostic| diagnostic.range.intersect(range).is_some())
-        .collect();
-    if diagnostics.is_empty() {
-        return Vec::new();
-    }
-    // The fixes read the lines around their diagnostic and the file's line
-    // breaks: the whole text, once (copied if it is a rope).
-    let text = file.text(db).whole();
-    diagnostics
-        .into_iter()
-        .flat_map(|diagnostic| fixes_of(db, file, &text, diagnostic))
+        .flat_map(|diagnostic| fixes_of(db, file, diagnostic))
         .collect()
 }
 
 /// The quick fixes of one diagnostic of `file`.
-fn fixes_of(db: &dyn Db, file: SourceFile, text: &str, diagnostic: &Diagnostic) -> Vec<CodeAction> {
+fn fixes_of(db: &dyn Db, file: SourceFile, diagnostic: &Diagnostic) -> Vec<CodeAction> {
     let fixer = Fixer {
         db,
         file,
-        text,
+        whole_text: OnceCell::new(),
         diagnostic,
     };
     fixer
@@ -107,11 +101,18 @@ fn edit(range: TextRange, insert: &str) -> TextEdit {
 struct Fixer<'a> {
     db: &'a dyn Db,
     file: SourceFile,
-    text: &'a str,
+    /// For the fixes that search lines around their diagnostic or the file's
+    /// line breaks; made on the first need, as it copies an edited text.
+    whole_text: OnceCell<Cow<'a, str>>,
     diagnostic: &'a Diagnostic,
 }
 
-impl Fixer<'_> {
+impl<'a> Fixer<'a> {
+    fn text(&self) -> &str {
+        self.whole_text
+            .get_or_init(|| self.file.text(self.db).whole())
+    }
+
     fn quick_fixes(&self) -> Vec<QuickFix> {
         let d = self.diagnostic;
         let fix = match &d.fix {
@@ -146,8 +147,8 @@ impl Fixer<'_> {
     }
 
     /// The diagnostic's text (a name, for the codes that are on names).
-    fn name(&self) -> &str {
-        &self.text[self.diagnostic.range]
+    fn name(&self) -> Cow<'a, str> {
+        self.file.text(self.db).slice(self.diagnostic.range)
     }
 
     /// The innermost node of `kind` around the diagnostic's range.
@@ -223,7 +224,7 @@ impl Fixer<'_> {
             let name = self.name();
             fixes.push(QuickFix {
                 title: format!("Add `require {name};`"),
-                edits: vec![self.add_require(name)],
+                edits: vec![self.add_require(&name)],
                 preferred: suggestion.is_none(),
             });
         }
@@ -233,7 +234,7 @@ impl Fixer<'_> {
     /// `require NAME;` on a new line after the last `require`, or else after
     /// the leading comments and flow attributes, or else at the top.
     fn add_require(&self, name: &str) -> TextEdit {
-        let text = self.text;
+        let text = self.text();
         let newline = if text.contains("\r\n") { "\r\n" } else { "\n" };
         let root = self.root();
         let last_require = parse(self.db, self.file)
@@ -293,7 +294,7 @@ impl Fixer<'_> {
             Some(range) => Some(QuickFix::remove(self.removal_title(why), range)),
             None => Some(QuickFix::remove(
                 format!("Remove `{}`", require.text()),
-                remove_lines(self.text, require.text_range()),
+                remove_lines(self.text(), require.text_range()),
             )),
         }
     }
@@ -972,12 +973,9 @@ mod tests {
                         .map(|a| (a.title, a.edits, a.is_preferred))
                         .collect()
                 };
-                let with_message = edits(fixes_of(&f.db, f.file, &f.text, diagnostic));
+                let with_message = edits(fixes_of(&f.db, f.file, diagnostic));
                 assert!(!with_message.is_empty(), "{diagnostic:?}");
-                assert_eq!(
-                    with_message,
-                    edits(fixes_of(&f.db, f.file, &f.text, &blank))
-                );
+                assert_eq!(with_message, edits(fixes_of(&f.db, f.file, &blank)));
             }
         }
     }

@@ -35,19 +35,25 @@ pub struct CodeAction {
 /// (touching counts, so an empty range at the cursor finds the diagnostic
 /// it is in or at), in the diagnostics' order.
 pub fn code_actions(db: &dyn Db, file: SourceFile, range: TextRange) -> Vec<CodeAction> {
+    let whole_text = OnceCell::new();
     file_diagnostics(db, file)
         .iter()
         .filter(|diagnostic| diagnostic.range.intersect(range).is_some())
-        .flat_map(|diagnostic| fixes_of(db, file, diagnostic))
+        .flat_map(|diagnostic| fixes_of(db, file, &whole_text, diagnostic))
         .collect()
 }
 
 /// The quick fixes of one diagnostic of `file`.
-fn fixes_of(db: &dyn Db, file: SourceFile, diagnostic: &Diagnostic) -> Vec<CodeAction> {
+fn fixes_of<'a>(
+    db: &'a dyn Db,
+    file: SourceFile,
+    whole_text: &'a OnceCell<Cow<'a, str>>,
+    diagnostic: &'a Diagnostic,
+) -> Vec<CodeAction> {
     let fixer = Fixer {
         db,
         file,
-        whole_text: OnceCell::new(),
+        whole_text,
         diagnostic,
     };
     fixer
@@ -102,8 +108,9 @@ struct Fixer<'a> {
     db: &'a dyn Db,
     file: SourceFile,
     /// For the fixes that search lines around their diagnostic or the file's
-    /// line breaks; made on the first need, as it copies an edited text.
-    whole_text: OnceCell<Cow<'a, str>>,
+    /// line breaks; made on the first need in a request, as it copies an
+    /// edited text.
+    whole_text: &'a OnceCell<Cow<'a, str>>,
     diagnostic: &'a Diagnostic,
 }
 
@@ -973,9 +980,10 @@ mod tests {
                         .map(|a| (a.title, a.edits, a.is_preferred))
                         .collect()
                 };
-                let with_message = edits(fixes_of(&f.db, f.file, diagnostic));
+                let text = OnceCell::new();
+                let with_message = edits(fixes_of(&f.db, f.file, &text, diagnostic));
                 assert!(!with_message.is_empty(), "{diagnostic:?}");
-                assert_eq!(with_message, edits(fixes_of(&f.db, f.file, &blank)));
+                assert_eq!(with_message, edits(fixes_of(&f.db, f.file, &text, &blank)));
             }
         }
     }

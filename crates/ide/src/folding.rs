@@ -87,7 +87,8 @@ struct Folder<'a> {
 
 impl Folder<'_> {
     fn add(&mut self, range: TextRange, kind: FoldKind) {
-        if self.text.slice(range).contains(['\n', '\r']) {
+        let mut pieces = self.text.pieces(range).into_iter().flatten();
+        if pieces.any(|piece| piece.contains(['\n', '\r'])) {
             self.folds.push(Fold { range, kind });
         }
     }

@@ -20,10 +20,21 @@ use crate::TextEdit;
 /// The edits that format `file`; `None` when it has syntax errors (or the
 /// formatter refused it), an empty list when it is formatted already.
 pub fn formatting(db: &dyn Db, file: SourceFile, options: &Options) -> Option<Vec<TextEdit>> {
-    let text = file.text(db).whole();
-    let parse = easyflow_db::parse(db, file);
-    let formatted = easyflow_fmt::format_parsed(&text, parse, options).ok()?;
-    Some(minimal_edits(&text, &formatted))
+    formatting_of(
+        &file.text(db).whole(),
+        easyflow_db::parse(db, file),
+        options,
+    )
+}
+
+/// [`formatting`] of `text`, whose parse is `parse`.
+fn formatting_of(
+    text: &str,
+    parse: &easyflow_syntax::Parse,
+    options: &Options,
+) -> Option<Vec<TextEdit>> {
+    let formatted = easyflow_fmt::format_parsed(text, parse, options).ok()?;
+    Some(minimal_edits(text, &formatted))
 }
 
 /// The edits that format the top-level items `range` touches.
@@ -33,9 +44,9 @@ pub fn range_formatting(
     range: TextRange,
     options: &Options,
 ) -> Option<Vec<TextEdit>> {
-    let edits = formatting(db, file, options)?;
     let text = file.text(db).whole();
     let parse = easyflow_db::parse(db, file);
+    let edits = formatting_of(&text, parse, options)?;
     let regions = item_regions(&text, &parse.syntax());
     let touched: Vec<TextRange> = regions
         .into_iter()

@@ -68,19 +68,30 @@ impl Lines<'_> {
         let Some(line) = self.index.line(position.line) else {
             return self.text.len();
         };
+        // Only the line's last bytes and, in UTF-16, its text up to the
+        // column are read: a long line of a rope is not copied.
+        let ends_with = |end: &str| {
+            line.len() >= TextSize::of(end)
+                && self
+                    .text
+                    .get(TextRange::new(line.end() - TextSize::of(end), line.end()))
+                    .is_some_and(|text| text == end)
+        };
         let mut line_end = line.end();
-        let line_text = self.text.slice(line);
-        if line_text.ends_with("\r\n") {
+        if ends_with("\r\n") {
             line_end -= TextSize::from(2);
-        } else if line_text.ends_with('\n') {
+        } else if ends_with("\n") {
             line_end -= TextSize::from(1);
         }
-        let line_text = &line_text[..usize::from(line_end - line.start())];
+        let content = TextRange::new(line.start(), line_end);
         let col = match self.encoding {
             Encoding::Utf8 => position.character as usize,
-            Encoding::Utf16 => utf16_to_utf8_column(line_text, position.character),
+            Encoding::Utf16 => utf16_to_utf8_column(
+                self.text.pieces(content).into_iter().flatten(),
+                position.character,
+            ),
         };
-        let mut offset = line.start() + TextSize::from(col.min(line_text.len()) as u32);
+        let mut offset = line.start() + TextSize::from(col.min(usize::from(content.len())) as u32);
         // A column inside a multi-byte character lands on its start.
         while !self.text.is_char_boundary(offset) {
             offset -= TextSize::from(1);
@@ -95,17 +106,21 @@ impl Lines<'_> {
     }
 }
 
-/// The byte column of UTF-16 column `wide` in `line` (its length when past
-/// its end; inside a surrogate pair, that character's start).
-fn utf16_to_utf8_column(line: &str, wide: u32) -> usize {
-    let mut units = 0;
-    for (at, c) in line.char_indices() {
-        units += c.len_utf16();
-        if units > wide as usize {
-            return at;
+/// The byte column of UTF-16 column `wide` in a line given in pieces (its
+/// length when past its end; inside a surrogate pair, that character's
+/// start).
+fn utf16_to_utf8_column<'a>(line: impl Iterator<Item = &'a str>, wide: u32) -> usize {
+    let (mut units, mut bytes) = (0, 0);
+    for piece in line {
+        for (at, c) in piece.char_indices() {
+            units += c.len_utf16();
+            if units > wide as usize {
+                return bytes + at;
+            }
         }
+        bytes += piece.len();
     }
-    line.len()
+    bytes
 }
 
 // ---------------------------------------------------------------------------
@@ -549,5 +564,73 @@ pub fn export_refused(
         code: jsonrpc::ErrorCode::ServerError(lsp::error_codes::REQUEST_FAILED),
         message: message.into(),
         data: None,
+    }
+}
+
+#[cfg(test)]
+mod tests {
+    use super::*;
+
+    /// Positions and offsets read from a rope (a text edited many times,
+    /// with long lines across its chunks) are those read from the same text
+    /// flat, in both encodings, also past line ends and past the end.
+    #[test]
+    fn a_rope_converts_as_its_flat_text() {
+        let long = "long line ".repeat(300);
+        let pieces = [
+            "a",
+            "\u{e9}",
+            "\u{1f600}",
+            "\n",
+            "\r\n",
+            "\r",
+            "xyz ",
+            &long,
+        ];
+        let mut rng = fastrand::Rng::with_seed(3);
+        for _ in 0..6 {
+            let mut flat = String::new();
+            let mut rope = SourceText::default();
+            for _ in 0..40 {
+                let boundary = |at: usize| (at..).find(|&at| flat.is_char_boundary(at)).unwrap();
+                let start = boundary(rng.usize(..=flat.len()));
+                let end = boundary(rng.usize(start..=flat.len().min(start + 40)));
+                let inserted = pieces[rng.usize(..pieces.len())];
+                flat.replace_range(start..end, inserted);
+                rope.edit(
+                    TextRange::new((start as u32).into(), (end as u32).into()),
+                    inserted,
+                );
+            }
+            let index = LineIndex::new(&flat);
+            let flat = SourceText::from(flat);
+            assert_eq!(rope, flat);
+            let line_count = index.line_of(flat.len()).0;
+            for encoding in [Encoding::Utf8, Encoding::Utf16] {
+                let lines = |text| Lines {
+                    index: &index,
+                    text,
+                    encoding,
+                };
+                let (rope, flat) = (lines(&rope), lines(&flat));
+                for offset in 0..=u32::from(flat.text.len()) + 2 {
+                    assert_eq!(
+                        rope.position(offset.into()),
+                        flat.position(offset.into()),
+                        "{encoding:?} offset {offset}"
+                    );
+                }
+                for line in 0..=line_count + 1 {
+                    for character in [0, 1, 2, 3, 5, 40, 1_000, 2_500, 5_000] {
+                        let position = lsp::Position::new(line, character);
+                        assert_eq!(
+                            rope.offset(position),
+                            flat.offset(position),
+                            "{encoding:?} {position:?}"
+                        );
+                    }
+                }
+            }
+        }
     }
 }

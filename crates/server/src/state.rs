@@ -440,6 +440,19 @@ impl DocumentSnapshot {
     pub fn offset(&self, position: lsp::Position) -> TextSize {
         self.lines().offset(position)
     }
+
+    /// `f` on [`DocumentSnapshot::lines`] over the text made flat, for the
+    /// responses that convert positions all over the document (semantic
+    /// tokens, symbols, folds, lenses, the graph): an edited text is a rope,
+    /// whose lookups for each of their positions cost more than one copy.
+    pub fn with_flat_lines<T>(&self, f: impl FnOnce(&Lines<'_>) -> T) -> T {
+        let text = self.text.flattened();
+        f(&Lines {
+            index: &self.lines,
+            text: &text,
+            encoding: self.encoding,
+        })
+    }
 }
 
 /// What a request on the whole workspace computes on.
@@ -459,10 +472,12 @@ pub fn indexed_flow(
     text: &SourceText,
     encoding: Encoding,
 ) -> IndexedFlow {
+    // Flat: every symbol's range is converted (see `with_flat_lines`).
+    let text = text.flattened();
     let index = LineIndex::new(&text.whole());
     let lines = Lines {
         index: &index,
-        text,
+        text: &text,
         encoding,
     };
     IndexedFlow {

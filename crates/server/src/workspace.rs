@@ -98,7 +98,7 @@ impl OpenTexts {
     /// (not necessarily UTF-8: that is the catalog's own E0810).
     fn read_catalog(&self, path: &Path) -> Option<Vec<u8>> {
         match self.open.get(path) {
-            Some(text) => Some(text.whole().as_bytes().to_vec()),
+            Some(text) => Some(text.to_string().into_bytes()),
             None => read_catalog_logged(&self.skipped, path).ok(),
         }
     }
@@ -339,7 +339,7 @@ pub fn reload_catalog(state: &SharedState, path: &Path) {
         (open, state.skipped.clone())
     };
     let bytes = match open {
-        Some(text) => text.whole().as_bytes().to_vec(),
+        Some(text) => text.to_string().into_bytes(),
         None => read_catalog_logged(&skipped, path).unwrap_or_default(),
     };
     state.lock().set_catalog(path, bytes);

@@ -95,6 +95,16 @@ impl SourceText {
         }
     }
 
+    /// The same text, flat: `self` shared when it is flat, else one copy.
+    /// For readers that look up positions all over the text: a rope's
+    /// lookups, one per position, cost more than one copy.
+    pub fn flattened(&self) -> SourceText {
+        match &self.0 {
+            Repr::Flat(_) => self.clone(),
+            Repr::Rope(_) => SourceText(Repr::Flat(Arc::from(self.whole()))),
+        }
+    }
+
     /// Replaces `range` by `inserted`. Panics when `range` is out of bounds
     /// or off a character boundary. The first edit of a flat text builds its
     /// rope; a rope shared with clones copies only the path to the edit.
@@ -287,6 +297,7 @@ mod tests {
             expected.insert_str(at, "// x\n");
         }
         assert_eq!(text.whole(), expected);
+        assert_eq!(text.flattened(), expected);
         assert_eq!(text.to_string(), expected);
         let boundary = |at: usize| (at..).find(|&at| expected.is_char_boundary(at)).unwrap() as u32;
         let middle = range(boundary(20_000), boundary(40_000));

@@ -65,7 +65,7 @@ pub fn did_open(server: &Server, params: DidOpenTextDocumentParams) {
                 None
             }
             DocumentKind::Catalog => {
-                state.set_catalog(&path, text.whole().as_bytes().to_vec());
+                state.set_catalog(&path, text.to_string().into_bytes());
                 None
             }
             DocumentKind::Config => None,
@@ -149,7 +149,7 @@ pub fn did_change(server: &Server, params: DidChangeTextDocumentParams) {
                 }
             }
             DocumentKind::Catalog => {
-                state.set_catalog(&path, text.whole().as_bytes().to_vec());
+                state.set_catalog(&path, text.to_string().into_bytes());
             }
             DocumentKind::Config => {}
         }

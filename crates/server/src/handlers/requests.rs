@@ -152,13 +152,14 @@ pub fn document_symbol(
     _: DocumentSymbolParams,
 ) -> HandlerResult<Option<DocumentSymbolResponse>> {
     let symbols = s.analysis.document_symbols(s.file)?;
-    let lines = s.lines();
-    Ok(Some(DocumentSymbolResponse::Nested(
-        symbols
-            .iter()
-            .map(|symbol| convert::document_symbol(&lines, symbol))
-            .collect(),
-    )))
+    Ok(Some(DocumentSymbolResponse::Nested(s.with_flat_lines(
+        |lines| {
+            symbols
+                .iter()
+                .map(|symbol| convert::document_symbol(lines, symbol))
+                .collect()
+        },
+    ))))
 }
 
 /// Steps of every flow known, by a fuzzy match of the query: the flows in
@@ -198,9 +199,9 @@ pub fn semantic_tokens_full(
     _: SemanticTokensParams,
 ) -> HandlerResult<Option<SemanticTokensResult>> {
     let tokens = s.analysis.semantic_tokens(s.file, None)?;
-    Ok(Some(SemanticTokensResult::Tokens(
-        convert::semantic_tokens(&s.lines(), &tokens),
-    )))
+    Ok(Some(SemanticTokensResult::Tokens(s.with_flat_lines(
+        |lines| convert::semantic_tokens(lines, &tokens),
+    ))))
 }
 
 pub fn semantic_tokens_range(
@@ -242,13 +243,12 @@ pub fn folding_range(
     _: FoldingRangeParams,
 ) -> HandlerResult<Option<Vec<FoldingRange>>> {
     let folds = s.analysis.folding_ranges(s.file)?;
-    let lines = s.lines();
-    Ok(Some(
+    Ok(Some(s.with_flat_lines(|lines| {
         folds
             .iter()
-            .map(|fold| convert::folding_range(&lines, fold))
-            .collect(),
-    ))
+            .map(|fold| convert::folding_range(lines, fold))
+            .collect()
+    })))
 }
 
 pub fn selection_range(
@@ -304,13 +304,12 @@ pub fn code_lens(s: &DocumentSnapshot, _: CodeLensParams) -> HandlerResult<Optio
         return Ok(Some(Vec::new()));
     }
     let lenses = s.analysis.code_lenses(s.file)?;
-    let lines = s.lines();
-    Ok(Some(
+    Ok(Some(s.with_flat_lines(|lines| {
         lenses
             .iter()
-            .map(|lens| convert::code_lens(&lines, lens))
-            .collect(),
-    ))
+            .map(|lens| convert::code_lens(lines, lens))
+            .collect()
+    })))
 }
 
 pub fn prepare_call_hierarchy(
@@ -376,7 +375,9 @@ fn calls<T>(
 /// `easyflow/graph` (`docs/lsp-extensions.md`).
 pub fn graph(s: &DocumentSnapshot, _: GraphParams) -> HandlerResult<Option<GraphResult>> {
     let graph = s.analysis.graph(s.file)?;
-    Ok(Some(convert::graph(&s.lines(), graph)))
+    Ok(Some(
+        s.with_flat_lines(|lines| convert::graph(lines, graph)),
+    ))
 }
 
 /// `easyflow/export` (`docs/lsp-extensions.md`): the bytes of `easyflow

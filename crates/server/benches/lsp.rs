@@ -1,7 +1,8 @@
 //! Latency of the real `easyflow-ls` binary over stdio on generated
 //! documents (`cargo bench -p easyflow-ls`): `initialize` reply time,
 //! `didOpen` → first diagnostics, every edit kind of issue 13 (keystroke →
-//! `publishDiagnostics`), and hover, completion and definition. Prints
+//! `publishDiagnostics`), and hover, completion and definition (alone, and
+//! each right after a keystroke). Prints
 //! p50/p99; asserts nothing.
 //!
 //! `EASYFLOW_BENCH_STEPS` picks the sizes (default `10000,100000`) and
@@ -235,6 +236,33 @@ fn bench_size(dir: &std::path::Path, steps: usize) {
             samples.push(started.elapsed());
         }
         report(method, &mut samples);
+    }
+    // The same requests, each right after a keystroke (a character typed or
+    // deleted, its diagnostics awaited): in a string, which changes no
+    // step's summary, and in a step reference, after which the dependency
+    // graph is built again for the requests that read it (hover's level
+    // and instance count).
+    let edited_reference = doc.text.find(&target).unwrap() + target.len() - ".outs".len();
+    for (edit, at) in [("a string", in_string), ("a reference", edited_reference)] {
+        for method in [
+            "textDocument/hover",
+            "textDocument/completion",
+            "textDocument/definition",
+        ] {
+            let mut samples = Vec::new();
+            for i in 0..n.max(50) {
+                let inserted = if at == in_string { "x" } else { "1" };
+                if i % 2 == 0 {
+                    doc.edit(&mut server, at, at, inserted);
+                } else {
+                    doc.edit(&mut server, at, at + 1, "");
+                }
+                let started = Instant::now();
+                server.request(method, params.clone());
+                samples.push(started.elapsed());
+            }
+            report(&format!("{method} after an edit in {edit}"), &mut samples);
+        }
     }
     let status = server.stop();
     assert!(status.success());

@@ -115,17 +115,12 @@ impl SourceText {
             "{range:?} is not a range of a text of {} bytes on character boundaries",
             self.byte_len()
         );
-        let rope = match &mut self.0 {
-            Repr::Rope(rope) => rope,
-            Repr::Flat(text) => {
-                self.0 = Repr::Rope(Rope::from(&**text));
-                match &mut self.0 {
-                    Repr::Rope(rope) => rope,
-                    Repr::Flat(_) => unreachable!("just made a rope"),
-                }
-            }
-        };
-        rope.replace(Range::<usize>::from(range), inserted);
+        if let Repr::Flat(text) = &self.0 {
+            self.0 = Repr::Rope(Rope::from(&**text));
+        }
+        if let Repr::Rope(rope) = &mut self.0 {
+            rope.replace(Range::<usize>::from(range), inserted);
+        }
     }
 }
 

@@ -233,17 +233,12 @@ fn record_refused_paths(configs: &HashSet<PathBuf>, files: &OpenTexts) {
 
 /// Reads a flow that is not open again from the disk (closed, or changed
 /// on the disk): it leaves the analysis, and the index gets its symbols
-/// (or loses them, when it is gone).
-pub fn reload_flow(state: &SharedState, path: &Path) {
-    FlowReload::start(state, path).read().apply(state);
-}
-
-/// A [`reload_flow`] whose reading and indexing (a parse of the whole
-/// file: half a second for a 100,000-step flow) can run off the message
-/// loop: started in the order of the messages, it applies only if the flow
-/// is still closed and no reload of it started after it, so a `didOpen`
-/// (or a later close, or a watched change) that follows it wins whenever
-/// it finishes.
+/// (or loses them, when it is gone). The reading and indexing (a parse of
+/// the whole file: half a second for a 100,000-step flow) run off the
+/// message loop: started in the order of the messages, the reload applies
+/// only if the flow is still closed and no reload of it started after it,
+/// so a `didOpen` (or a later close, or a watched change) that follows it
+/// wins whenever it finishes.
 pub struct FlowReload {
     path: PathBuf,
     ticket: u64,

@@ -189,10 +189,10 @@ pub async fn did_close(server: &Server, params: DidCloseTextDocumentParams) {
 }
 
 /// Reads a closed flow again on the blocking pool, as other disk reads
-/// are: reading and indexing a large flow on the message loop held up every
-/// message after the `didClose`. The reload is started here, in the order
-/// of the messages, so a `didOpen` of the flow that follows wins
-/// (`workspace::FlowReload`).
+/// are (after its `didClose`, or a change on the disk): reading and
+/// indexing a large flow on the message loop held up every message after
+/// it. The reload is started here, in the order of the messages, so a
+/// `didOpen` of the flow that follows wins (`workspace::FlowReload`).
 fn reload_closed_flow(server: &Server, path: &Path) {
     let reload = workspace::FlowReload::start(&server.state, path);
     server.reloading.send_modify(|flows| *flows += 1);
@@ -251,7 +251,7 @@ pub fn did_change_watched_files(server: &Server, params: DidChangeWatchedFilesPa
         match kind {
             Some(DocumentKind::Topology) => workspace::reload_topology(&server.state, &path),
             Some(DocumentKind::Catalog) if !open => workspace::reload_catalog(&server.state, &path),
-            Some(DocumentKind::Flow) if !open => workspace::reload_flow(&server.state, &path),
+            Some(DocumentKind::Flow) if !open => reload_closed_flow(server, &path),
             _ => {}
         }
     }

@@ -182,6 +182,15 @@ fn step_edit() -> impl Strategy<Value = (u8, usize, usize, usize)> {
     (0u8..6, 0usize..400, 1usize..30, 0usize..400)
 }
 
+/// A database holding `text` as a flow, checked once, so that the checks
+/// after edits are incremental.
+fn checked_flow(text: &str) -> (Database, SourceFile) {
+    let db = Database::default();
+    let file = SourceFile::new(&db, "a.flow".into(), text.into());
+    file_diagnostics(&db, file);
+    (db, file)
+}
+
 fn step_bounds(text: &str, n: usize) -> Option<std::ops::Range<usize>> {
     let starts: Vec<usize> = text.match_indices("\nstep ").map(|(i, _)| i + 1).collect();
     let start = *starts.get(n % starts.len().max(1))?;
@@ -197,9 +206,7 @@ proptest! {
     #[test]
     fn step_edits_equal_fresh(edits in proptest::collection::vec(step_edit(), 1..10)) {
         let mut text = easyflow_genflow::generate(400, 11);
-        let mut db = Database::default();
-        let file = SourceFile::new(&db, "a.flow".into(), text.as_str().into());
-        file_diagnostics(&db, file);
+        let (mut db, file) = checked_flow(&text);
         for (kind, a, len, b) in edits {
             let Some(first) = step_bounds(&text, a) else { continue };
             let Some(last) = step_bounds(&text, a + len) else { continue };
@@ -269,9 +276,7 @@ proptest! {
     #[test]
     fn incremental_equals_fresh(edits in proptest::collection::vec(edit(), 1..6)) {
         let mut text = easyflow_genflow::generate(12, 5);
-        let mut db = Database::default();
-        let file = SourceFile::new(&db, "a.flow".into(), text.as_str().into());
-        file_diagnostics(&db, file);
+        let (mut db, file) = checked_flow(&text);
         for (at, removed, inserted) in edits {
             easyflow_genflow::edit(&mut text, at, removed, &inserted);
             file.set_text(&mut db).to(text.as_str().into());

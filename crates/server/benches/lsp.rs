@@ -16,6 +16,32 @@ use std::time::{Duration, Instant};
 use serde_json::{Value, json};
 use support::Server;
 
+/// The requests timed at a step reference.
+const REQUESTS: [&str; 3] = [
+    "textDocument/hover",
+    "textDocument/completion",
+    "textDocument/definition",
+];
+
+/// The latency of `method` at `params`, `count` times, each after
+/// `before(server, i)` (not timed).
+fn time_request(
+    server: &mut Server,
+    method: &str,
+    params: &Value,
+    count: usize,
+    mut before: impl FnMut(&mut Server, usize),
+) -> Vec<Duration> {
+    (0..count)
+        .map(|i| {
+            before(server, i);
+            let started = Instant::now();
+            server.request(method, params.clone());
+            started.elapsed()
+        })
+        .collect()
+}
+
 fn percentile(samples: &mut [Duration], p: f64) -> Duration {
     samples.sort();
     let index = ((samples.len() as f64 - 1.0) * p).round() as usize;
@@ -224,17 +250,8 @@ fn bench_size(dir: &std::path::Path, steps: usize) {
     let reference = doc.text.find(&target).unwrap() + 3;
     let params =
         json!({"textDocument": {"uri": doc.uri}, "position": position(&doc.text, reference)});
-    for method in [
-        "textDocument/hover",
-        "textDocument/completion",
-        "textDocument/definition",
-    ] {
-        let mut samples = Vec::new();
-        for _ in 0..n.max(50) {
-            let started = Instant::now();
-            server.request(method, params.clone());
-            samples.push(started.elapsed());
-        }
+    for method in REQUESTS {
+        let mut samples = time_request(&mut server, method, &params, n.max(50), |_, _| {});
         report(method, &mut samples);
     }
     // The same requests, each right after a keystroke (a character typed or
@@ -243,24 +260,18 @@ fn bench_size(dir: &std::path::Path, steps: usize) {
     // graph is built again for the requests that read it (hover's level
     // and instance count).
     let edited_reference = doc.text.find(&target).unwrap() + target.len() - ".outs".len();
-    for (edit, at) in [("a string", in_string), ("a reference", edited_reference)] {
-        for method in [
-            "textDocument/hover",
-            "textDocument/completion",
-            "textDocument/definition",
-        ] {
-            let mut samples = Vec::new();
-            for i in 0..n.max(50) {
-                let inserted = if at == in_string { "x" } else { "1" };
+    for (edit, at, inserted) in [
+        ("a string", in_string, "x"),
+        ("a reference", edited_reference, "1"),
+    ] {
+        for method in REQUESTS {
+            let mut samples = time_request(&mut server, method, &params, n.max(50), |server, i| {
                 if i % 2 == 0 {
-                    doc.edit(&mut server, at, at, inserted);
+                    doc.edit(server, at, at, inserted);
                 } else {
-                    doc.edit(&mut server, at, at + 1, "");
+                    doc.edit(server, at, at + 1, "");
                 }
-                let started = Instant::now();
-                server.request(method, params.clone());
-                samples.push(started.elapsed());
-            }
+            });
             report(&format!("{method} after an edit in {edit}"), &mut samples);
         }
     }

@@ -160,10 +160,18 @@ where
     R::Params: DocumentParams,
     R::Result: Default,
 {
-    let snapshot = workspace::flow_snapshot(state, params.uri());
-    // A closed flow read for the request may have been skipped.
+    let mut snapshot = workspace::flow_snapshot(state, params.uri());
+    // Reading a closed flow for the request may have skipped files: the
+    // warning comes before the answer. It is sent without the snapshot: the
+    // message loop polls this request, and while the warning waits for the
+    // client's queue, it may take the next edit, whose write waits for every
+    // snapshot to go. Taken again after, as the loop may have changed it.
     let skipped = state.lock().skipped.clone();
-    skipped.show().await;
+    if skipped.has_new() {
+        drop(snapshot);
+        skipped.show().await;
+        snapshot = workspace::flow_snapshot(state, params.uri());
+    }
     let Some(snapshot) = snapshot else {
         return Ok(R::Result::default());
     };

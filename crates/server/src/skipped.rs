@@ -55,6 +55,16 @@ impl SkippedFiles {
         }
     }
 
+    /// Whether anything was recorded since the last time it was shown.
+    pub fn has_new(&self) -> bool {
+        !self
+            .lists
+            .lock()
+            .unwrap_or_else(|e| e.into_inner())
+            .new
+            .is_empty()
+    }
+
     /// Shows what was recorded since the last time, in one warning.
     pub async fn show(&self) {
         let new = std::mem::take(&mut self.lists.lock().unwrap_or_else(|e| e.into_inner()).new);

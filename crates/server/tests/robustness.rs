@@ -292,6 +292,61 @@ fn selection_ranges_inside_the_deepest_list() {
     assert_eq!(server.stop().code(), Some(0));
 }
 
+/// A request on a closed flow whose reading skips a file shows a warning
+/// before its answer: an await, during which the message loop (which polls
+/// the request) handles the next edit. The request must not hold its
+/// snapshot across it: the edit's write waits for every snapshot to go,
+/// on the very thread that would have to drop it.
+#[test]
+fn a_warning_shown_for_a_request_never_holds_up_the_next_edit() {
+    let dir = tempfile::tempdir().unwrap();
+    let root = dir.path().canonicalize().unwrap();
+    let mut server = Server::start();
+    server.initialize(&root, json!({}), json!({}));
+    let mut text = "step A runs P ();\n".to_string();
+    let open = server.open(&root.join("open.flow"), &text);
+    let mut hovers = Vec::new();
+    for version in 1..=100 {
+        // Each closed flow's configuration names a directory as its
+        // topology: a new skipped file, so a new warning, every time.
+        let project = root.join(format!("p{version}"));
+        std::fs::create_dir_all(project.join("site.topology")).unwrap();
+        std::fs::write(
+            project.join("easyflow.toml"),
+            "topology = \"site.topology\"\n",
+        )
+        .unwrap();
+        let closed = project.join("closed.flow");
+        std::fs::write(&closed, "step B runs P ();\n").unwrap();
+        hovers.push(server.send_request(
+            "textDocument/hover",
+            json!({"textDocument": {"uri": uri(&closed)}, "position": {"line": 0, "character": 6}}),
+        ));
+        text.push_str("step C runs P ();\n");
+        server.notify(
+            "textDocument/didChange",
+            json!({"textDocument": {"uri": open, "version": version}, "contentChanges": [{"text": text}]}),
+        );
+    }
+    for id in hovers {
+        // An answer, or content modified by the edits behind it.
+        let response = server.response(id);
+        assert!(
+            response.get("result").is_some() || response["error"]["code"] == -32801,
+            "{response}"
+        );
+    }
+    server.diagnostics(&open, 100);
+    let warning = server.wait_for(|m| m["method"] == "window/showMessage");
+    assert!(
+        warning
+            .to_string()
+            .contains("site.topology: not a regular file"),
+        "{warning}"
+    );
+    assert_eq!(server.stop().code(), Some(0));
+}
+
 /// Sessions the session fuzzer found wrong, minimised and checked in:
 /// each `tests/data/lsp/sessions/X.jsonl` is a document's life, one JSON
 /// object a line (`{"open": TEXT}`, then `{"changes": [...]}` as

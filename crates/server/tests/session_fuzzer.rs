@@ -11,7 +11,8 @@
 //!   messages to stdout (the client in `support` fails on anything else);
 //! - every response is a result or an expected error (cancelled, content
 //!   modified, request failed; never an internal error), and every position
-//!   in it lies inside the document it names (in UTF-16), ranges ordered;
+//!   in it lies inside the document it names (in the negotiated encoding:
+//!   UTF-16, or UTF-8 on every other server), ranges ordered;
 //! - after the last edit, each open document's published diagnostics equal a
 //!   fresh check of its final text;
 //! - the server writes no file and opens no socket.
@@ -30,7 +31,7 @@ use std::path::{Path, PathBuf};
 use fastrand::Rng;
 use line_index::{LineIndex, WideEncoding};
 use serde_json::{Value, json};
-use support::{Server, offset_of, repo_root, uri};
+use support::{Encoding, Server, offset_in, repo_root, uri};
 
 const SESSIONS_PER_SERVER: usize = 25;
 
@@ -45,16 +46,21 @@ fn env_number(name: &str, default: u64) -> u64 {
 }
 
 /// The diagnostics of a fresh check of `text`, as the server publishes
-/// them: code, UTF-16 range, message.
-fn fresh_check(text: &str) -> Vec<String> {
+/// them: code, range in `encoding`, message.
+fn fresh_check(text: &str, encoding: Encoding) -> Vec<String> {
     let db = easyflow_db::Database::default();
     let file = easyflow_db::SourceFile::new(&db, "fresh.flow".into(), text.into());
     let index = LineIndex::new(text);
     let position = |offset| {
-        let wide = index
-            .to_wide(WideEncoding::Utf16, index.line_col(offset))
-            .unwrap();
-        format!("{}:{}", wide.line, wide.col)
+        let at = index.line_col(offset);
+        let (line, col) = match encoding {
+            Encoding::Utf8 => (at.line, at.col),
+            Encoding::Utf16 => {
+                let wide = index.to_wide(WideEncoding::Utf16, at).unwrap();
+                (wide.line, wide.col)
+            }
+        };
+        format!("{line}:{col}")
     };
     db.check(file)
         .iter()
@@ -86,23 +92,19 @@ fn published(diagnostics: &[Value]) -> Vec<String> {
         .collect()
 }
 
-/// The UTF-16 length of each line of `text` (without its line end): lines
-/// end at `\n`, as the server counts them.
-fn line_lengths(text: &str) -> Vec<u32> {
+/// The length of each line of `text` in `encoding` (without its line end):
+/// lines end at `\n`, as the server counts them.
+fn line_lengths(text: &str, encoding: Encoding) -> Vec<u32> {
     text.split('\n')
-        .map(|line| {
-            let line = line.strip_suffix('\r').unwrap_or(line);
-            line.encode_utf16().count() as u32
-        })
+        .map(|line| encoding.len(line.strip_suffix('\r').unwrap_or(line)))
         .collect()
 }
 
-fn position_of(text: &str, offset: usize) -> (u32, u32) {
+fn position_of(text: &str, offset: usize, encoding: Encoding) -> (u32, u32) {
     let before = &text[..offset];
     let line = before.matches('\n').count() as u32;
     let line_start = before.rfind('\n').map_or(0, |i| i + 1);
-    let character = text[line_start..offset].encode_utf16().count() as u32;
-    (line, character)
+    (line, encoding.len(&text[line_start..offset]))
 }
 
 /// Pieces of text that edits insert.
@@ -179,6 +181,8 @@ struct Session<'a> {
     texts: HashMap<String, Vec<String>>,
     pending: Vec<Pending>,
     capabilities: Value,
+    /// The positions' encoding, as the server negotiated it.
+    encoding: Encoding,
     /// What the session did, for the failure message.
     trace: Vec<String>,
     disk_files: Vec<PathBuf>,
@@ -246,9 +250,10 @@ impl Session<'_> {
     }
 
     /// A random position: usually on a character, sometimes past the line's
-    /// end, past the last line, or inside a surrogate pair.
+    /// end, past the last line, or inside a character (a surrogate pair, a
+    /// UTF-8 sequence).
     fn position(&mut self, text: &str) -> (u32, u32) {
-        let lengths = line_lengths(text);
+        let lengths = line_lengths(text, self.encoding);
         match self.rng.u8(..10) {
             0 => (
                 self.rng.u32(..lengths.len() as u32 + 3),
@@ -263,14 +268,18 @@ impl Session<'_> {
                 while !text.is_char_boundary(offset) {
                     offset -= 1;
                 }
-                let (line, character) = position_of(text, offset);
-                // Inside a surrogate pair now and then.
-                let odd = text[offset..]
+                let (line, character) = position_of(text, offset, self.encoding);
+                // Inside a character now and then.
+                let units = text[offset..]
                     .chars()
                     .next()
-                    .is_some_and(|c| c.len_utf16() == 2)
-                    && self.rng.bool();
-                (line, character + u32::from(odd))
+                    .map_or(1, |c| self.encoding.units(c));
+                let inside = if units > 1 && self.rng.bool() {
+                    self.rng.u32(1..units)
+                } else {
+                    0
+                };
+                (line, character + inside)
             }
         }
     }
@@ -287,13 +296,13 @@ impl Session<'_> {
             start
         } else {
             // Deletions, sometimes across steps.
-            let at = offset_of(text, start.0, start.1);
+            let at = offset_in(text, start.0, start.1, self.encoding);
             let reach = if self.rng.u8(..4) == 0 { 400 } else { 12 };
             let mut end = (at + self.rng.usize(..reach)).min(text.len());
             while !text.is_char_boundary(end) {
                 end += 1;
             }
-            position_of(text, end)
+            position_of(text, end, self.encoding)
         };
         let inserted: String = match self.rng.u8(..10) {
             0 => seeds[self.rng.usize(..seeds.len())]
@@ -305,8 +314,8 @@ impl Session<'_> {
                 .map(|_| INSERTS[self.rng.usize(..INSERTS.len())])
                 .collect(),
         };
-        let from = offset_of(text, start.0, start.1);
-        let to = offset_of(text, end.0, end.1).max(from);
+        let from = offset_in(text, start.0, start.1, self.encoding);
+        let to = offset_in(text, end.0, end.1, self.encoding).max(from);
         text.replace_range(from..to, &inserted);
         json!({
             "range": {"start": {"line": start.0, "character": start.1}, "end": {"line": end.0, "character": end.1}},
@@ -638,7 +647,7 @@ impl Session<'_> {
             .ok_or("a character that is not a number")? as u32;
         let texts = self.texts.get(uri).map(Vec::as_slice).unwrap_or_default();
         let inside = texts.iter().any(|text| {
-            line_lengths(text)
+            line_lengths(text, self.encoding)
                 .get(line)
                 .is_some_and(|&length| character <= length)
         });
@@ -671,7 +680,7 @@ impl Session<'_> {
                 ));
             };
             let diagnostics = published(message["params"]["diagnostics"].as_array().unwrap());
-            let fresh = fresh_check(&self.docs[i].text);
+            let fresh = fresh_check(&self.docs[i].text, self.encoding);
             if diagnostics != fresh {
                 self.fail(format!(
                     "the diagnostics of {uri} v{version} differ from a fresh check:\npublished {diagnostics:#?}\nfresh {fresh:#?}"
@@ -742,7 +751,11 @@ fn run_session(
         texts: HashMap::new(),
         pending: Vec::new(),
         capabilities: capabilities.clone(),
-        trace: vec![format!("session {session} of seed {seed}")],
+        encoding: Encoding::negotiated(capabilities),
+        trace: vec![format!(
+            "session {session} of seed {seed}, positions in {:?}",
+            Encoding::negotiated(capabilities)
+        )],
         disk_files: Vec::new(),
     };
     for doc in 0..count {
@@ -813,7 +826,19 @@ fn random_sessions() {
         let dir = tempfile::tempdir().unwrap();
         let root = dir.path().canonicalize().unwrap();
         let mut server = Server::start();
-        let capabilities = server.initialize(&root, json!({}), json!({}))["capabilities"].clone();
+        // Every other server negotiates UTF-8 positions (by the session's
+        // block, so a replay from any session gets its encoding).
+        let encoding = if (session / SESSIONS_PER_SERVER as u64) % 2 == 1 {
+            Encoding::Utf8
+        } else {
+            Encoding::Utf16
+        };
+        let client = match encoding {
+            Encoding::Utf8 => json!({"general": {"positionEncodings": ["utf-8", "utf-16"]}}),
+            Encoding::Utf16 => json!({}),
+        };
+        let capabilities = server.initialize(&root, client, json!({}))["capabilities"].clone();
+        assert_eq!(Encoding::negotiated(&capabilities), encoding);
         let mut written = BTreeSet::new();
         let end = (session + SESSIONS_PER_SERVER as u64).min(first + sessions);
         while session < end {

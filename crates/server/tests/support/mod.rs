@@ -344,10 +344,45 @@ fn fastrand_id() -> u64 {
     NEXT.fetch_add(1, Ordering::Relaxed)
 }
 
-/// The byte offset of an LSP position as the protocol defines it: past the
-/// last line is the end, past a line's end is that end, inside a surrogate
-/// pair is the character's start.
+/// A position encoding a client can negotiate (`positionEncoding`).
+#[derive(Debug, Clone, Copy, PartialEq, Eq)]
+pub enum Encoding {
+    Utf8,
+    Utf16,
+}
+
+impl Encoding {
+    /// The encoding the server chose in its `initialize` capabilities.
+    pub fn negotiated(capabilities: &Value) -> Encoding {
+        match capabilities["positionEncoding"].as_str() {
+            Some("utf-8") => Encoding::Utf8,
+            _ => Encoding::Utf16,
+        }
+    }
+
+    /// The code units of `c` in this encoding.
+    pub fn units(self, c: char) -> u32 {
+        match self {
+            Encoding::Utf8 => c.len_utf8() as u32,
+            Encoding::Utf16 => c.len_utf16() as u32,
+        }
+    }
+
+    /// The code units of `text` in this encoding.
+    pub fn len(self, text: &str) -> u32 {
+        text.chars().map(|c| self.units(c)).sum()
+    }
+}
+
+/// The byte offset of an LSP position (UTF-16) as the protocol defines it.
 pub fn offset_of(text: &str, line: u32, character: u32) -> usize {
+    offset_in(text, line, character, Encoding::Utf16)
+}
+
+/// The byte offset of an LSP position in `encoding`: past the last line is
+/// the end, past a line's end is that end, inside a character (a surrogate
+/// pair, a UTF-8 sequence) is the character's start.
+pub fn offset_in(text: &str, line: u32, character: u32, encoding: Encoding) -> usize {
     let mut start = 0;
     for _ in 0..line {
         match text[start..].find('\n') {
@@ -360,7 +395,7 @@ pub fn offset_of(text: &str, line: u32, character: u32) -> usize {
     let line_text = line_text.strip_suffix('\r').unwrap_or(line_text);
     let mut units = 0;
     for (i, c) in line_text.char_indices() {
-        units += c.len_utf16() as u32;
+        units += encoding.units(c);
         if units > character {
             return start + i;
         }

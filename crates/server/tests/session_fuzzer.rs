@@ -5,7 +5,10 @@
 //! of whole flows), with every request kind at random positions pipelined
 //! among the changes (the custom `easyflow/graph` and `easyflow/export`
 //! too), `$/cancelRequest`s, saves, configuration and watched-file
-//! changes. The invariants:
+//! changes, and project folders on the disk whose `easyflow.toml`,
+//! topologies and catalogs are anything (folders, missing, outside the
+//! workspace, any reader's test case), requested on through a closed
+//! flow. The invariants:
 //!
 //! - the server never crashes, hangs or writes anything but protocol
 //!   messages to stdout (the client in `support` fails on anything else);
@@ -349,9 +352,14 @@ impl Session<'_> {
     fn request(&mut self, doc: usize) {
         let uri = self.docs[doc].uri.clone();
         let text = self.docs[doc].text.clone();
-        let (line, character) = self.position(&text);
+        self.request_on(uri, &text);
+    }
+
+    /// A random request at random positions of `text`, the text of `uri`.
+    fn request_on(&mut self, uri: String, text: &str) {
+        let (line, character) = self.position(text);
         let position = json!({"line": line, "character": character});
-        let (end_line, end_character) = self.position(&text);
+        let (end_line, end_character) = self.position(text);
         let (start, end) = if (end_line, end_character) < (line, character) {
             (
                 json!({"line": end_line, "character": end_character}),
@@ -490,12 +498,9 @@ impl Session<'_> {
         } else {
             let text = self.some_text(seeds);
             let kind = if path.exists() { 2 } else { 1 };
-            std::fs::write(&path, &text).unwrap();
+            self.write_file(&path, &text);
             (kind, Some(text))
         };
-        if !self.disk_files.contains(&path) {
-            self.disk_files.push(path.clone());
-        }
         let uri = uri(&path);
         self.trace.push(format!("disk {uri} {kind} {text:?}"));
         self.server.notify(
@@ -519,6 +524,91 @@ impl Session<'_> {
                 uri,
                 cancelled: false,
             });
+        }
+    }
+
+    /// A project folder of the session on the disk, as a repository may
+    /// hold one: an `easyflow.toml` whose `topology` and `catalog` name
+    /// anything (a file, a folder, nothing, a path outside the workspace),
+    /// topologies and catalogs of any text or folders, and a closed flow;
+    /// the watched-file notification, then a request on the flow (which
+    /// discovers them all, and shows what it skipped).
+    fn project(&mut self, seeds: &[String]) {
+        let dir = self.dir.join(format!("{}-project", self.name));
+        std::fs::create_dir_all(&dir).unwrap();
+        let config = pick(
+            &mut self.rng,
+            &[
+                "topology = \"site.topology\"\n",
+                "topology = \"site.topology\"\ncatalog = \"packages.toml\"\n",
+                "catalog = \"packages.toml\"\n[format]\nwidth = 20\n",
+                "topology = \"/etc/hostname\"\n",
+                "topology = \"..\"\ncatalog = \".\"\n",
+                "topology = [1, 2\n",
+                "",
+            ],
+        );
+        let (topologies, catalogs) = project_seeds();
+        let topology = topologies[self.rng.usize(..topologies.len())].clone();
+        let catalog = catalogs[self.rng.usize(..catalogs.len())].clone();
+        let mut changes = Vec::new();
+        for (name, text) in [
+            ("easyflow.toml", config.to_string()),
+            ("site.topology", topology),
+            ("easyflow.topology", String::new()),
+            ("packages.toml", catalog),
+        ] {
+            let path = dir.join(name);
+            let action = self.rng.u8(..6);
+            // A folder stays one; the file may stay as it was.
+            if path.is_dir() || action == 0 {
+                continue;
+            }
+            let existed = path.exists();
+            let kind = match action {
+                // A folder where a file is expected.
+                1 if !existed => {
+                    std::fs::create_dir(&path).unwrap();
+                    1
+                }
+                2 if existed => {
+                    std::fs::remove_file(&path).unwrap();
+                    3
+                }
+                _ => {
+                    self.write_file(&path, &text);
+                    if existed { 2 } else { 1 }
+                }
+            };
+            changes.push(json!({"uri": uri(&path), "type": kind}));
+        }
+        let flow = dir.join("closed.flow");
+        let kind = if flow.exists() { 2 } else { 1 };
+        let text = self.some_text(seeds);
+        self.write_file(&flow, &text);
+        changes.push(json!({"uri": uri(&flow), "type": kind}));
+        self.trace.push(format!(
+            "project {} {}",
+            dir.display(),
+            Value::from(changes.clone())
+        ));
+        self.server.notify(
+            "workspace/didChangeWatchedFiles",
+            json!({"changes": changes}),
+        );
+        let flow = uri(&flow);
+        self.texts
+            .entry(flow.clone())
+            .or_default()
+            .push(text.clone());
+        self.request_on(flow, &text);
+    }
+
+    /// Writes a file of the session, which the server must not have written.
+    fn write_file(&mut self, path: &Path, text: &str) {
+        std::fs::write(path, text).unwrap();
+        if !self.disk_files.contains(&path.to_path_buf()) {
+            self.disk_files.push(path.to_path_buf());
         }
     }
 
@@ -690,6 +780,29 @@ impl Session<'_> {
     }
 }
 
+/// The texts a project's topology and catalog get: every test case of
+/// their readers, good and bad.
+fn project_seeds() -> &'static (Vec<String>, Vec<String>) {
+    static SEEDS: std::sync::OnceLock<(Vec<String>, Vec<String>)> = std::sync::OnceLock::new();
+    SEEDS.get_or_init(|| {
+        let texts = |folder: &str, extension: &str| -> Vec<String> {
+            let mut texts: Vec<String> = std::fs::read_dir(repo_root().join(folder))
+                .unwrap()
+                .flatten()
+                .map(|e| e.path())
+                .filter(|p| p.extension().is_some_and(|e| e == extension))
+                .filter_map(|p| std::fs::read_to_string(p).ok())
+                .collect();
+            texts.sort();
+            texts
+        };
+        (
+            texts("tests/data/topology", "topology"),
+            texts("tests/data/catalog", "toml"),
+        )
+    })
+}
+
 fn pick<'a>(rng: &mut Rng, choices: &[&'a str]) -> &'a str {
     choices[rng.usize(..choices.len())]
 }
@@ -771,7 +884,8 @@ fn run_session(
             1..=8 => s.edit(doc, seeds),
             9 if s.rng.bool() => s.save(doc),
             9 => s.configuration(),
-            10 => s.watched_file(seeds),
+            10 if s.rng.bool() => s.watched_file(seeds),
+            10 => s.project(seeds),
             _ => s.request(doc),
         }
     }

@@ -110,8 +110,8 @@ pub fn parse(data: &[u8]) {
     assert_diagnostics_inside(text, parse.errors());
 }
 
-/// Checks arbitrary text as a flow: no panic, diagnostics inside the text,
-/// sorted, and a second check (now from salsa's memos) the same.
+/// Checks arbitrary text as a flow: no panic, diagnostics inside the text
+/// and sorted, and its dependency graph built.
 pub fn analysis(data: &[u8]) {
     let text = String::from_utf8_lossy(data);
     let mut host = AnalysisHost::new();

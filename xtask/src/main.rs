@@ -65,6 +65,15 @@ fn test() -> Result<(), String> {
     // The benchmarks must keep compiling even though tests never time them.
     run(&cargo, &["check", "--workspace", "--benches", "--locked"])?;
     let root = std::path::PathBuf::from(env!("CARGO_MANIFEST_DIR")).join("..");
+    // The fuzz targets are outside the workspace (cargo-fuzz builds them with
+    // libFuzzer); they, and their lock file, must keep compiling too. Their
+    // checks run on stable through `crates/fuzz`'s replay test.
+    let fuzz = root.join("fuzz/Cargo.toml");
+    let fuzz = fuzz.to_str().ok_or("a non-UTF-8 checkout path")?;
+    run(
+        &cargo,
+        &["check", "--manifest-path", fuzz, "--bins", "--locked"],
+    )?;
     let target = std::env::var_os("CARGO_TARGET_DIR")
         .map_or_else(|| root.join("target"), std::path::PathBuf::from);
     let server = target.join("debug/easyflow-ls");

@@ -160,13 +160,15 @@ where
     R::Params: DocumentParams,
     R::Result: Default,
 {
+    // This future never waits while it holds the snapshot (for the state's
+    // lock, or at an await; `run_blocking` hands it to a thread, which a
+    // write cancels): the message loop polls it, and a write by the next
+    // message waits, on the loop's thread, for every snapshot to go.
+    let skipped = state.lock().skipped.clone();
     let mut snapshot = workspace::flow_snapshot(state, params.uri());
     // Reading a closed flow for the request may have skipped files: the
-    // warning comes before the answer. It is sent without the snapshot: the
-    // message loop polls this request, and while the warning waits for the
-    // client's queue, it may take the next edit, whose write waits for every
-    // snapshot to go. Taken again after, as the loop may have changed it.
-    let skipped = state.lock().skipped.clone();
+    // warning comes before the answer, sent without the snapshot, which is
+    // taken again after (the loop may have changed the flow meanwhile).
     if skipped.has_new() {
         drop(snapshot);
         skipped.show().await;

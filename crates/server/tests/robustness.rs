@@ -347,6 +347,49 @@ fn a_warning_shown_for_a_request_never_holds_up_the_next_edit() {
     assert_eq!(server.stop().code(), Some(0));
 }
 
+/// Found by the session fuzzer: a closed flow changed on the disk is read
+/// again off the message loop, and it hung when that reload wrote to the
+/// analysis from its thread while a request held a snapshot. Changes of
+/// closed flows, with requests on them and edits of an open one between.
+#[test]
+fn closed_flows_changed_on_the_disk_amid_requests_and_edits() {
+    let dir = tempfile::tempdir().unwrap();
+    let root = dir.path().canonicalize().unwrap();
+    let mut server = Server::start();
+    server.initialize(&root, json!({}), json!({}));
+    let mut text = "step A runs P ();\n".to_string();
+    let open = server.open(&root.join("open.flow"), &text);
+    let mut requests = Vec::new();
+    for version in 1..=100 {
+        let closed = root.join(format!("closed{}.flow", version % 3));
+        std::fs::write(&closed, format!("step B{version} runs P ();\n")).unwrap();
+        let closed = uri(&closed);
+        server.notify(
+            "workspace/didChangeWatchedFiles",
+            json!({"changes": [{"uri": closed, "type": 2}]}),
+        );
+        requests.push(server.send_request(
+            "textDocument/hover",
+            json!({"textDocument": {"uri": closed}, "position": {"line": 0, "character": 6}}),
+        ));
+        text.push_str("step C runs P ();\n");
+        server.notify(
+            "textDocument/didChange",
+            json!({"textDocument": {"uri": open, "version": version}, "contentChanges": [{"text": text}]}),
+        );
+        requests.push(server.send_request("workspace/symbol", json!({"query": "B"})));
+    }
+    for id in requests {
+        let response = server.response(id);
+        assert!(
+            response.get("result").is_some() || response["error"]["code"] == -32801,
+            "{response}"
+        );
+    }
+    server.diagnostics(&open, 100);
+    assert_eq!(server.stop().code(), Some(0));
+}
+
 /// Sessions the session fuzzer found wrong, minimised and checked in:
 /// each `tests/data/lsp/sessions/X.jsonl` is a document's life, one JSON
 /// object a line (`{"open": TEXT}`, then `{"changes": [...]}` as

@@ -12,8 +12,9 @@
 //!
 //! - the server never crashes, hangs or writes anything but protocol
 //!   messages to stdout (the client in `support` fails on anything else);
-//! - every response is a result or an expected error (cancelled, content
-//!   modified, request failed; never an internal error), and every position
+//! - every response is a result of its method's type (`ls_types`'s, or the
+//!   fields `docs/lsp-extensions.md` gives) or an expected error (cancelled,
+//!   content modified, request failed; never an internal error); every position
 //!   in it lies inside the document it names (in the negotiated encoding:
 //!   UTF-16, or UTF-8 on every other server), ranges ordered;
 //! - after the last edit, each open document's published diagnostics equal a
@@ -477,8 +478,9 @@ impl Session<'_> {
         let settings = json!({"easyflow": {
             "inlayHints": {"instances": self.rng.bool()},
             "codeLens": {"enable": self.rng.bool()},
-            // A topology that is not there changes nothing.
+            // A topology or a catalog that is not there changes nothing.
             "topology": if self.rng.bool() { "" } else { "no-such.topology" },
+            "catalog": if self.rng.bool() { "" } else { "no-such-packages.toml" },
         }});
         self.trace.push(format!("configuration {settings}"));
         self.server.notify(
@@ -658,6 +660,7 @@ impl Session<'_> {
     }
 
     fn check_result(&self, method: &str, result: &Value, uri: Option<&str>) -> Result<(), String> {
+        well_formed(method, result)?;
         if method.starts_with("textDocument/semanticTokens") && !result.is_null() {
             let data = result["data"].as_array().ok_or("no data")?;
             if data.len() % 5 != 0 {
@@ -778,6 +781,59 @@ impl Session<'_> {
             }
         }
     }
+}
+
+/// Whether `result` has the type the protocol gives `method`'s result (the
+/// custom requests: the fields `docs/lsp-extensions.md` gives them).
+fn well_formed(method: &str, result: &Value) -> Result<(), String> {
+    use tower_lsp_server::ls_types::request::{self as lsp, Request};
+    fn typed<R: Request>(result: &Value) -> Result<(), String> {
+        serde_json::from_value::<R::Result>(result.clone())
+            .map(drop)
+            .map_err(|error| format!("not a {} result: {error}", R::METHOD))
+    }
+    let fields = |names: &[&str]| match names.iter().find(|name| result.get(**name).is_none()) {
+        Some(name) if !result.is_null() => Err(format!("no `{name}` in the result")),
+        _ => Ok(()),
+    };
+    match method {
+        "textDocument/hover" => typed::<lsp::HoverRequest>(result),
+        "textDocument/completion" => typed::<lsp::Completion>(result),
+        "textDocument/definition" => typed::<lsp::GotoDefinition>(result),
+        "textDocument/references" => typed::<lsp::References>(result),
+        "textDocument/prepareRename" => typed::<lsp::PrepareRenameRequest>(result),
+        "textDocument/rename" => typed::<lsp::Rename>(result),
+        "textDocument/documentSymbol" => typed::<lsp::DocumentSymbolRequest>(result),
+        "workspace/symbol" => typed::<lsp::WorkspaceSymbolRequest>(result),
+        "textDocument/semanticTokens/full" => typed::<lsp::SemanticTokensFullRequest>(result),
+        "textDocument/semanticTokens/range" => typed::<lsp::SemanticTokensRangeRequest>(result),
+        "textDocument/foldingRange" => typed::<lsp::FoldingRangeRequest>(result),
+        "textDocument/selectionRange" => typed::<lsp::SelectionRangeRequest>(result),
+        "textDocument/codeAction" => typed::<lsp::CodeActionRequest>(result),
+        "textDocument/inlayHint" => typed::<lsp::InlayHintRequest>(result),
+        "textDocument/codeLens" => typed::<lsp::CodeLensRequest>(result),
+        "textDocument/documentHighlight" => typed::<lsp::DocumentHighlightRequest>(result),
+        "textDocument/prepareCallHierarchy" => typed::<lsp::CallHierarchyPrepare>(result),
+        "callHierarchy/incomingCalls" => typed::<lsp::CallHierarchyIncomingCalls>(result),
+        "callHierarchy/outgoingCalls" => typed::<lsp::CallHierarchyOutgoingCalls>(result),
+        "textDocument/formatting" => typed::<lsp::Formatting>(result),
+        "textDocument/rangeFormatting" => typed::<lsp::RangeFormatting>(result),
+        "textDocument/signatureHelp" => typed::<lsp::SignatureHelpRequest>(result),
+        "easyflow/graph" => fields(&["nodes", "edges", "unresolved", "levels"]),
+        "easyflow/export" => fields(&["text"]),
+        _ => Err(format!("no result type known for {method}")),
+    }
+}
+
+#[test]
+fn results_are_checked_against_their_methods_types() {
+    let hover = json!({"contents": {"kind": "markdown", "value": "x"}});
+    assert_eq!(well_formed("textDocument/hover", &hover), Ok(()));
+    assert_eq!(well_formed("textDocument/hover", &Value::Null), Ok(()));
+    assert!(well_formed("textDocument/hover", &json!({"contents": 5})).is_err());
+    assert!(well_formed("textDocument/definition", &json!([{"uri": 1}])).is_err());
+    assert!(well_formed("textDocument/foldingRange", &json!([{"endLine": 2}])).is_err());
+    assert!(well_formed("easyflow/graph", &json!({"nodes": []})).is_err());
 }
 
 /// The texts a project's topology and catalog get: every test case of

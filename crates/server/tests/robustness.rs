@@ -349,8 +349,10 @@ fn a_warning_shown_for_a_request_never_holds_up_the_next_edit() {
 
 /// Found by the session fuzzer: a closed flow changed on the disk is read
 /// again off the message loop, and it hung when that reload wrote to the
-/// analysis from its thread while a request held a snapshot. Changes of
-/// closed flows, with requests on them and edits of an open one between.
+/// analysis from its thread while a request held a snapshot across its
+/// skipped-files warning. Closed flows (whose configurations name a folder
+/// as their topology) changed on the disk, with requests on them and edits
+/// of an open flow between.
 #[test]
 fn closed_flows_changed_on_the_disk_amid_requests_and_edits() {
     let dir = tempfile::tempdir().unwrap();
@@ -361,17 +363,25 @@ fn closed_flows_changed_on_the_disk_amid_requests_and_edits() {
     let open = server.open(&root.join("open.flow"), &text);
     let mut requests = Vec::new();
     for version in 1..=100 {
-        let closed = root.join(format!("closed{}.flow", version % 3));
-        std::fs::write(&closed, format!("step B{version} runs P ();\n")).unwrap();
-        let closed = uri(&closed);
-        server.notify(
-            "workspace/didChangeWatchedFiles",
-            json!({"changes": [{"uri": closed, "type": 2}]}),
-        );
-        requests.push(server.send_request(
-            "textDocument/hover",
-            json!({"textDocument": {"uri": closed}, "position": {"line": 0, "character": 6}}),
-        ));
+        let project = root.join(format!("p{version}"));
+        std::fs::create_dir_all(project.join("site.topology")).unwrap();
+        std::fs::write(
+            project.join("easyflow.toml"),
+            "topology = \"site.topology\"\n",
+        )
+        .unwrap();
+        let closed = project.join("closed.flow");
+        for (kind, step) in [(1, "B"), (2, "C")] {
+            std::fs::write(&closed, format!("step {step}{version} runs P ();\n")).unwrap();
+            server.notify(
+                "workspace/didChangeWatchedFiles",
+                json!({"changes": [{"uri": uri(&closed), "type": kind}]}),
+            );
+            requests.push(server.send_request(
+                "textDocument/hover",
+                json!({"textDocument": {"uri": uri(&closed)}, "position": {"line": 0, "character": 6}}),
+            ));
+        }
         text.push_str("step C runs P ();\n");
         server.notify(
             "textDocument/didChange",

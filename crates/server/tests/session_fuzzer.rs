@@ -21,7 +21,7 @@
 //!   fresh check of its final text;
 //! - the server writes no file and opens no socket.
 //!
-//! `EASYFLOW_SESSIONS=N` runs N sessions (200 by default, the CI run);
+//! `EASYFLOW_SESSIONS=N` runs N sessions (500 by default, the CI run);
 //! `EASYFLOW_SESSION_SEED=S` changes the seed (the failure message names
 //! the seed and session, and `EASYFLOW_SESSION_FIRST=I` starts there to
 //! replay it). The sessions share a server process in runs of
@@ -987,7 +987,7 @@ fn sockets(pid: u32) -> Vec<String> {
 
 #[test]
 fn random_sessions() {
-    let sessions = env_number("EASYFLOW_SESSIONS", 200);
+    let sessions = env_number("EASYFLOW_SESSIONS", 500);
     let seed = env_number("EASYFLOW_SESSION_SEED", 0x5e55_10f5);
     let first = env_number("EASYFLOW_SESSION_FIRST", 0);
     let seeds = seed_texts();

@@ -536,7 +536,7 @@ impl Session<'_> {
     /// the watched-file notification, then a request on the flow (which
     /// discovers them all, and shows what it skipped).
     fn project(&mut self, seeds: &[String]) {
-        let dir = self.dir.join(format!("{}-project", self.name));
+        let dir = project_folder(&self.dir, &self.name);
         std::fs::create_dir_all(&dir).unwrap();
         let config = pick(
             &mut self.rng,
@@ -781,6 +781,11 @@ impl Session<'_> {
             }
         }
     }
+}
+
+/// The project folder of the session named `name` (`sN`), in `dir`.
+fn project_folder(dir: &Path, name: &str) -> PathBuf {
+    dir.join(format!("{name}-project"))
 }
 
 /// Whether `result` has the type the protocol gives `method`'s result (the
@@ -1117,6 +1122,7 @@ fn bounded_memory() {
                 json!({"changes": [{"uri": uri(path), "type": 3}]}),
             );
         }
+        let _ = std::fs::remove_dir_all(project_folder(&root, &format!("s{session}")));
         session += 1;
         if std::time::Instant::now() >= next_report {
             let (rss, peak) = memory(server.pid());

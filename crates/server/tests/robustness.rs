@@ -292,6 +292,62 @@ fn selection_ranges_inside_the_deepest_list() {
     assert_eq!(server.stop().code(), Some(0));
 }
 
+/// A project folder `p{i}` whose configuration names a folder as its
+/// topology (so a new skipped file, and a new warning, for each `i`), with
+/// a closed flow of `text`; returns the flow's path.
+fn project_skipping_its_topology(
+    root: &std::path::Path,
+    i: usize,
+    text: &str,
+) -> std::path::PathBuf {
+    let project = root.join(format!("p{i}"));
+    std::fs::create_dir_all(project.join("site.topology")).unwrap();
+    std::fs::write(
+        project.join("easyflow.toml"),
+        "topology = \"site.topology\"\n",
+    )
+    .unwrap();
+    let closed = project.join("closed.flow");
+    std::fs::write(&closed, text).unwrap();
+    closed
+}
+
+/// A server on a new workspace with one open flow: its text and URI.
+fn started_with_an_open_flow() -> (Server, tempfile::TempDir, String, String) {
+    let (mut server, dir) = started();
+    let text = "step A runs P ();\n".to_string();
+    let open = server.open(&dir.path().join("open.flow"), &text);
+    (server, dir, text, open)
+}
+
+/// Adds a step to the open flow at `uri`, as its `version`.
+fn add_a_step(server: &mut Server, uri: &str, text: &mut String, version: usize) {
+    text.push_str("step C runs P ();\n");
+    server.notify(
+        "textDocument/didChange",
+        json!({"textDocument": {"uri": uri, "version": version}, "contentChanges": [{"text": text}]}),
+    );
+}
+
+/// Each request is answered, or refused as modified by the edits behind it.
+fn assert_answered(server: &mut Server, requests: Vec<i64>) {
+    for id in requests {
+        let response = server.response(id);
+        assert!(
+            response.get("result").is_some() || response["error"]["code"] == -32801,
+            "{response}"
+        );
+    }
+}
+
+/// A hover on the name of the first step of the flow at `path`.
+fn hover_at_step_name(server: &mut Server, path: &std::path::Path) -> i64 {
+    server.send_request(
+        "textDocument/hover",
+        json!({"textDocument": {"uri": uri(path)}, "position": {"line": 0, "character": 6}}),
+    )
+}
+
 /// A request on a closed flow whose reading skips a file shows a warning
 /// before its answer: an await, during which the message loop (which polls
 /// the request) handles the next edit. The request must not hold its
@@ -299,43 +355,14 @@ fn selection_ranges_inside_the_deepest_list() {
 /// on the very thread that would have to drop it.
 #[test]
 fn a_warning_shown_for_a_request_never_holds_up_the_next_edit() {
-    let dir = tempfile::tempdir().unwrap();
-    let root = dir.path().canonicalize().unwrap();
-    let mut server = Server::start();
-    server.initialize(&root, json!({}), json!({}));
-    let mut text = "step A runs P ();\n".to_string();
-    let open = server.open(&root.join("open.flow"), &text);
+    let (mut server, dir, mut text, open) = started_with_an_open_flow();
     let mut hovers = Vec::new();
     for version in 1..=100 {
-        // Each closed flow's configuration names a directory as its
-        // topology: a new skipped file, so a new warning, every time.
-        let project = root.join(format!("p{version}"));
-        std::fs::create_dir_all(project.join("site.topology")).unwrap();
-        std::fs::write(
-            project.join("easyflow.toml"),
-            "topology = \"site.topology\"\n",
-        )
-        .unwrap();
-        let closed = project.join("closed.flow");
-        std::fs::write(&closed, "step B runs P ();\n").unwrap();
-        hovers.push(server.send_request(
-            "textDocument/hover",
-            json!({"textDocument": {"uri": uri(&closed)}, "position": {"line": 0, "character": 6}}),
-        ));
-        text.push_str("step C runs P ();\n");
-        server.notify(
-            "textDocument/didChange",
-            json!({"textDocument": {"uri": open, "version": version}, "contentChanges": [{"text": text}]}),
-        );
+        let closed = project_skipping_its_topology(dir.path(), version, "step B runs P ();\n");
+        hovers.push(hover_at_step_name(&mut server, &closed));
+        add_a_step(&mut server, &open, &mut text, version);
     }
-    for id in hovers {
-        // An answer, or content modified by the edits behind it.
-        let response = server.response(id);
-        assert!(
-            response.get("result").is_some() || response["error"]["code"] == -32801,
-            "{response}"
-        );
-    }
+    assert_answered(&mut server, hovers);
     server.diagnostics(&open, 100);
     let warning = server.wait_for(|m| m["method"] == "window/showMessage");
     assert!(
@@ -355,47 +382,25 @@ fn a_warning_shown_for_a_request_never_holds_up_the_next_edit() {
 /// of an open flow between.
 #[test]
 fn closed_flows_changed_on_the_disk_amid_requests_and_edits() {
-    let dir = tempfile::tempdir().unwrap();
-    let root = dir.path().canonicalize().unwrap();
-    let mut server = Server::start();
-    server.initialize(&root, json!({}), json!({}));
-    let mut text = "step A runs P ();\n".to_string();
-    let open = server.open(&root.join("open.flow"), &text);
+    let (mut server, dir, mut text, open) = started_with_an_open_flow();
     let mut requests = Vec::new();
     for version in 1..=100 {
-        let project = root.join(format!("p{version}"));
-        std::fs::create_dir_all(project.join("site.topology")).unwrap();
-        std::fs::write(
-            project.join("easyflow.toml"),
-            "topology = \"site.topology\"\n",
-        )
-        .unwrap();
-        let closed = project.join("closed.flow");
         for (kind, step) in [(1, "B"), (2, "C")] {
-            std::fs::write(&closed, format!("step {step}{version} runs P ();\n")).unwrap();
+            let closed = project_skipping_its_topology(
+                dir.path(),
+                version,
+                &format!("step {step}{version} runs P ();\n"),
+            );
             server.notify(
                 "workspace/didChangeWatchedFiles",
                 json!({"changes": [{"uri": uri(&closed), "type": kind}]}),
             );
-            requests.push(server.send_request(
-                "textDocument/hover",
-                json!({"textDocument": {"uri": uri(&closed)}, "position": {"line": 0, "character": 6}}),
-            ));
+            requests.push(hover_at_step_name(&mut server, &closed));
         }
-        text.push_str("step C runs P ();\n");
-        server.notify(
-            "textDocument/didChange",
-            json!({"textDocument": {"uri": open, "version": version}, "contentChanges": [{"text": text}]}),
-        );
+        add_a_step(&mut server, &open, &mut text, version);
         requests.push(server.send_request("workspace/symbol", json!({"query": "B"})));
     }
-    for id in requests {
-        let response = server.response(id);
-        assert!(
-            response.get("result").is_some() || response["error"]["code"] == -32801,
-            "{response}"
-        );
-    }
+    assert_answered(&mut server, requests);
     server.diagnostics(&open, 100);
     assert_eq!(server.stop().code(), Some(0));
 }

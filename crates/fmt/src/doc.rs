@@ -142,16 +142,27 @@ pub(crate) fn print(
             Cmd::GroupStart => {
                 let group = groups[next_group];
                 next_group += 1;
-                let fits = !is_broken
-                    || (group.flat != MUST_BREAK && {
-                        let col = if p.line_start {
-                            p.indent + p.extra_indent
-                        } else {
-                            p.col + usize::from(p.space)
-                        };
-                        let end = group.end as usize;
-                        col + group.flat as usize + rest_width(&cmds[end + 1..]) <= width
-                    });
+                // A trailing comment waiting for the end of its line ends it
+                // at the group's opening line break: the group is broken
+                // there, as when it does not fit (else the text after the
+                // break would take the comment's extra indentation, and
+                // formatting the output again would not give it back).
+                let comment_ends_line = !p.suffix.is_empty()
+                    && matches!(
+                        cmds[i + 1..].iter().find(|c| **c != Cmd::IndentStart),
+                        Some(Cmd::Line | Cmd::SoftLine)
+                    );
+                let fits = !comment_ends_line
+                    && (!is_broken
+                        || (group.flat != MUST_BREAK && {
+                            let col = if p.line_start {
+                                p.indent + p.extra_indent
+                            } else {
+                                p.col + usize::from(p.space)
+                            };
+                            let end = group.end as usize;
+                            col + group.flat as usize + rest_width(&cmds[end + 1..]) <= width
+                        }));
                 broken.push(!fits);
             }
             Cmd::GroupEnd => {

@@ -152,18 +152,17 @@ pub(crate) fn print(
                         cmds[i + 1..].iter().find(|c| **c != Cmd::IndentStart),
                         Some(Cmd::Line | Cmd::SoftLine)
                     );
-                let fits = !comment_ends_line
-                    && (!is_broken
-                        || (group.flat != MUST_BREAK && {
-                            let col = if p.line_start {
-                                p.indent + p.extra_indent
-                            } else {
-                                p.col + usize::from(p.space)
-                            };
-                            let end = group.end as usize;
-                            col + group.flat as usize + rest_width(&cmds[end + 1..]) <= width
-                        }));
-                broken.push(!fits);
+                let fits = !is_broken
+                    || (group.flat != MUST_BREAK && {
+                        let col = if p.line_start {
+                            p.indent + p.extra_indent
+                        } else {
+                            p.col + usize::from(p.space)
+                        };
+                        let end = group.end as usize;
+                        col + group.flat as usize + rest_width(&cmds[end + 1..]) <= width
+                    });
+                broken.push(comment_ends_line || !fits);
             }
             Cmd::GroupEnd => {
                 broken.pop();

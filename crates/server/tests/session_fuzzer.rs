@@ -193,16 +193,8 @@ struct Session<'a> {
 }
 
 fn seed_texts() -> Vec<String> {
-    let corpus = repo_root().join("tests/data/parser/corpus");
-    let mut texts: Vec<String> = std::fs::read_dir(corpus)
-        .unwrap()
-        .flatten()
-        .map(|e| e.path())
-        .filter(|p| p.extension().is_some_and(|e| e == "flow"))
-        .filter_map(|p| std::fs::read_to_string(p).ok())
-        .filter(|t| t.len() < 20_000)
-        .collect();
-    texts.sort();
+    let mut texts = texts_in("tests/data/parser/corpus", "flow");
+    texts.retain(|t| t.len() < 20_000);
     // Lists nested as deep as the parser allows.
     texts.push(format!(
         "step Deep runs P (v = {}1{});\n",
@@ -846,22 +838,25 @@ fn results_are_checked_against_their_methods_types() {
 fn project_seeds() -> &'static (Vec<String>, Vec<String>) {
     static SEEDS: std::sync::OnceLock<(Vec<String>, Vec<String>)> = std::sync::OnceLock::new();
     SEEDS.get_or_init(|| {
-        let texts = |folder: &str, extension: &str| -> Vec<String> {
-            let mut texts: Vec<String> = std::fs::read_dir(repo_root().join(folder))
-                .unwrap()
-                .flatten()
-                .map(|e| e.path())
-                .filter(|p| p.extension().is_some_and(|e| e == extension))
-                .filter_map(|p| std::fs::read_to_string(p).ok())
-                .collect();
-            texts.sort();
-            texts
-        };
         (
-            texts("tests/data/topology", "topology"),
-            texts("tests/data/catalog", "toml"),
+            texts_in("tests/data/topology", "topology"),
+            texts_in("tests/data/catalog", "toml"),
         )
     })
+}
+
+/// The texts of the files of the repository's `folder` whose names end in
+/// `.extension`, sorted.
+fn texts_in(folder: &str, extension: &str) -> Vec<String> {
+    let mut texts: Vec<String> = std::fs::read_dir(repo_root().join(folder))
+        .unwrap()
+        .flatten()
+        .map(|e| e.path())
+        .filter(|p| p.extension().is_some_and(|e| e == extension))
+        .filter_map(|p| std::fs::read_to_string(p).ok())
+        .collect();
+    texts.sort();
+    texts
 }
 
 fn pick<'a>(rng: &mut Rng, choices: &[&'a str]) -> &'a str {
@@ -916,6 +911,7 @@ fn run_session(
             docs[i].disk = None;
         }
     }
+    let encoding = Encoding::negotiated(capabilities);
     let mut s = Session {
         server,
         name: format!("s{session}"),
@@ -925,10 +921,9 @@ fn run_session(
         texts: HashMap::new(),
         pending: Vec::new(),
         capabilities: capabilities.clone(),
-        encoding: Encoding::negotiated(capabilities),
+        encoding,
         trace: vec![format!(
-            "session {session} of seed {seed}, positions in {:?}",
-            Encoding::negotiated(capabilities)
+            "session {session} of seed {seed}, positions in {encoding:?}"
         )],
         disk_files: Vec::new(),
     };

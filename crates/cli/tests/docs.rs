@@ -14,7 +14,9 @@
 //! - A ```` ```text ```` block right after one of those (nothing but blank
 //!   lines between) lists exactly the diagnostics it gives, one
 //!   `error[E0201]: message` line each (`warning[…]`, `note[…]` for I
-//!   codes), in order; a checked block without one must give none.
+//!   codes), in order; a checked block without one must give none, unless
+//!   the next block is a console block that runs `easyflow check` on its
+//!   file (whose output is then the claim, checked as a whole).
 //! - ```` ```console ```` blocks are commands, `$ easyflow …`, each followed
 //!   by exactly what it prints (standard output, then standard error), run
 //!   in the page's project.
@@ -423,6 +425,18 @@ fn run_console(block: &Block, project: &Project) -> Result<String, String> {
     Ok(actual)
 }
 
+/// Whether `block` is a console block that runs `easyflow check` on `file`.
+fn checks_in_console(block: &Block, file: Option<&str>) -> bool {
+    let Some(file) = file else {
+        return false;
+    };
+    block.language == "console"
+        && block.text.lines().any(|line| {
+            line.strip_prefix("$ easyflow check ")
+                .is_some_and(|args| args.split_whitespace().any(|arg| arg == file))
+        })
+}
+
 fn normalized(text: &str) -> String {
     let lines: Vec<&str> = text.lines().map(str::trim_end).collect();
     lines.join("\n").trim_end().to_string()
@@ -463,6 +477,14 @@ fn check_page(path: PathBuf, update: bool) -> Result<(), Failed> {
                 continue;
             }
         };
+        if blocks
+            .peek()
+            .is_some_and(|next| checks_in_console(next, block.file()))
+        {
+            // The next block runs `easyflow check` on this one: what it
+            // prints, checked there, is the claim.
+            continue;
+        }
         let between = |next: &&Block| {
             page.text[block.range.end..next.range.start]
                 .trim()
@@ -499,14 +521,14 @@ fn check_page(path: PathBuf, update: bool) -> Result<(), Failed> {
                 }),
             (true, None) if block.content(&page.text).is_some() => {
                 let end = block.range.end;
-                let newline = if page.text[..end].ends_with('\n') {
-                    ""
+                let text = if page.text[..end].ends_with('\n') {
+                    format!("\n```text\n{wanted}```\n")
                 } else {
-                    "\n"
+                    format!("\n\n```text\n{wanted}```")
                 };
                 edits.push(Edit {
                     range: end..end,
-                    text: format!("{newline}\n```text\n{wanted}```\n"),
+                    text,
                 })
             }
             _ => failures.push(format!(

@@ -645,8 +645,36 @@ fn lexically_normal(path: &Path) -> PathBuf {
     normal
 }
 
+/// The site renders only the pages its table of contents lists: every page
+/// of `docs/` must be in `docs/SUMMARY.md`.
+fn every_page_is_in_the_summary() -> Result<(), Failed> {
+    let summary = Page::read(Path::new("docs/SUMMARY.md"))?;
+    let listed: HashSet<PathBuf> = summary
+        .links
+        .iter()
+        .map(|link| lexically_normal(&Path::new("docs").join(&link.target)))
+        .collect();
+    let missing: Vec<String> = pages()
+        .into_iter()
+        .filter(|page| page.starts_with("docs") && page != Path::new("docs/SUMMARY.md"))
+        .filter(|page| !listed.contains(page))
+        .map(|page| page.display().to_string())
+        .collect();
+    if missing.is_empty() {
+        Ok(())
+    } else {
+        Err(format!(
+            "not in docs/SUMMARY.md, so not on the site: {missing:?} (add a line `- [Title](PAGE.md)` where the page belongs)"
+        )
+        .into())
+    }
+}
+
 fn main() {
-    let mut harness = Harness::new();
+    let mut harness = Harness::new().test(
+        "docs/SUMMARY.md lists every page",
+        every_page_is_in_the_summary,
+    );
     let update = std::env::var_os(UPDATE_VARIABLE).is_some();
     for page in pages() {
         let name = page.display().to_string();

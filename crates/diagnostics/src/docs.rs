@@ -122,14 +122,15 @@ impl<'a> Documentation<'a> {
     }
 
     /// The page of `code`, self-contained: its entry under a `# ` heading,
-    /// then its family's introduction (the context its examples share).
+    /// then its family's introduction under `## The family: …` (the
+    /// context its examples share, e.g. their topology).
     /// `None` when the code has no entry.
     pub fn page(&self, code: Code) -> Option<String> {
         let (family, entry) = self.entry(code)?;
         let mut page = format!("# {}\n\n{}\n", entry.heading, entry.body.trim());
         let intro = family.intro.trim();
         if !intro.is_empty() {
-            page.push_str(&format!("\n## {}\n\n{intro}\n", family.heading));
+            page.push_str(&format!("\n## The family: {}\n\n{intro}\n", family.heading));
         }
         Some(page)
     }
@@ -342,7 +343,7 @@ mod tests {
         let docs = Documentation::parse(SAMPLE);
         assert_eq!(
             docs.page(Code::W0206).unwrap(),
-            "# W0206: required file never used\n\nBody two.\n\n## Names (E02xx)\n\nNames are scoped.\n"
+            "# W0206: required file never used\n\nBody two.\n\n## The family: Names (E02xx)\n\nNames are scoped.\n"
         );
         assert_eq!(
             docs.page(Code::E0401).unwrap(),

@@ -28,6 +28,9 @@
 //! kept. Paths of the project read as `/home/user/project`, the
 //! documentation's links as those of `/home/user/easyflow-ls`.
 //!
+//! Editor setups: a block marked `example=NAME` (```` ```lua example=nvim
+//! ````) is run as written by an editor test, which finds it by that mark.
+//!
 //! Links: every relative link names a file that exists and, with a
 //! `#fragment`, an anchor in it (a heading's id as mdBook and GitHub make
 //! it, or an `id="…"`); a page of `docs/` links only inside `docs/` (the
@@ -549,6 +552,7 @@ fn check_page(path: PathBuf, update: bool) -> Result<(), Failed> {
         }
     }
     failures.extend(check_links(&page));
+    failures.extend(check_editor_examples(&page));
     if !edits.is_empty() {
         let mut text = page.text.clone();
         edits.sort_by_key(|edit| std::cmp::Reverse(edit.range.start));
@@ -628,6 +632,38 @@ fn check_links(page: &Page) -> Vec<String> {
         }
     }
     failures
+}
+
+/// The editor tests that run a page's editor setup as written: each finds
+/// its block by the words `example=NAME`.
+const EDITOR_TESTS: &[&str] = &[
+    "editors/nvim/test/setup_test.lua",
+    "editors/emacs/test/eglot_test.el",
+];
+
+/// A block marked `example=NAME` must be one an editor test runs.
+fn check_editor_examples(page: &Page) -> Vec<String> {
+    let tests: String = EDITOR_TESTS
+        .iter()
+        .filter_map(|path| std::fs::read_to_string(path).ok())
+        .collect();
+    page.blocks
+        .iter()
+        .filter_map(|block| {
+            let name = block
+                .words
+                .iter()
+                .find_map(|w| w.strip_prefix("example="))?;
+            let marker = format!("{} example={name}", block.language);
+            (!tests.contains(&marker)).then(|| {
+                format!(
+                    "{}:{}: no editor test runs the block `{marker}` ({EDITOR_TESTS:?})",
+                    page.path.display(),
+                    block.line
+                )
+            })
+        })
+        .collect()
 }
 
 /// `path` with its `.` and `..` resolved without the file system.

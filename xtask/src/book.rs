@@ -429,6 +429,40 @@ mod tests {
         );
     }
 
+    /// A missing file and a missing anchor are found; a link to an
+    /// existing anchor, an external link and a `<base>`-relative link are
+    /// not.
+    #[test]
+    fn broken_links_are_found() {
+        let site = std::env::temp_dir().join(format!("xtask-links-{}", std::process::id()));
+        std::fs::create_dir_all(site.join("sub")).unwrap();
+        std::fs::write(
+            site.join("index.html"),
+            "<h1 id=\"top\">x</h1><a href=\"sub/b.html#there\">ok</a><a href=\"#top\">ok</a>\
+             <a href=\"sub/b.html#nowhere\">bad</a><a href=\"missing.html\">bad</a><a href=\"https://example.org/x\">ok</a>",
+        )
+        .unwrap();
+        std::fs::write(
+            site.join("sub/b.html"),
+            "<p id=\"there\"></p><a href=\"../index.html#top\">ok</a>",
+        )
+        .unwrap();
+        std::fs::write(
+            site.join("404.html"),
+            "<base href=\"/\"><a href=\"sub/b.html\">ok</a><a href=\"/\">ok</a>",
+        )
+        .unwrap();
+        let broken = broken_links(&site).unwrap();
+        std::fs::remove_dir_all(&site).unwrap();
+        assert_eq!(
+            broken,
+            [
+                "index.html: `sub/b.html#nowhere`: no id `nowhere` there",
+                "index.html: `missing.html`: no such file",
+            ]
+        );
+    }
+
     #[test]
     fn html_ids_and_links() {
         let scanned = scan_html(

@@ -132,8 +132,33 @@ impl<'a> Documentation<'a> {
         if !intro.is_empty() {
             page.push_str(&format!("\n## The family: {}\n\n{intro}\n", family.heading));
         }
-        Some(page)
+        Some(plain_fences(&page))
     }
+}
+
+/// `text` with its code fences' info strings cut to the language: the
+/// words after it (`file=easyflow.topology`) tell the documentation's
+/// tests how to check the block, not the reader.
+fn plain_fences(text: &str) -> String {
+    let mut out = String::with_capacity(text.len());
+    let mut inside = false;
+    for line in text.lines() {
+        let trimmed = line.trim_start();
+        let is_fence = trimmed.starts_with("```") || trimmed.starts_with("~~~");
+        if is_fence && !inside {
+            inside = true;
+            let indent = &line[..line.len() - trimmed.len()];
+            out.push_str(indent);
+            out.push_str(trimmed.split_whitespace().next().unwrap_or(trimmed));
+        } else {
+            if is_fence && trimmed.trim_end().chars().all(|c| c == '`' || c == '~') {
+                inside = false;
+            }
+            out.push_str(line);
+        }
+        out.push('\n');
+    }
+    out
 }
 
 /// One line of the text, with its byte offsets (the end past its line break).
@@ -350,6 +375,17 @@ mod tests {
             "# E0401: stream arrow\n\nBody three.\n"
         );
         assert_eq!(docs.page(Code::E0100), None);
+    }
+
+    #[test]
+    fn a_page_shows_fences_without_the_tests_words() {
+        let docs = Documentation::parse(
+            "# D\n\n# F (E02xx)\n\n```topology file=easyflow.topology\na:1\n```\n\n<a id=\"e0201\"></a>\n## E0201: x\n\nList:\n  ```toml config\n  k = 1\n  ```\n",
+        );
+        assert_eq!(
+            docs.page(Code::E0201).unwrap(),
+            "# E0201: x\n\nList:\n  ```toml\n  k = 1\n  ```\n\n## The family: F (E02xx)\n\n```topology\na:1\n```\n"
+        );
     }
 
     #[test]

@@ -68,7 +68,10 @@ fn test() -> Result<(), String> {
     run(&cargo, &["test", "--workspace", "--locked"])?;
     // The benchmarks must keep compiling even though tests never time them.
     run(&cargo, &["check", "--workspace", "--benches", "--locked"])?;
-    let root = std::path::PathBuf::from(env!("CARGO_MANIFEST_DIR")).join("..");
+    let root = std::path::PathBuf::from(env!("CARGO_MANIFEST_DIR"))
+        .join("..")
+        .canonicalize()
+        .map_err(|e| format!("the workspace root: {e}"))?;
     // The fuzz targets are outside the workspace (cargo-fuzz builds them with
     // libFuzzer); they, and their lock file, must keep compiling too. Their
     // checks run on stable through `crates/fuzz`'s replay test.

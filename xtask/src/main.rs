@@ -9,7 +9,10 @@
 //!   `target/dist/easyflow-linux-x64-VERSION.vsix` (needs Node.js and npm).
 //!   `test` packages the same VSIX with the debug server for the VS Code
 //!   end-to-end test.
+//! - `book`: the documentation site in `target/book` (needs mdBook; see
+//!   `book.rs`), its links checked.
 
+mod book;
 mod codegen;
 
 use std::path::{Path, PathBuf};
@@ -22,8 +25,9 @@ fn main() -> ExitCode {
         Some("genflow") => genflow(&args[1..]),
         Some("dist") => dist(),
         Some("codegen") => codegen::codegen(&args[1..]),
+        Some("book") => site().map(drop),
         _ => Err(
-            "usage: cargo xtask <test | genflow N [--seed S] [--topology FILE] | dist | codegen [--check]>".to_string(),
+            "usage: cargo xtask <test | genflow N [--seed S] [--topology FILE] | dist | codegen [--check] | book>".to_string(),
         ),
     };
     match result {
@@ -64,7 +68,10 @@ fn test() -> Result<(), String> {
     run(&cargo, &["test", "--workspace", "--locked"])?;
     // The benchmarks must keep compiling even though tests never time them.
     run(&cargo, &["check", "--workspace", "--benches", "--locked"])?;
-    let root = std::path::PathBuf::from(env!("CARGO_MANIFEST_DIR")).join("..");
+    let root = std::path::PathBuf::from(env!("CARGO_MANIFEST_DIR"))
+        .join("..")
+        .canonicalize()
+        .map_err(|e| format!("the workspace root: {e}"))?;
     // The fuzz targets are outside the workspace (cargo-fuzz builds them with
     // libFuzzer); they, and their lock file, must keep compiling too. Their
     // checks run on stable through `crates/fuzz`'s replay test.
@@ -74,8 +81,17 @@ fn test() -> Result<(), String> {
         &cargo,
         &["check", "--manifest-path", fuzz, "--bins", "--locked"],
     )?;
-    let target = std::env::var_os("CARGO_TARGET_DIR")
-        .map_or_else(|| root.join("target"), std::path::PathBuf::from);
+    let target = target_dir(&root);
+    installation(&root, &target)?;
+    // The documentation site: built and its links checked where mdBook is.
+    let in_ci = std::env::var_os("CI").is_some();
+    match mdbook() {
+        Ok(mdbook) => {
+            book::build(&root, &target, &mdbook)?;
+        }
+        Err(missing) if in_ci => return Err(missing),
+        Err(missing) => eprintln!("xtask: SKIPPED the documentation site: {missing}"),
+    }
     let server = target.join("debug/easyflow-ls");
     let server = server.to_str().ok_or("a non-UTF-8 target path")?;
     // Editor tests need tools outside cargo; CI (`.ci/run`) installs them.
@@ -111,7 +127,6 @@ fn test() -> Result<(), String> {
             "apt-get install nodejs npm chromium",
         ),
     ];
-    let in_ci = std::env::var_os("CI").is_some();
     for (script, tools, install) in editor_tests {
         if !root.join(script).exists() {
             continue;
@@ -145,6 +160,155 @@ fn test() -> Result<(), String> {
         }
     }
     Ok(())
+}
+
+/// The workspace's target directory.
+fn target_dir(root: &Path) -> PathBuf {
+    std::env::var_os("CARGO_TARGET_DIR")
+        .map(PathBuf::from)
+        .map(|t| if t.is_relative() { root.join(t) } else { t })
+        .unwrap_or_else(|| root.join("target"))
+}
+
+/// Installation as `docs/install.md` says: each of its `cargo install
+/// --locked --path CRATE` commands, into a scratch root (in the debug
+/// profile and the workspace's target directory, so nothing is built
+/// twice), then the installed programs run: their versions, the page's
+/// first check, and the documentation link they print, which must name
+/// `docs/diagnostics.md` of this checkout.
+fn installation(root: &Path, target: &Path) -> Result<(), String> {
+    let cargo = std::env::var("CARGO").unwrap_or_else(|_| "cargo".to_string());
+    let page = std::fs::read_to_string(root.join("docs/install.md"))
+        .map_err(|e| format!("docs/install.md: {e}"))?;
+    let commands: Vec<&str> = page
+        .lines()
+        .filter_map(|line| {
+            line.split('#')
+                .next()?
+                .trim()
+                .strip_prefix("cargo install --locked --path ")
+        })
+        .collect();
+    if commands.len() != 2 {
+        return Err(format!(
+            "docs/install.md: expected the two `cargo install --locked --path CRATE` commands, found {commands:?}"
+        ));
+    }
+    let scratch = target.join("install-test");
+    let _ = std::fs::remove_dir_all(&scratch);
+    let scratch_arg = scratch.to_str().ok_or("a non-UTF-8 target path")?;
+    let target_arg = target.to_str().ok_or("a non-UTF-8 target path")?;
+    for crate_path in commands {
+        run_in(
+            root,
+            &cargo,
+            &[
+                "install",
+                "--locked",
+                "--path",
+                crate_path,
+                "--debug",
+                "--root",
+                scratch_arg,
+                "--target-dir",
+                target_arg,
+                "--quiet",
+            ],
+        )?;
+    }
+    let bin = scratch.join("bin");
+    let output = |program: &str, args: &[&str], dir: &Path| -> Result<String, String> {
+        let output = Command::new(bin.join(program))
+            .args(args)
+            .current_dir(dir)
+            .env_remove("EASYFLOW_DOCS_URL")
+            .output()
+            .map_err(|e| format!("the installed {program} does not run: {e}"))?;
+        Ok(String::from_utf8_lossy(&output.stdout).into_owned())
+    };
+    for program in ["easyflow", "easyflow-ls"] {
+        let version = output(program, &["--version"], &scratch)?;
+        if !version.starts_with(program) {
+            return Err(format!(
+                "the installed {program} --version printed `{version}`"
+            ));
+        }
+    }
+    // The page's first check.
+    let first = scratch.join("first");
+    std::fs::create_dir_all(&first).map_err(|e| e.to_string())?;
+    std::fs::write(
+        first.join("optimize.flow"),
+        "require molecule;\nstep Optimize runs ORCA.DFT (input = molecule);\n",
+    )
+    .map_err(|e| e.to_string())?;
+    let checked = output("easyflow", &["check"], &first)?;
+    let promised = "checked 1 file: 0 errors, 0 warnings, 0 information notes";
+    if checked.trim() != promised || !page.contains(promised) {
+        return Err(format!(
+            "the installed easyflow's first check printed `{checked}`"
+        ));
+    }
+    let explained = output("easyflow", &["explain", "E0201"], &first)?;
+    let docs = root
+        .join("docs/diagnostics.md")
+        .canonicalize()
+        .map_err(|e| e.to_string())?;
+    if !explained.contains(&format!("file://{}#e0201", docs.display())) {
+        return Err(format!(
+            "the installed easyflow links elsewhere than {}: {}",
+            docs.display(),
+            explained.lines().last().unwrap_or("")
+        ));
+    }
+    eprintln!("xtask: installed easyflow and easyflow-ls as docs/install.md says, and ran them");
+    Ok(())
+}
+
+/// The mdBook to build the site with: `mdbook` on the PATH, else the one
+/// `.ci/run` installs into the cache (`~/.cache/easyflow-ls/mdbook-VERSION`).
+fn mdbook() -> Result<String, String> {
+    let cache = std::env::var_os("XDG_CACHE_HOME")
+        .map(PathBuf::from)
+        .or_else(|| std::env::var_os("HOME").map(|home| PathBuf::from(home).join(".cache")))
+        .map(|cache| {
+            cache.join(format!(
+                "easyflow-ls/mdbook-{}/bin/mdbook",
+                book::MDBOOK_VERSION
+            ))
+        });
+    let program = match cache.filter(|path| path.is_file()) {
+        Some(path) => path.to_str().ok_or("a non-UTF-8 cache path")?.to_string(),
+        None if on_path("mdbook") => "mdbook".to_string(),
+        None => {
+            return Err(format!(
+                "mdbook is not installed (cargo install mdbook --version {} --locked --no-default-features --features search)",
+                book::MDBOOK_VERSION
+            ));
+        }
+    };
+    let version = Command::new(&program)
+        .arg("--version")
+        .output()
+        .map_err(|e| format!("{program} does not run: {e}"))?;
+    let version = String::from_utf8_lossy(&version.stdout);
+    if !version.contains(book::MDBOOK_VERSION) {
+        eprintln!(
+            "xtask: warning: {program} is {}, the site is tested with mdbook v{}",
+            version.trim(),
+            book::MDBOOK_VERSION
+        );
+    }
+    Ok(program)
+}
+
+/// `cargo xtask book`: the site, built and checked.
+fn site() -> Result<PathBuf, String> {
+    let root = Path::new(env!("CARGO_MANIFEST_DIR"))
+        .parent()
+        .ok_or("no workspace root")?
+        .to_path_buf();
+    book::build(&root, &target_dir(&root), &mdbook()?)
 }
 
 /// The VS Code end-to-end test: the VSIX in code-server (VS Code 1.139).
@@ -243,10 +407,7 @@ fn package_extension(build: ServerBuild) -> Result<PathBuf, String> {
         .parent()
         .ok_or("no workspace root")?
         .to_path_buf();
-    let target = std::env::var_os("CARGO_TARGET_DIR")
-        .map(PathBuf::from)
-        .map(|t| if t.is_relative() { root.join(t) } else { t })
-        .unwrap_or_else(|| root.join("target"));
+    let target = target_dir(&root);
     let profile = match build {
         ServerBuild::Release => {
             run_in(

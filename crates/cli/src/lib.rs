@@ -4,6 +4,7 @@
 
 pub mod check;
 pub mod checked;
+pub mod explain;
 pub mod export;
 pub mod fmt;
 pub mod graph;

@@ -5,7 +5,7 @@ use std::path::PathBuf;
 use std::process::ExitCode;
 
 use clap::{Parser, Subcommand};
-use easyflow_cli::{check, export, fmt, graph, parse, report, topology};
+use easyflow_cli::{check, explain, export, fmt, graph, parse, report, topology};
 
 // Analysis allocates many small tree nodes; mimalloc handles that pattern
 // markedly faster than the system allocator.
@@ -96,6 +96,12 @@ enum Command {
     },
     /// Print the syntax tree of a file (`-` reads standard input).
     Parse { file: PathBuf },
+    /// Print the documentation of a diagnostic code (e.g. `easyflow explain
+    /// E0201`): when it is reported, why, and how to fix it.
+    Explain {
+        /// The code, e.g. `E0201` (any case; `0201` alone too).
+        code: String,
+    },
     /// Check a topology file and print its worker types.
     Topology {
         file: PathBuf,
@@ -139,6 +145,7 @@ fn main() -> ExitCode {
         ),
         Command::Parse { file } => parse::run(&file),
         Command::Topology { file, gpispace } => topology::run(&file, gpispace),
+        Command::Explain { code } => explain::run(&code),
     };
     ExitCode::from(status)
 }

@@ -62,7 +62,8 @@ pub fn position(index: &LineIndex, offset: TextSize) -> Position {
     }
 }
 
-/// `d` in codespan-reporting's terms, its related locations in the same file.
+/// `d` in codespan-reporting's terms, its related locations in the same
+/// file, ending with the link to its code's documentation.
 pub fn to_codespan<FileId: Copy>(d: &Diagnostic, file: FileId) -> Report<FileId> {
     let severity = match d.severity() {
         Severity::Error => ReportSeverity::Error,
@@ -79,6 +80,7 @@ pub fn to_codespan<FileId: Copy>(d: &Diagnostic, file: FileId) -> Report<FileId>
         .with_code(d.code.as_str())
         .with_message(&d.message)
         .with_labels(labels)
+        .with_notes(vec![crate::explain::note(d.code)])
 }
 
 /// The lines of a file, to place its diagnostics; nothing for a file without

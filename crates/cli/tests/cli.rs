@@ -650,3 +650,30 @@ fn graph_svg_renders_in_headless_chromium() {
         eprintln!("rendered {}", png_path.display());
     }
 }
+
+/// `easyflow explain` prints every code's entry (its heading first, its
+/// documentation link last) and refuses an unknown code with exit 2.
+#[test]
+fn explain_prints_every_code_and_refuses_unknown_ones() {
+    let root = repo_root();
+    for code in easyflow_diagnostics::Code::ALL {
+        let output = easyflow(&["explain", code.as_str()], &root);
+        assert_eq!(output.status.code(), Some(0), "{code}: {}", stderr(&output));
+        let page = stdout(&output);
+        assert!(page.starts_with(&format!("# {code}: ")), "{code}: {page}");
+        assert!(
+            page.ends_with(&format!(
+                "Documentation: docs/diagnostics.md#{}\n",
+                code.doc_anchor()
+            )),
+            "{code}: {page}"
+        );
+    }
+    let output = easyflow(&["explain", "w0901"], &root);
+    assert_eq!(output.status.code(), Some(2));
+    assert_eq!(stdout(&output), "");
+    assert_eq!(
+        stderr(&output),
+        "error: `w0901` is not a diagnostic code of easyflow (did you mean `E0901`?); codes are a letter (E, W or I) and four digits, listed in docs/diagnostics.md\n"
+    );
+}

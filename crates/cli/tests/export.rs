@@ -57,6 +57,14 @@ fn expected_extension(format: Format) -> &'static str {
 }
 
 fn main() {
+    // SAFETY: no other thread runs yet. The refusals' links then read the
+    // same in every checkout (by default they hold its path).
+    unsafe {
+        std::env::set_var(
+            easyflow_cli::explain::DOCS_URL_VARIABLE,
+            "docs/diagnostics.md",
+        )
+    };
     Harness::new()
         .folder("export", "flow", exports)
         .folder("export/topology", "flow", exports)

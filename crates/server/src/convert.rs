@@ -134,15 +134,17 @@ pub fn severity(severity: Severity) -> lsp::DiagnosticSeverity {
     }
 }
 
-/// `docs` is the URL of `docs/diagnostics.md` (see `diagnostics.rs`);
-/// each code's `codeDescription` links to its entry there.
+/// `docs` is where the documentation is (the setting `docsUrl`, else the
+/// installed `docs/diagnostics.md`, see `diagnostics.rs`); each code's
+/// `codeDescription` links to its entry there
+/// (`easyflow_diagnostics::docs::url`).
 pub fn diagnostic(
     lines: &Lines<'_>,
     uri: &lsp::Uri,
     docs: Option<&str>,
     d: &ide::Diagnostic,
 ) -> lsp::Diagnostic {
-    let href = docs.and_then(|docs| format!("{docs}#{}", d.code.doc_anchor()).parse().ok());
+    let href = docs.and_then(|docs| easyflow_diagnostics::docs::url(docs, d.code).parse().ok());
     lsp::Diagnostic {
         range: lines.range(d.range),
         severity: Some(severity(d.severity())),

@@ -6,7 +6,7 @@
 //! one at a time, so no stale result follows a newer one.
 
 use std::collections::HashSet;
-use std::path::{Path, PathBuf};
+use std::path::PathBuf;
 use std::sync::{Arc, Mutex, OnceLock};
 
 use easyflow_ide::{Analysis, CatalogFile, SourceFile, SourceText, TopologyFile};
@@ -182,23 +182,44 @@ impl Job {
 
 /// The URL of `docs/diagnostics.md` for `codeDescription` when the settings
 /// name none: the documentation installed beside the server binary (as
-/// packaged), or in the source tree it was built from. Looked up on the disk
+/// packaged), or in the source tree it was built from
+/// (`easyflow_diagnostics::docs::installed_file`). Looked up on the disk
 /// once, off the message loop and outside the state lock.
 fn installed_docs_url() -> Option<String> {
     static INSTALLED: OnceLock<Option<String>> = OnceLock::new();
     INSTALLED
         .get_or_init(|| {
-            let exe = std::env::current_exe().ok()?;
-            let candidates = [
-                exe.parent().map(|d| d.join("docs/diagnostics.md")),
-                exe.parent()
-                    .and_then(|d| d.parent())
-                    .map(|d| d.join("docs/diagnostics.md")),
-                Some(Path::new(env!("CARGO_MANIFEST_DIR")).join("../../docs/diagnostics.md")),
-            ];
-            let docs = candidates.into_iter().flatten().find(|p| p.is_file())?;
-            let docs = docs.canonicalize().ok()?;
+            let exe = std::env::current_exe().ok();
+            let docs = easyflow_diagnostics::docs::installed_file(exe.as_deref())?;
             Uri::from_file_path(docs).map(|uri| uri.as_str().to_string())
         })
         .clone()
+}
+
+#[cfg(test)]
+mod tests {
+    use easyflow_diagnostics::Code;
+
+    /// Every code's `codeDescription` link, as built from the installed
+    /// documentation, names a file that exists and an anchor in it.
+    #[test]
+    fn every_code_description_link_resolves() {
+        let base = super::installed_docs_url().expect("the source tree's docs/diagnostics.md");
+        for code in Code::ALL {
+            let href: tower_lsp_server::ls_types::Uri =
+                easyflow_diagnostics::docs::url(&base, *code)
+                    .parse()
+                    .unwrap_or_else(|e| panic!("{code}: not a URI: {e:?}"));
+            let path = href.to_file_path().expect("a file URL");
+            let text = std::fs::read_to_string(&path)
+                .unwrap_or_else(|e| panic!("{code}: {}: {e}", path.display()));
+            let fragment = href.fragment().map(|f| f.as_str().to_string());
+            let anchor = format!("<a id=\"{}\"></a>", fragment.as_deref().unwrap_or(""));
+            assert!(
+                text.contains(&anchor),
+                "{code}: no {anchor} in {}",
+                path.display()
+            );
+        }
+    }
 }

@@ -36,12 +36,28 @@
               (when (eq method 'textDocument/publishDiagnostics)
                 (push (plist-get params :diagnostics) diagnostics-seen))))
 
-(load (expand-file-name "editors/emacs/easyflow.el" root))
-(setq easyflow-ls-program (list (getenv "EASYFLOW_LS") "--stdio"))
-(setq eglot-server-programs
-      (cons `((easyflow-mode easyflow-topology-mode) . ,easyflow-ls-program)
-            (cl-remove-if (lambda (entry) (equal (car entry) '(easyflow-mode easyflow-topology-mode)))
-                          eglot-server-programs)))
+(defun documented-setup ()
+  "The setup docs/editors.md gives users: its block `elisp example=emacs'."
+  (with-temp-buffer
+    (insert-file-contents (expand-file-name "docs/editors.md" root))
+    (goto-char (point-min))
+    (unless (re-search-forward "^```elisp example=emacs\n" nil t)
+      (fail "docs/editors.md has no block `elisp example=emacs'"))
+    (let ((start (point)))
+      (re-search-forward "^```$")
+      (buffer-substring-no-properties start (match-beginning 0)))))
+
+;; Run as written: only its placeholder for the clone is replaced, and the
+;; server is found as `easyflow-ls' on the PATH, as an installed one is.
+(let ((server (getenv "EASYFLOW_LS")))
+  (unless (equal (file-name-nondirectory server) "easyflow-ls")
+    (fail "the server is not named easyflow-ls: %s" server))
+  (push (file-name-directory server) exec-path)
+  (setenv "PATH" (concat (file-name-directory server) path-separator (getenv "PATH"))))
+(with-temp-buffer
+  (insert (replace-regexp-in-string "/path/to/easyflow-ls/" root (documented-setup) t t))
+  (eval-buffer))
+(ok "the setup of docs/editors.md loads")
 
 (princ (format "# Emacs %s, Eglot from %s\n" emacs-version (locate-library "eglot")))
 

@@ -173,10 +173,25 @@ local ok, err = pcall(function()
   check(vim.fn.executable(server) == 1, "EASYFLOW_LS is not executable: " .. server)
   vim.cmd("silent! %bwipeout!")
 
-  easyflow.setup({
-    cmd = { server, "--stdio" },
-    settings = { easyflow = { codeLens = { enable = true } } },
-  })
+  -- The setup docs/editors.md gives users (the block `lua example=nvim`),
+  -- run as written: only its placeholder for the clone is replaced, and the
+  -- server is found as `easyflow-ls` on the PATH, as an installed one is.
+  local snippet, in_block = {}, false
+  for _, line in ipairs(vim.fn.readfile(repo("docs/editors.md"))) do
+    if line == "```lua example=nvim" then
+      in_block = true
+    elseif in_block and line == "```" then
+      break
+    elseif in_block then
+      table.insert(snippet, line)
+    end
+  end
+  check(#snippet > 0, "docs/editors.md has no block `lua example=nvim`")
+  check(vim.fn.fnamemodify(server, ":t") == "easyflow-ls", "the server is not named easyflow-ls: " .. server)
+  vim.env.PATH = vim.fn.fnamemodify(server, ":p:h") .. ":" .. vim.env.PATH
+  local documented = table.concat(snippet, "\n"):gsub("/path/to/easyflow%-ls", function() return root end)
+  local run_documented = assert((loadstring or load)(documented, "docs/editors.md"))
+  run_documented()
 
   local flow_buf
   test("setup: the server attaches to a .flow buffer", function()

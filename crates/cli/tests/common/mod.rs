@@ -12,12 +12,17 @@ pub fn repo_root() -> PathBuf {
         .unwrap()
 }
 
+/// Where the human report's links point in the tests: the same in every
+/// checkout (the installed documentation's URL holds the checkout's path).
+pub const DOCS_URL: &str = "docs/diagnostics.md";
+
 /// Runs `easyflow` with `args` in `dir`, without colors or stdin.
 pub fn easyflow(args: &[&str], dir: &Path) -> Output {
     Command::new(env!("CARGO_BIN_EXE_easyflow"))
         .args(args)
         .current_dir(dir)
         .env("NO_COLOR", "1")
+        .env(easyflow_cli::explain::DOCS_URL_VARIABLE, DOCS_URL)
         .stdin(Stdio::null())
         .output()
         .expect("the easyflow binary runs")

@@ -6,9 +6,11 @@
 
 use std::io::{self, IsTerminal, Write};
 use std::path::Path;
+use std::sync::Arc;
 
 use clap::ValueEnum;
 use codespan_reporting::term::termcolor::{self, WriteColor};
+use easyflow_db::{Database, SourceFile};
 use easyflow_ide::export::{self, Exported, Refused};
 
 use crate::checked::CheckedFile;
@@ -54,7 +56,18 @@ pub fn export(
     format: export::Format,
 ) -> Result<Outcome, String> {
     let (db, file, flow_text) = check::open_flow(path, topology, catalog)?;
-    Ok(match export::export(&db, file, format) {
+    Ok(export_opened(&db, file, path, flow_text, format))
+}
+
+/// Exports a flow already opened (`check::open_flow`) from `path`.
+pub fn export_opened(
+    db: &Database,
+    file: SourceFile,
+    path: &Path,
+    flow_text: Arc<str>,
+    format: export::Format,
+) -> Outcome {
+    match export::export(db, file, format) {
         Ok(exported) => Outcome::Exported(exported),
         Err(refused) => Outcome::Refused(
             CheckedFile {
@@ -64,7 +77,14 @@ pub fn export(
             },
             refused,
         ),
-    })
+    }
+}
+
+/// A refusal on stderr (colored on a terminal).
+pub fn print_refusal(file: CheckedFile, refused: &Refused) {
+    let mut stderr =
+        termcolor::StandardStream::stderr(report::color_choice(io::stderr().is_terminal()));
+    let _ = write_refusal(file, refused, &mut stderr);
 }
 
 /// The refusal as `export` prints it on stderr: the errors as `check`'s
@@ -124,9 +144,7 @@ pub fn run(
             }
         }
         Outcome::Refused(file, refused) => {
-            let mut stderr =
-                termcolor::StandardStream::stderr(report::color_choice(io::stderr().is_terminal()));
-            let _ = write_refusal(file, &refused, &mut stderr);
+            print_refusal(file, &refused);
             exit::PROBLEMS
         }
     }

@@ -10,6 +10,7 @@ pub mod graph;
 pub mod input;
 pub mod parse;
 pub mod report;
+pub mod run;
 pub mod svg;
 pub mod topology;
 

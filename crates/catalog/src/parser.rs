@@ -303,7 +303,9 @@ impl Reader<'_> {
                 "command" => command = Some(self.command(value)),
                 "container" => container = self.string(value, "container").map(|s| s.0),
                 "cores" => match number(value.get_ref()) {
-                    Some(Number::Int(n)) if n >= 1 && matches!(value.get_ref(), DeValue::Integer(_)) => {
+                    Some(Number::Int(n))
+                        if n >= 1 && matches!(value.get_ref(), DeValue::Integer(_)) =>
+                    {
                         cores = Some(n as u64)
                     }
                     _ => self.error(
@@ -334,7 +336,11 @@ impl Reader<'_> {
     /// `command = ["prog", "arg", …]`: a non-empty list of strings.
     fn command(&mut self, value: &Spanned<DeValue<'_>>) -> Option<Vec<String>> {
         let DeValue::Array(items) = value.get_ref() else {
-            self.wrong_type(value, "command", "a list of strings (`[\"program\", \"argument\"]`)");
+            self.wrong_type(
+                value,
+                "command",
+                "a list of strings (`[\"program\", \"argument\"]`)",
+            );
             return None;
         };
         if items.is_empty() {

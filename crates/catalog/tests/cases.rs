@@ -50,7 +50,13 @@ fn render(catalog: &Catalog) -> String {
             out.push('\n');
         }
         for output in &package.outputs {
-            write!(out, "  output {:?} @{}", output.name, span(output.name_range)).unwrap();
+            write!(
+                out,
+                "  output {:?} @{}",
+                output.name,
+                span(output.name_range)
+            )
+            .unwrap();
             if let Some(glob) = &output.glob {
                 write!(out, " glob={glob:?}").unwrap();
             }

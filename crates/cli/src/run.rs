@@ -60,8 +60,7 @@ pub struct RunOptions<'a> {
 }
 
 pub fn run(options: &RunOptions<'_>) -> u8 {
-    let (db, file, text) = match check::open_flow(options.file, options.topology, options.catalog)
-    {
+    let (db, file, text) = match check::open_flow(options.file, options.topology, options.catalog) {
         Ok(opened) => opened,
         Err(message) => {
             eprintln!("error: {message}");
@@ -105,10 +104,7 @@ pub fn run(options: &RunOptions<'_>) -> u8 {
         for problem in &problems {
             eprintln!("error: {problem}");
         }
-        eprintln!(
-            "error: {} was not run",
-            options.file.display()
-        );
+        eprintln!("error: {} was not run", options.file.display());
         return exit::FAILURE;
     };
 
@@ -192,11 +188,17 @@ pub fn job_file(required: &[String], inputs: &[String]) -> Result<String, Vec<St
         match std::fs::metadata(path) {
             Ok(metadata) if metadata.is_file() => {}
             Ok(_) => {
-                problems.push(format!("`--input {input}`: {} is not a file", path.display()));
+                problems.push(format!(
+                    "`--input {input}`: {} is not a file",
+                    path.display()
+                ));
                 continue;
             }
             Err(_) => {
-                problems.push(format!("`--input {input}`: there is no file {}", path.display()));
+                problems.push(format!(
+                    "`--input {input}`: there is no file {}",
+                    path.display()
+                ));
                 continue;
             }
         }
@@ -207,7 +209,11 @@ pub fn job_file(required: &[String], inputs: &[String]) -> Result<String, Vec<St
         );
     }
     for name in required {
-        if !bound.contains_key(name) && !inputs.iter().any(|i| i.split_once('=').is_some_and(|(n, _)| n == name)) {
+        if !bound.contains_key(name)
+            && !inputs
+                .iter()
+                .any(|i| i.split_once('=').is_some_and(|(n, _)| n == name))
+        {
             problems.push(format!(
                 "the flow requires the file `{name}`: give it with `--input {name}=PATH`"
             ));
@@ -232,8 +238,11 @@ fn names(names: &[String]) -> String {
 
 /// The flow's file name without `.flow`.
 fn stem(file: &Path) -> String {
-    let name = file.file_name().map_or_else(String::new, |n| n.to_string_lossy().into_owned());
-    name.strip_suffix(".flow").map_or(name.clone(), str::to_string)
+    let name = file
+        .file_name()
+        .map_or_else(String::new, |n| n.to_string_lossy().into_owned());
+    name.strip_suffix(".flow")
+        .map_or(name.clone(), str::to_string)
 }
 
 /// The run folder: a fresh directory holding the document (`STEM.cwl`) and
@@ -329,7 +338,14 @@ mod tests {
         let ours = engine_command(Engine::Toil, folder, "flow.cwl", outdir, false, &[]);
         assert_eq!(
             ours[..6],
-            strings(&["--batchSystem", "single_machine", "--jobStore", "/run/jobstore", "--outdir", "/out"])
+            strings(&[
+                "--batchSystem",
+                "single_machine",
+                "--jobStore",
+                "/run/jobstore",
+                "--outdir",
+                "/out"
+            ])
         );
         let spaced = engine_command(
             Engine::Toil,
@@ -351,7 +367,12 @@ mod tests {
         );
         assert_eq!(
             joined[..4],
-            strings(&["--outdir", "/out", "--batchSystem=kubernetes", "--jobStore=/shared/js"])
+            strings(&[
+                "--outdir",
+                "/out",
+                "--batchSystem=kubernetes",
+                "--jobStore=/shared/js"
+            ])
         );
         assert!(!joined.contains(&"--no-container".to_string()));
     }
@@ -368,7 +389,15 @@ mod tests {
         );
         assert_eq!(
             args,
-            strings(&["--parallel", "--outdir", "/out", "--no-container", "--debug", "/run/flow.cwl", "/run/job.json"])
+            strings(&[
+                "--parallel",
+                "--outdir",
+                "/out",
+                "--no-container",
+                "--debug",
+                "/run/flow.cwl",
+                "/run/job.json"
+            ])
         );
     }
 

@@ -60,7 +60,12 @@ fn exports(case: &Case) -> Result<Outputs, Failed> {
     let model = model.clone();
 
     let cwl_refused_by_name = case.name.starts_with("cwl-refused-");
-    match export(&case.path, None, Some(&runnable_catalog(&case.path)), Format::Cwl)? {
+    match export(
+        &case.path,
+        None,
+        Some(&runnable_catalog(&case.path)),
+        Format::Cwl,
+    )? {
         Outcome::Exported(exported) => {
             if cwl_refused_by_name {
                 return Err("the case is named `cwl-refused-…` but was exported".into());

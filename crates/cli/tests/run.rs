@@ -119,7 +119,12 @@ fn inputs_for(flow: &Path) -> Result<Vec<String>, Failed> {
     Ok(easyflow_db::expanded_workflow(&db, file)
         .required_files
         .iter()
-        .map(|name| format!("{name}={}", flow.with_file_name(format!("{name}.txt")).display()))
+        .map(|name| {
+            format!(
+                "{name}={}",
+                flow.with_file_name(format!("{name}.txt")).display()
+            )
+        })
         .collect())
 }
 
@@ -150,7 +155,10 @@ fn corpus_case(case: &Case) -> Result<Outputs, Failed> {
     let Some(venv) = engines()? else {
         return Ok(Vec::new());
     };
-    Ok(vec![("outputs.txt", run_flow(&venv, &case.path, "cwltool", &[])?)])
+    Ok(vec![(
+        "outputs.txt",
+        run_flow(&venv, &case.path, "cwltool", &[])?,
+    )])
 }
 
 /// Every expected `.cwl` of the export cases, and the corpus's and the
@@ -178,7 +186,10 @@ fn validate_expected_cwl() -> Result<(), Failed> {
         }
     }
     for flow in flows {
-        let output = common::easyflow(&["export", &flow.display().to_string(), "--to", "cwl"], &root);
+        let output = common::easyflow(
+            &["export", &flow.display().to_string(), "--to", "cwl"],
+            &root,
+        );
         checked(&output, 0)?;
         let document = scratch
             .path()
@@ -215,7 +226,9 @@ fn after_waits_for_its_predecessor() -> Result<(), Failed> {
     let text = run_flow(&venv, &flow, "cwltool", &["--catalog", &catalog])?;
     let stamp = |id: &str| -> Result<u128, Failed> {
         let header = format!("== {id}[0]\n");
-        let at = text.find(&header).ok_or_else(|| format!("no output {id}"))?;
+        let at = text
+            .find(&header)
+            .ok_or_else(|| format!("no output {id}"))?;
         let line = text[at + header.len()..].lines().next().unwrap_or_default();
         Ok(line.trim().parse()?)
     };
@@ -252,9 +265,15 @@ fn success_puts_outputs_in_the_default_outdir() -> Result<(), Failed> {
     let output = easyflow_with_path(
         &[
             "run",
-            &root.join("examples/greetings/greetings.flow").display().to_string(),
+            &root
+                .join("examples/greetings/greetings.flow")
+                .display()
+                .to_string(),
             "--input",
-            &format!("names={}", root.join("examples/greetings/names.txt").display()),
+            &format!(
+                "names={}",
+                root.join("examples/greetings/names.txt").display()
+            ),
         ],
         cwd.path(),
         &path_with(&venv),
@@ -291,12 +310,27 @@ fn engine_gets_the_export_and_the_job_file() -> Result<(), Failed> {
     let path = format!("{}:/usr/bin:/bin", stub.path().display());
     let flow = "examples/greetings/greetings.flow";
     let names = "names=examples/greetings/names.txt";
-    let output = easyflow_with_path(&["run", flow, "--input", names, "--outdir", "out", "--", "--debug"], &root, &path);
+    let output = easyflow_with_path(
+        &[
+            "run", flow, "--input", names, "--outdir", "out", "--", "--debug",
+        ],
+        &root,
+        &path,
+    );
     checked(&output, 3)?;
     let args = std::fs::read_to_string(stub.path().join("args"))?;
     let args: Vec<&str> = args.lines().collect();
     let outdir = root.join("out").display().to_string();
-    if args[..5] != ["--parallel", "--outdir", &outdir, "--no-container", "--debug"] || args.len() != 7 {
+    if args[..5]
+        != [
+            "--parallel",
+            "--outdir",
+            &outdir,
+            "--no-container",
+            "--debug",
+        ]
+        || args.len() != 7
+    {
         return Err(format!("cwltool got {args:?}").into());
     }
     if !args[5].ends_with("/greetings.cwl") || !args[6].ends_with("/job.json") {
@@ -308,7 +342,9 @@ fn engine_gets_the_export_and_the_job_file() -> Result<(), Failed> {
     }
     let job: Value = serde_json::from_str(&std::fs::read_to_string(stub.path().join("job.json"))?)?;
     let names_path = root.join("examples/greetings/names.txt");
-    if job != serde_json::json!({"names": {"class": "File", "path": names_path.display().to_string()}}) {
+    if job
+        != serde_json::json!({"names": {"class": "File", "path": names_path.display().to_string()}})
+    {
         return Err(format!("the job file is {job}").into());
     }
     if !stderr(&output).contains("the run folder is kept") {
@@ -316,7 +352,19 @@ fn engine_gets_the_export_and_the_job_file() -> Result<(), Failed> {
     }
 
     let output = easyflow_with_path(
-        &["run", flow, "--input", names, "--engine", "toil", "--containers", "--", "--batchSystem=slurm", "--jobStore", "/shared/js"],
+        &[
+            "run",
+            flow,
+            "--input",
+            names,
+            "--engine",
+            "toil",
+            "--containers",
+            "--",
+            "--batchSystem=slurm",
+            "--jobStore",
+            "/shared/js",
+        ],
         &root,
         &path,
     );
@@ -324,7 +372,16 @@ fn engine_gets_the_export_and_the_job_file() -> Result<(), Failed> {
     let args = std::fs::read_to_string(stub.path().join("args"))?;
     let args: Vec<&str> = args.lines().collect();
     let outdir = root.join("easyflow-out/greetings").display().to_string();
-    if args[..5] != ["--outdir", &outdir, "--batchSystem=slurm", "--jobStore", "/shared/js"] || args.len() != 7 {
+    if args[..5]
+        != [
+            "--outdir",
+            &outdir,
+            "--batchSystem=slurm",
+            "--jobStore",
+            "/shared/js",
+        ]
+        || args.len() != 7
+    {
         return Err(format!("toil-cwl-runner got {args:?}").into());
     }
     let _ = std::fs::remove_dir_all(root.join("easyflow-out"));
@@ -340,7 +397,11 @@ fn refusals_and_usage_problems() -> Result<(), Failed> {
     let no_engine = empty.path().display().to_string();
 
     // No catalog: refused, even with no engine on PATH.
-    let output = easyflow_with_path(&["run", "tests/data/export/diamond.flow"], &root, &no_engine);
+    let output = easyflow_with_path(
+        &["run", "tests/data/export/diamond.flow"],
+        &root,
+        &no_engine,
+    );
     checked(&output, 1)?;
     if !stderr(&output).contains("no package catalog") {
         return Err(stderr(&output).into());
@@ -348,8 +409,15 @@ fn refusals_and_usage_problems() -> Result<(), Failed> {
 
     let flow = "examples/greetings/greetings.flow";
     let names = "names=examples/greetings/names.txt";
-    for (engine, install) in [("cwltool", "pip install cwltool"), ("toil", "pip install 'toil[cwl]'")] {
-        let output = easyflow_with_path(&["run", flow, "--engine", engine, "--input", names], &root, &no_engine);
+    for (engine, install) in [
+        ("cwltool", "pip install cwltool"),
+        ("toil", "pip install 'toil[cwl]'"),
+    ] {
+        let output = easyflow_with_path(
+            &["run", flow, "--engine", engine, "--input", names],
+            &root,
+            &no_engine,
+        );
         checked(&output, 2)?;
         if !stderr(&output).contains("is not on PATH") || !stderr(&output).contains(install) {
             return Err(stderr(&output).into());
@@ -360,10 +428,22 @@ fn refusals_and_usage_problems() -> Result<(), Failed> {
     stub_engine(stub.path(), "cwltool", 0)?;
     let path = stub.path().display().to_string();
     let cases: [(&[&str], &str); 5] = [
-        (&[], "requires the file `names`: give it with `--input names=PATH`"),
-        (&["--input", "names=examples/greetings/missing.txt"], "there is no file examples/greetings/missing.txt"),
-        (&["--input", "names=examples/greetings"], "examples/greetings is not a file"),
-        (&["--input", names, "--input", "other=README.md"], "the flow requires no file `other` (it requires `names`)"),
+        (
+            &[],
+            "requires the file `names`: give it with `--input names=PATH`",
+        ),
+        (
+            &["--input", "names=examples/greetings/missing.txt"],
+            "there is no file examples/greetings/missing.txt",
+        ),
+        (
+            &["--input", "names=examples/greetings"],
+            "examples/greetings is not a file",
+        ),
+        (
+            &["--input", names, "--input", "other=README.md"],
+            "the flow requires no file `other` (it requires `names`)",
+        ),
         (&["--input", "names"], "give it as NAME=PATH"),
     ];
     for (extra, message) in cases {
@@ -385,10 +465,25 @@ fn main() {
     Harness::new()
         .folder("run", "flow", corpus_case)
         .test("run/validate-expected-cwl", validate_expected_cwl)
-        .test("run/after-waits-for-its-predecessor", after_waits_for_its_predecessor)
-        .test("run/example-runs-under-cwltool-and-toil", example_runs_under_both_engines)
-        .test("run/success-outputs-in-the-default-outdir", success_puts_outputs_in_the_default_outdir)
-        .test("run/engine-gets-the-export-and-the-job-file", engine_gets_the_export_and_the_job_file)
-        .test("run/refusals-and-usage-problems", refusals_and_usage_problems)
+        .test(
+            "run/after-waits-for-its-predecessor",
+            after_waits_for_its_predecessor,
+        )
+        .test(
+            "run/example-runs-under-cwltool-and-toil",
+            example_runs_under_both_engines,
+        )
+        .test(
+            "run/success-outputs-in-the-default-outdir",
+            success_puts_outputs_in_the_default_outdir,
+        )
+        .test(
+            "run/engine-gets-the-export-and-the-job-file",
+            engine_gets_the_export_and_the_job_file,
+        )
+        .test(
+            "run/refusals-and-usage-problems",
+            refusals_and_usage_problems,
+        )
         .run();
 }

@@ -76,7 +76,8 @@ pub fn refusals(workflow: &ExpandedWorkflow) -> Vec<String> {
                     "step `{}`: an output named `stdout` collides with the step's standard output",
                     step.name
                 ));
-            } else if let Some((first, _, _)) = outputs[..i].iter().find(|(_, other, _)| other == id)
+            } else if let Some((first, _, _)) =
+                outputs[..i].iter().find(|(_, other, _)| other == id)
             {
                 reasons.push(format!(
                     "step `{}`: the outputs `{first}` and `{name}` both become `{}.{id}`; rename one of them",
@@ -189,7 +190,13 @@ fn tool_outputs(step: &WorkflowStep) -> Vec<(String, String, String)> {
         .run
         .iter()
         .flat_map(|run| &run.outputs)
-        .map(|output| (output.name.clone(), output_id(&output.name), output.glob.clone()))
+        .map(|output| {
+            (
+                output.name.clone(),
+                output_id(&output.name),
+                output.glob.clone(),
+            )
+        })
         .collect();
     for name in &step.outputs_read {
         if !outputs.iter().any(|(declared, _, _)| declared == name) {
@@ -457,7 +464,11 @@ fn step_and_tool(workflow: &ExpandedWorkflow, step: &WorkflowStep) -> (Value, Va
     tool.insert("class".into(), json!("CommandLineTool"));
     tool.insert("id".into(), json!(tool_id));
     tool.insert("label".into(), json!(step.package));
-    let command = step.run.as_ref().map(|run| run.command.clone()).unwrap_or_default();
+    let command = step
+        .run
+        .as_ref()
+        .map(|run| run.command.clone())
+        .unwrap_or_default();
     tool.insert("baseCommand".into(), json!(command));
     tool.insert("inputs".into(), Value::Array(tool_inputs));
     tool.insert("outputs".into(), Value::Array(tool_outputs_json));

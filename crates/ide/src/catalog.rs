@@ -110,19 +110,19 @@ pub fn package_markdown(package: &Package) -> String {
     if !defaults.is_empty() {
         out.push_str(&format!("\ndefaults: {}\n", defaults.join(", ")));
     }
-    match &package.run {
-        Some(run) => {
-            let command: Vec<String> = run.command.iter().map(|a| format!("{a:?}")).collect();
-            out.push_str(&format!("\nruns `[{}]`", command.join(", ")));
-            if let Some(cores) = run.cores {
-                out.push_str(&format!(", {cores} core{}", if cores == 1 { "" } else { "s" }));
-            }
-            if let Some(container) = &run.container {
-                out.push_str(&format!(", container `{container}`"));
-            }
-            out.push('\n');
+    if let Some(run) = &package.run {
+        let command: Vec<String> = run.command.iter().map(|a| format!("{a:?}")).collect();
+        out.push_str(&format!("\nruns `[{}]`", command.join(", ")));
+        if let Some(cores) = run.cores {
+            out.push_str(&format!(
+                ", {cores} core{}",
+                if cores == 1 { "" } else { "s" }
+            ));
         }
-        None => {}
+        if let Some(container) = &run.container {
+            out.push_str(&format!(", container `{container}`"));
+        }
+        out.push('\n');
     }
     out
 }
@@ -283,7 +283,10 @@ name = "Text.Upper"
   name = "upper"
   glob = "upper.txt"
 "#;
-        let f = with_catalog("require m;\nstep A runs Text.Up$0per (input = m);\n", catalog);
+        let f = with_catalog(
+            "require m;\nstep A runs Text.Up$0per (input = m);\n",
+            catalog,
+        );
         let result = hover(&f.db, f.file, f.offset).expect("a hover on the package");
         expect_test::expect![[r#"
             **package** `Text.Upper`
@@ -297,7 +300,10 @@ name = "Text.Upper"
             runs `["sh", "-c", "tr a-z A-Z < \"$0\" > upper.txt"]`, 2 cores, container `docker.io/library/alpine:3.20`
         "#]]
         .assert_eq(&result.markdown);
-        let f = with_catalog("require m;\nstep A runs Text.Upper (in$0put = m);\n", catalog);
+        let f = with_catalog(
+            "require m;\nstep A runs Text.Upper (in$0put = m);\n",
+            catalog,
+        );
         let result = hover(&f.db, f.file, f.offset).expect("a hover on the parameter");
         assert!(
             result.markdown.contains("argument 0, after `--input`"),

@@ -360,14 +360,19 @@ pub fn check_cwl(cwl: &str, model: &str) -> Result<(), Failed> {
         return Err("cwlVersion is not v1.2".into());
     }
     let graph = cwl["$graph"].as_array().ok_or("no $graph")?;
-    let main = graph.first().filter(|m| m["id"] == "#main").ok_or("the first of $graph is not #main")?;
+    let main = graph
+        .first()
+        .filter(|m| m["id"] == "#main")
+        .ok_or("the first of $graph is not #main")?;
     let tools: HashMap<&str, &Value> = graph[1..]
         .iter()
         .filter_map(|t| Some((t["id"].as_str()?, t)))
         .collect();
     let mut jobs: HashMap<&str, usize> = HashMap::new();
     for job in model["jobs"].as_array().ok_or("no jobs")? {
-        *jobs.entry(job["step"].as_str().ok_or("a job's step")?).or_default() += 1;
+        *jobs
+            .entry(job["step"].as_str().ok_or("a job's step")?)
+            .or_default() += 1;
     }
     let mut available: HashSet<String> = main["inputs"]
         .as_array()
@@ -412,11 +417,17 @@ pub fn check_cwl(cwl: &str, model: &str) -> Result<(), Failed> {
             };
             for source in &sources {
                 if !available.contains(*source) {
-                    return Err(format!("step {name} reads {source}, which is not written before it").into());
+                    return Err(format!(
+                        "step {name} reads {source}, which is not written before it"
+                    )
+                    .into());
                 }
                 let from = source.trim_start_matches("#main/");
                 if let Some((producer, _)) = from.split_once('/') {
-                    links.entry(name.to_string()).or_default().insert(producer.to_string());
+                    links
+                        .entry(name.to_string())
+                        .or_default()
+                        .insert(producer.to_string());
                 }
             }
             let size = if input.get("source").is_some() {
@@ -429,13 +440,20 @@ pub fn check_cwl(cwl: &str, model: &str) -> Result<(), Failed> {
         let instances = match step.get("scatter") {
             Some(scatter) => {
                 if step["scatterMethod"] != "flat_crossproduct" {
-                    return Err(format!("step {name} does not scatter with flat_crossproduct").into());
+                    return Err(
+                        format!("step {name} does not scatter with flat_crossproduct").into(),
+                    );
                 }
                 scatter
                     .as_array()
                     .ok_or("a scatter")?
                     .iter()
-                    .map(|s| sizes.get(s.as_str().unwrap_or_default()).copied().unwrap_or(0))
+                    .map(|s| {
+                        sizes
+                            .get(s.as_str().unwrap_or_default())
+                            .copied()
+                            .unwrap_or(0)
+                    })
                     .product()
             }
             None => 1,

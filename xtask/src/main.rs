@@ -413,7 +413,15 @@ fn package_extension(build: ServerBuild) -> Result<PathBuf, String> {
             run_in(
                 &root,
                 &cargo,
-                &["build", "--release", "--locked", "-p", "easyflow-ls"],
+                &[
+                    "build",
+                    "--release",
+                    "--locked",
+                    "-p",
+                    "easyflow-ls",
+                    "-p",
+                    "easyflow-cli",
+                ],
             )?;
             "release"
         }
@@ -421,24 +429,27 @@ fn package_extension(build: ServerBuild) -> Result<PathBuf, String> {
     };
 
     let extension = root.join("editors/vscode");
-    let server = extension.join("server/easyflow-ls");
     std::fs::create_dir_all(extension.join("server")).map_err(|e| format!("{e}"))?;
-    // Remove first: the old file may be the running server of an editor.
-    let _ = std::fs::remove_file(&server);
-    let built = target.join(profile).join("easyflow-ls");
-    std::fs::copy(&built, &server).map_err(|e| {
-        format!(
-            "cannot copy the server {} to {}: {e}",
-            built.display(),
-            server.display()
-        )
-    })?;
-    // The release profile keeps line tables (for profiling), the debug one
-    // all debug info; users need none: stripped, the release server is a
-    // seventh of the size, the debug one a sixth.
-    let server_arg = server.to_str().ok_or("non-UTF-8 path")?;
-    if run("strip", &[server_arg]).is_err() {
-        eprintln!("xtask: warning: could not strip {server_arg}; packaging it as it is");
+    // The server, and the CLI that "EasyFlow: Run Workflow" runs.
+    for binary in ["easyflow-ls", "easyflow"] {
+        let server = extension.join("server").join(binary);
+        // Remove first: the old file may be the running server of an editor.
+        let _ = std::fs::remove_file(&server);
+        let built = target.join(profile).join(binary);
+        std::fs::copy(&built, &server).map_err(|e| {
+            format!(
+                "cannot copy {} to {}: {e}",
+                built.display(),
+                server.display()
+            )
+        })?;
+        // The release profile keeps line tables (for profiling), the debug one
+        // all debug info; users need none: stripped, the release server is a
+        // seventh of the size, the debug one a sixth.
+        let server_arg = server.to_str().ok_or("non-UTF-8 path")?;
+        if run("strip", &[server_arg]).is_err() {
+            eprintln!("xtask: warning: could not strip {server_arg}; packaging it as it is");
+        }
     }
 
     let dist = target.join("dist");

@@ -17,7 +17,7 @@ mod model;
 mod parser;
 
 pub use easyflow_diagnostics::{TextRange, TextSize};
-pub use model::{Catalog, Number, Output, Package, Param, ParamType, Requirement};
+pub use model::{Catalog, Number, Output, Package, Param, ParamType, Requirement, Run};
 pub use parser::{parse, parse_bytes};
 
 /// The name of the catalog file searched upwards from a flow.

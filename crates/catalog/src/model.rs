@@ -91,6 +91,20 @@ pub struct Package {
     pub params: Vec<Param>,
     /// The declared outputs; empty when the package declares none.
     pub outputs: Vec<Output>,
+    /// How it runs (`[package.run]`, `run.md` §1); `None` when the catalog
+    /// does not say, or its `command` is in error.
+    pub run: Option<Run>,
+}
+
+/// `[package.run]`: how one instance of the package runs.
+#[derive(Debug, Clone, PartialEq, Eq, Hash)]
+pub struct Run {
+    /// The program and its first arguments (argv, never through a shell).
+    pub command: Vec<String>,
+    /// The container image, used only when running with containers.
+    pub container: Option<String>,
+    /// CPU cores per instance.
+    pub cores: Option<u64>,
 }
 
 /// A default requirement of a package: its value and how it was written.
@@ -131,6 +145,11 @@ pub struct Param {
     /// False when the catalog has an error in this parameter (E0810): it is
     /// known by name, but its values are not checked and it is never missing.
     pub checked: bool,
+    /// Its place among the positional arguments of the command line.
+    pub position: Option<u64>,
+    /// Written before its value on the command line, as set in the catalog
+    /// (see [`Param::command_line_prefix`] for the default).
+    pub prefix: Option<String>,
 }
 
 impl Param {
@@ -159,6 +178,17 @@ impl Param {
         }
     }
 
+    /// What the command line writes before the value (`run.md` §2): the
+    /// `prefix` as set; without one, nothing for a positional parameter and
+    /// `--NAME` for the others.
+    pub fn command_line_prefix(&self) -> Option<String> {
+        match (&self.prefix, self.position) {
+            (Some(prefix), _) => Some(prefix.clone()),
+            (None, Some(_)) => None,
+            (None, None) => Some(format!("--{}", self.name)),
+        }
+    }
+
     /// `name: Int (-10..=10)`, how completion and signature help show it.
     pub fn label(&self) -> String {
         let mut label = format!("{}: {}", self.name, self.type_name());
@@ -175,6 +205,17 @@ pub struct Output {
     pub name: String,
     pub name_range: TextRange,
     pub description: Option<String>,
+    /// The file collected from the working directory, as set in the
+    /// catalog (see [`Output::file_pattern`] for the default).
+    pub glob: Option<String>,
+}
+
+impl Output {
+    /// The file collected from an instance's working directory: the `glob`,
+    /// else the output's name.
+    pub fn file_pattern(&self) -> &str {
+        self.glob.as_deref().unwrap_or(&self.name)
+    }
 }
 
 /// A parameter's declared type (`catalog.md`).

@@ -11,7 +11,7 @@ use toml::de::{DeTable, DeValue};
 
 use crate::Value;
 use crate::check::{ValueProblem, check_value};
-use crate::model::{Catalog, Number, Output, Package, Param, ParamType, Requirement};
+use crate::model::{Catalog, Number, Output, Package, Param, ParamType, Requirement, Run};
 
 const TOP_LEVEL_KEYS: &[&str] = &["package"];
 const PACKAGE_KEYS: &[&str] = &[
@@ -21,6 +21,7 @@ const PACKAGE_KEYS: &[&str] = &[
     "memory",
     "param",
     "output",
+    "run",
 ];
 const PARAM_KEYS: &[&str] = &[
     "name",
@@ -31,8 +32,11 @@ const PARAM_KEYS: &[&str] = &[
     "values",
     "default",
     "description",
+    "position",
+    "prefix",
 ];
-const OUTPUT_KEYS: &[&str] = &["name", "description"];
+const OUTPUT_KEYS: &[&str] = &["name", "description", "glob"];
+const RUN_KEYS: &[&str] = &["command", "container", "cores"];
 
 /// Reads a catalog file's bytes: one that is not UTF-8 is one E0810 at the
 /// start of the file, and no packages.
@@ -137,6 +141,20 @@ impl Reader<'_> {
         }
     }
 
+    /// A string that must not be empty (`prefix`, `glob`).
+    fn non_empty_string(&mut self, value: &Spanned<DeValue<'_>>, key: &str) -> Option<String> {
+        let (text, range) = self.string(value, key)?;
+        if text.is_empty() {
+            self.diagnostics.push(Diagnostic::new(
+                Code::E0810,
+                range,
+                format!("`{key}` must not be empty"),
+            ));
+            return None;
+        }
+        Some(text)
+    }
+
     /// The tables of an array of tables (`[[package]]`, `[[package.param]]`).
     fn tables<'a, 'i>(
         &mut self,
@@ -197,12 +215,14 @@ impl Reader<'_> {
         let mut memory = None;
         let mut param_tables = Vec::new();
         let mut output_tables = Vec::new();
+        let mut run = None;
         for (key, value) in table {
             match key.get_ref().as_ref() {
                 "name" => name = Some(self.string(value, "name")),
                 "description" => description = self.string(value, "description").map(|s| s.0),
                 "requires" => requires = self.requires(value),
                 "memory" => memory = self.memory(value),
+                "run" => run = self.run(value),
                 "param" => param_tables = self.tables(value, "package.param"),
                 "output" => output_tables = self.tables(value, "package.output"),
                 _ => self.unknown_key(key, PACKAGE_KEYS, "a package"),
@@ -263,7 +283,85 @@ impl Reader<'_> {
             memory,
             params,
             outputs,
+            run,
         })
+    }
+
+    /// `[package.run]` (`run.md` §1): `None` when it is not a table or its
+    /// `command` is absent or in error; a bad `container` or `cores` is
+    /// left out.
+    fn run(&mut self, value: &Spanned<DeValue<'_>>) -> Option<Run> {
+        let DeValue::Table(table) = value.get_ref() else {
+            self.wrong_type(value, "run", "a table (`[package.run]`)");
+            return None;
+        };
+        let mut command = None;
+        let mut container = None;
+        let mut cores = None;
+        for (key, value) in table {
+            match key.get_ref().as_ref() {
+                "command" => command = Some(self.command(value)),
+                "container" => container = self.string(value, "container").map(|s| s.0),
+                "cores" => match number(value.get_ref()) {
+                    Some(Number::Int(n))
+                        if n >= 1 && matches!(value.get_ref(), DeValue::Integer(_)) =>
+                    {
+                        cores = Some(n as u64)
+                    }
+                    _ => self.error(
+                        value.span(),
+                        "`cores` must be an integer of at least 1 (CPU cores per instance)",
+                    ),
+                },
+                _ => self.unknown_key(key, RUN_KEYS, "`[package.run]`"),
+            }
+        }
+        let command = match command {
+            Some(command) => command?,
+            None => {
+                self.error(
+                    value.span(),
+                    "`[package.run]` needs a `command`, the program and its first arguments as a list of strings",
+                );
+                return None;
+            }
+        };
+        Some(Run {
+            command,
+            container,
+            cores,
+        })
+    }
+
+    /// `command = ["prog", "arg", …]`: a non-empty list of strings.
+    fn command(&mut self, value: &Spanned<DeValue<'_>>) -> Option<Vec<String>> {
+        let DeValue::Array(items) = value.get_ref() else {
+            self.wrong_type(
+                value,
+                "command",
+                "a list of strings (`[\"program\", \"argument\"]`)",
+            );
+            return None;
+        };
+        if items.is_empty() {
+            self.error(
+                value.span(),
+                "`command` is empty: it needs at least the program to run",
+            );
+            return None;
+        }
+        let mut command = Vec::with_capacity(items.len());
+        let mut valid = true;
+        for item in items.iter() {
+            match item.get_ref() {
+                DeValue::String(s) => command.push(s.to_string()),
+                _ => {
+                    self.wrong_type(item, "command", "a list of strings");
+                    valid = false;
+                }
+            }
+        }
+        valid.then_some(command)
     }
 
     /// `requires = "compute+CPU"`: a capability set in topology syntax.
@@ -314,10 +412,12 @@ impl Reader<'_> {
     fn output(&mut self, table: &DeTable<'_>, span: Range<usize>) -> Option<Output> {
         let mut name = None;
         let mut description = None;
+        let mut glob = None;
         for (key, value) in table {
             match key.get_ref().as_ref() {
                 "name" => name = Some(self.string(value, "name")),
                 "description" => description = self.string(value, "description").map(|s| s.0),
+                "glob" => glob = self.non_empty_string(value, "glob"),
                 _ => self.unknown_key(key, OUTPUT_KEYS, "an output"),
             }
         }
@@ -334,6 +434,7 @@ impl Reader<'_> {
             name,
             name_range,
             description,
+            glob,
         })
     }
 
@@ -346,6 +447,8 @@ impl Reader<'_> {
         let mut values = None;
         let mut default = None;
         let mut description = None;
+        let mut position = None;
+        let mut prefix = None;
         for (key, value) in table {
             match key.get_ref().as_ref() {
                 "name" => name = Some(self.string(value, "name")),
@@ -356,6 +459,8 @@ impl Reader<'_> {
                 "values" => values = Some(value),
                 "default" => default = Some(value),
                 "description" => description = self.string(value, "description").map(|s| s.0),
+                "position" => position = Some(value),
+                "prefix" => prefix = Some(value),
                 _ => self.unknown_key(key, PARAM_KEYS, "a parameter"),
             }
         }
@@ -379,6 +484,8 @@ impl Reader<'_> {
             default: None,
             description,
             checked: true,
+            position: None,
+            prefix: None,
         };
         // Each problem below makes the parameter unchecked (`catalog.md`):
         // known by name, any value accepted, never missing.
@@ -499,6 +606,26 @@ impl Reader<'_> {
                 ),
             );
             param.checked = false;
+        }
+        if let Some(value) = position {
+            match (value.get_ref(), number(value.get_ref())) {
+                (DeValue::Integer(_), Some(Number::Int(n))) if n >= 0 => {
+                    param.position = Some(n as u64)
+                }
+                _ => {
+                    self.error(
+                        value.span(),
+                        "`position` must be an integer of 0 or more (its place among the positional arguments)",
+                    );
+                    param.checked = false;
+                }
+            }
+        }
+        if let Some(value) = prefix {
+            match self.non_empty_string(value, "prefix") {
+                Some(text) => param.prefix = Some(text),
+                None => param.checked = false,
+            }
         }
         if let Some(value) = default {
             param.default = Some(written(self.text, value));

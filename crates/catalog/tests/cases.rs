@@ -38,19 +38,39 @@ fn render(catalog: &Catalog) -> String {
             if let Some(default) = &param.default {
                 write!(out, " default={default}").unwrap();
             }
+            if let Some(position) = param.position {
+                write!(out, " position={position}").unwrap();
+            }
+            if let Some(prefix) = &param.prefix {
+                write!(out, " prefix={prefix:?}").unwrap();
+            }
             if !param.checked {
                 out.push_str(" UNCHECKED");
             }
             out.push('\n');
         }
         for output in &package.outputs {
-            writeln!(
+            write!(
                 out,
                 "  output {:?} @{}",
                 output.name,
                 span(output.name_range)
             )
             .unwrap();
+            if let Some(glob) = &output.glob {
+                write!(out, " glob={glob:?}").unwrap();
+            }
+            out.push('\n');
+        }
+        if let Some(run) = &package.run {
+            write!(out, "  run command={:?}", run.command).unwrap();
+            if let Some(container) = &run.container {
+                write!(out, " container={container:?}").unwrap();
+            }
+            if let Some(cores) = run.cores {
+                write!(out, " cores={cores}").unwrap();
+            }
+            out.push('\n');
         }
     }
     easyflow_test_harness::render_diagnostics(&mut out, &catalog.diagnostics);

@@ -1,13 +1,17 @@
-//! `easyflow export FILE --to diet|workload|model [-o PATH]` (`exports.md`):
-//! the bytes on stdout (or in PATH); a flow with errors is refused with its
-//! errors on stderr in `check`'s human format, nothing on stdout, exit 1.
+//! `easyflow export FILE --to diet|workload|model|cwl [-o PATH]`
+//! (`exports.md`, `run.md` §3): the bytes on stdout (or in PATH), and the
+//! export's notes on stderr; a refused flow has its errors on stderr in
+//! `check`'s human format and its other reasons after them, nothing on
+//! stdout, exit 1.
 
 use std::io::{self, IsTerminal, Write};
 use std::path::Path;
+use std::sync::Arc;
 
 use clap::ValueEnum;
 use codespan_reporting::term::termcolor::{self, WriteColor};
-use easyflow_ide::export::{self, Refused};
+use easyflow_db::{Database, SourceFile};
+use easyflow_ide::export::{self, Exported, Refused};
 
 use crate::checked::CheckedFile;
 use crate::{check, exit, report};
@@ -21,6 +25,8 @@ pub enum ExportFormat {
     Workload,
     /// The workflow DAG model (JSON).
     Model,
+    /// A CWL v1.2 workflow that cwltool and Toil run (JSON).
+    Cwl,
 }
 
 impl From<ExportFormat> for export::Format {
@@ -29,13 +35,14 @@ impl From<ExportFormat> for export::Format {
             ExportFormat::Diet => export::Format::Diet,
             ExportFormat::Workload => export::Format::Workload,
             ExportFormat::Model => export::Format::Model,
+            ExportFormat::Cwl => export::Format::Cwl,
         }
     }
 }
 
 /// What exporting one flow gave.
 pub enum Outcome {
-    Exported(String),
+    Exported(Exported),
     /// The flow (its path and text, for the report) and why it was refused.
     Refused(CheckedFile, Refused),
 }
@@ -49,8 +56,19 @@ pub fn export(
     format: export::Format,
 ) -> Result<Outcome, String> {
     let (db, file, flow_text) = check::open_flow(path, topology, catalog)?;
-    Ok(match export::export(&db, file, format) {
-        Ok(text) => Outcome::Exported(text),
+    Ok(export_opened(&db, file, path, flow_text, format))
+}
+
+/// Exports a flow already opened (`check::open_flow`) from `path`.
+pub fn export_opened(
+    db: &Database,
+    file: SourceFile,
+    path: &Path,
+    flow_text: Arc<str>,
+    format: export::Format,
+) -> Outcome {
+    match export::export(db, file, format) {
+        Ok(exported) => Outcome::Exported(exported),
         Err(refused) => Outcome::Refused(
             CheckedFile {
                 path: path.to_path_buf(),
@@ -59,11 +77,18 @@ pub fn export(
             },
             refused,
         ),
-    })
+    }
+}
+
+/// A refusal on stderr (colored on a terminal).
+pub fn print_refusal(file: CheckedFile, refused: &Refused) {
+    let mut stderr =
+        termcolor::StandardStream::stderr(report::color_choice(io::stderr().is_terminal()));
+    let _ = write_refusal(file, refused, &mut stderr);
 }
 
 /// The refusal as `export` prints it on stderr: the errors as `check`'s
-/// human report, then each id collision.
+/// human report, then each other reason.
 pub fn write_refusal(
     file: CheckedFile,
     refused: &Refused,
@@ -72,8 +97,8 @@ pub fn write_refusal(
     if !refused.errors.is_empty() {
         report::human(std::slice::from_ref(&file), out)?;
     }
-    for collision in &refused.collisions {
-        writeln!(out, "error: {}: {collision}", file.path.display())?;
+    for reason in &refused.reasons {
+        writeln!(out, "error: {}: {reason}", file.path.display())?;
     }
     writeln!(out, "error: {} was not exported", file.path.display())?;
     out.flush()
@@ -94,7 +119,10 @@ pub fn run(
         }
     };
     match outcome {
-        Outcome::Exported(text) => {
+        Outcome::Exported(Exported { text, notes }) => {
+            for note in notes {
+                eprintln!("note: {note}");
+            }
             let written = match output {
                 Some(output) => std::fs::write(output, &text)
                     .map_err(|e| format!("cannot write {}: {e}", output.display())),
@@ -116,9 +144,7 @@ pub fn run(
             }
         }
         Outcome::Refused(file, refused) => {
-            let mut stderr =
-                termcolor::StandardStream::stderr(report::color_choice(io::stderr().is_terminal()));
-            let _ = write_refusal(file, &refused, &mut stderr);
+            print_refusal(file, &refused);
             exit::PROBLEMS
         }
     }

@@ -11,6 +11,7 @@ pub mod graph;
 pub mod input;
 pub mod parse;
 pub mod report;
+pub mod run;
 pub mod svg;
 pub mod topology;
 

@@ -5,7 +5,7 @@ use std::path::PathBuf;
 use std::process::ExitCode;
 
 use clap::{Parser, Subcommand};
-use easyflow_cli::{check, explain, export, fmt, graph, parse, report, topology};
+use easyflow_cli::{check, explain, export, fmt, graph, parse, report, run, topology};
 
 // Analysis allocates many small tree nodes; mimalloc handles that pattern
 // markedly faster than the system allocator.
@@ -76,7 +76,8 @@ enum Command {
         format: graph::GraphFormat,
     },
     /// Translate a flow without errors to DIET's MA DAG XML, the workload
-    /// description or the workflow DAG model (see docs/exports.md).
+    /// description, the workflow DAG model (see docs/exports.md) or a CWL
+    /// workflow (see docs/run.md).
     Export {
         file: PathBuf,
         /// The format to write.
@@ -93,6 +94,35 @@ enum Command {
         /// nearest `easyflow-packages.toml`).
         #[arg(long, value_name = "PATH")]
         catalog: Option<PathBuf>,
+    },
+    /// Run a flow on a CWL engine, cwltool or Toil (see docs/run.md).
+    Run {
+        file: PathBuf,
+        /// The workflow engine.
+        #[arg(long, value_enum, default_value_t = run::Engine::Cwltool)]
+        engine: run::Engine,
+        /// A required file of the flow and the file to bind it to (repeat
+        /// for each required file).
+        #[arg(long = "input", value_name = "NAME=PATH")]
+        inputs: Vec<String>,
+        /// Where the outputs land (default: easyflow-out/STEM).
+        #[arg(long, value_name = "DIR")]
+        outdir: Option<PathBuf>,
+        /// Run each package in its catalog `container` (the engine needs
+        /// Docker, Podman or Singularity); without it, on this machine.
+        #[arg(long)]
+        containers: bool,
+        /// Use this topology (instead of `easyflow.toml` or the nearest
+        /// `easyflow.topology`).
+        #[arg(long, value_name = "PATH")]
+        topology: Option<PathBuf>,
+        /// Use this package catalog (instead of `easyflow.toml` or the
+        /// nearest `easyflow-packages.toml`).
+        #[arg(long, value_name = "PATH")]
+        catalog: Option<PathBuf>,
+        /// Passed to the engine unchanged (after `--`), e.g. `--batchSystem slurm`.
+        #[arg(last = true, value_name = "ENGINE_ARGS")]
+        engine_args: Vec<String>,
     },
     /// Print the syntax tree of a file (`-` reads standard input).
     Parse { file: PathBuf },
@@ -143,6 +173,25 @@ fn main() -> ExitCode {
             to,
             output.as_deref(),
         ),
+        Command::Run {
+            file,
+            engine,
+            inputs,
+            outdir,
+            containers,
+            topology,
+            catalog,
+            engine_args,
+        } => run::run(&run::RunOptions {
+            file: &file,
+            engine,
+            inputs: &inputs,
+            outdir: outdir.as_deref(),
+            containers,
+            topology: topology.as_deref(),
+            catalog: catalog.as_deref(),
+            engine_args: &engine_args,
+        }),
         Command::Parse { file } => parse::run(&file),
         Command::Topology { file, gpispace } => topology::run(&file, gpispace),
         Command::Explain { code } => explain::run(&code),

@@ -5,10 +5,21 @@
 //! `X.model.json`; a case named `refused-…` must be refused, and its stderr
 //! is `X.refused.txt`. Every DIET output must pass DIET's reader rules
 //! (`export_rules::check_diet`) and every model must agree with the graph
-//! (`export_rules::check_model`). Regenerate with
-//! `UPDATE_EXPECT=1 cargo test -p easyflow-cli --test export`.
+//! (`export_rules::check_model`).
+//!
+//! CWL needs a catalog that says how packages run: `--to cwl` is given
+//! `export/X.packages.toml` when there is one, else the folder's
+//! `export/runnable-packages.toml` (`--catalog`), giving `X.cwl`, or the
+//! refusal's stderr in `X.cwl-refused.txt` (a case named `cwl-refused-…`
+//! must be refused). Each `X.cwl` is checked by `export_rules::check_cwl`
+//! (its scatters against the model's instances); `cargo xtask test`
+//! validates them all with `cwltool` (`tests/run`).
+//!
+//! Regenerate with `UPDATE_EXPECT=1 cargo test -p easyflow-cli --test export`.
 
 mod export_rules;
+
+use std::path::{Path, PathBuf};
 
 use easyflow_cli::export::{Outcome, export, write_refusal};
 use easyflow_ide::export::Format;
@@ -17,9 +28,10 @@ use easyflow_test_harness::{Case, Failed, Harness, Outputs};
 fn exports(case: &Case) -> Result<Outputs, Failed> {
     let refused_by_name = case.name.starts_with("refused-");
     let mut outputs = Vec::new();
-    for format in Format::ALL {
+    for format in [Format::Diet, Format::Workload, Format::Model] {
         match export(&case.path, None, None, format)? {
-            Outcome::Exported(text) => {
+            Outcome::Exported(exported) => {
+                let text = exported.text;
                 if refused_by_name {
                     return Err("the case is named `refused-…` but was exported".into());
                 }
@@ -28,7 +40,7 @@ fn exports(case: &Case) -> Result<Outputs, Failed> {
             Outcome::Refused(file, refused) => {
                 if !refused_by_name {
                     return Err(
-                        format!("refused: {:?} {:?}", refused.errors, refused.collisions).into(),
+                        format!("refused: {:?} {:?}", refused.errors, refused.reasons).into(),
                     );
                 }
                 let mut stderr = codespan_reporting::term::termcolor::NoColor::new(Vec::new());
@@ -45,7 +57,39 @@ fn exports(case: &Case) -> Result<Outputs, Failed> {
     let (_, model) = &outputs[2];
     let graph = export_rules::graph_json(&case.path)?;
     export_rules::check_model(model, &graph)?;
+    let model = model.clone();
+
+    let cwl_refused_by_name = case.name.starts_with("cwl-refused-");
+    match export(
+        &case.path,
+        None,
+        Some(&runnable_catalog(&case.path)),
+        Format::Cwl,
+    )? {
+        Outcome::Exported(exported) => {
+            if cwl_refused_by_name {
+                return Err("the case is named `cwl-refused-…` but was exported".into());
+            }
+            export_rules::check_cwl(&exported.text, &model)?;
+            outputs.push(("cwl", exported.text));
+        }
+        Outcome::Refused(file, refused) => {
+            let mut stderr = codespan_reporting::term::termcolor::NoColor::new(Vec::new());
+            write_refusal(file, &refused, &mut stderr)?;
+            outputs.push(("cwl-refused.txt", String::from_utf8(stderr.into_inner())?));
+        }
+    }
     Ok(outputs)
+}
+
+/// The catalog a case's CWL export is given: `X.packages.toml` beside it,
+/// else `export/runnable-packages.toml`.
+fn runnable_catalog(case: &Path) -> PathBuf {
+    let own = case.with_extension("packages.toml");
+    if own.exists() {
+        return own;
+    }
+    Path::new("tests/data/export/runnable-packages.toml").to_path_buf()
 }
 
 fn expected_extension(format: Format) -> &'static str {
@@ -53,6 +97,7 @@ fn expected_extension(format: Format) -> &'static str {
         Format::Diet => "diet.xml",
         Format::Workload => "workload.json",
         Format::Model => "model.json",
+        Format::Cwl => "cwl",
     }
 }
 
@@ -72,6 +117,10 @@ fn main() {
         .test(
             "export/property-generated-flows-agree-with-their-graph",
             export_rules::property_generated_flows_agree_with_their_graph,
+        )
+        .test(
+            "export/property-generated-runnable-flows-scatter-as-the-model",
+            export_rules::property_generated_runnable_flows_scatter_as_the_model,
         )
         .test(
             "export/documentation-listings",

@@ -18,6 +18,9 @@ use easyflow_syntax::green::GreenRef;
 use rustc_hash::FxHashMap;
 use smol_str::SmolStr;
 
+use easyflow_catalog::Package;
+
+use crate::attributes::Value;
 use crate::catalog::{catalog_of, package_of};
 use crate::fit::{StepPlacement, step_placement};
 use crate::graph::{EdgeKind, EdgeSource, dependency_graph};
@@ -33,6 +36,8 @@ pub struct StepValues {
     pub params: Vec<Expr>,
     /// In the order of its summary's attributes (those with a key).
     pub attributes: Vec<Expr>,
+    /// It has a `pre` or `post` code block.
+    pub has_code: bool,
 }
 
 /// The values of a chunk's steps. Per chunk, so an edit re-reads only the
@@ -63,7 +68,11 @@ fn step_values(green: &easyflow_syntax::GreenNodeData) -> Arc<StepValues> {
         .filter(|attribute| attribute.key().is_some())
         .map(|attribute| Expr::of(attribute.value()))
         .collect();
-    Arc::new(StepValues { params, attributes })
+    Arc::new(StepValues {
+        params,
+        attributes,
+        has_code: root.code_sections().next().is_some(),
+    })
 }
 
 /// The flow, expanded.
@@ -81,6 +90,12 @@ pub struct ExpandedWorkflow {
     /// Instance ids equal to another step's name: the flow cannot be
     /// exported.
     pub collisions: Vec<IdCollision>,
+    /// The flow's `name` and `description` attributes (a string's content;
+    /// the last one written wins).
+    pub name: Option<String>,
+    pub description: Option<String>,
+    /// The flow has a usable package catalog.
+    pub has_catalog: bool,
     /// What each name a reference can start with names.
     names: FxHashMap<SmolStr, RefTarget>,
 }
@@ -102,6 +117,39 @@ pub struct WorkflowStep {
     /// The distinct steps it depends on (positions in
     /// [`ExpandedWorkflow::steps`]), in the order of its first edge to each.
     pub depends_on: Vec<u32>,
+    /// It has a `pre` or `post` code block.
+    pub has_code: bool,
+    /// How its package runs (`run.md` §1), when the catalog says so.
+    pub run: Option<StepRun>,
+}
+
+/// How a step's package runs, from its catalog entry.
+#[derive(Debug, Clone, PartialEq, Eq)]
+pub struct StepRun {
+    pub command: Vec<String>,
+    pub container: Option<String>,
+    pub cores: Option<u64>,
+    /// The outputs the package declares, with the file each collects, in
+    /// catalog order.
+    pub outputs: Vec<RunOutput>,
+}
+
+#[derive(Debug, Clone, PartialEq, Eq)]
+pub struct RunOutput {
+    pub name: String,
+    /// The file pattern collected from the working directory.
+    pub glob: String,
+}
+
+/// Where a parameter goes on its package's command line (`run.md` §2).
+#[derive(Debug, Clone, PartialEq, Eq)]
+pub struct ParamBinding {
+    /// Its place among the positional arguments.
+    pub position: Option<u64>,
+    /// Written before the value (the default `--NAME` applied).
+    pub prefix: Option<String>,
+    /// Its index among the package's parameters (the catalog order).
+    pub catalog_index: u32,
 }
 
 #[derive(Debug, Clone, PartialEq, Eq)]
@@ -112,6 +160,9 @@ pub struct WorkflowParam {
     pub swept: bool,
     /// The value as written (a sweep's whole list).
     pub value: Expr,
+    /// Its place on the command line, when its package is catalogued and
+    /// declares it.
+    pub binding: Option<ParamBinding>,
 }
 
 #[derive(Debug, Clone, PartialEq, Eq)]
@@ -215,15 +266,20 @@ pub fn expanded_workflow(db: &dyn Db, file: SourceFile) -> ExpandedWorkflow {
             .step(db, id)
             .map(|s| chunk_values(db, s.chunk)[s.index as usize].clone())
             .unwrap_or_default();
+        let package = package_of(catalog, summary);
         let params: Vec<WorkflowParam> = summary
             .params
             .iter()
             .enumerate()
-            .map(|(i, param)| WorkflowParam {
-                name: param.name.as_deref().unwrap_or_default().to_string(),
-                stream: param.stream,
-                swept: matches!(param.sweep, Sweep::List(_)),
-                value: values.params.get(i).cloned().unwrap_or(Expr::Invalid),
+            .map(|(i, param)| {
+                let name = param.name.as_deref().unwrap_or_default();
+                WorkflowParam {
+                    name: name.to_string(),
+                    stream: param.stream,
+                    swept: matches!(param.sweep, Sweep::List(_)),
+                    value: values.params.get(i).cloned().unwrap_or(Expr::Invalid),
+                    binding: package.and_then(|package| param_binding(package, name)),
+                }
             })
             .collect();
         let name = summary.name.as_deref().unwrap_or_default().to_string();
@@ -240,8 +296,10 @@ pub fn expanded_workflow(db: &dyn Db, file: SourceFile) -> ExpandedWorkflow {
                 .map(|(key, _)| key.clone())
                 .zip(values.attributes.iter().cloned())
                 .collect(),
-            placement: step_placement(topology, summary, package_of(catalog, summary)),
+            placement: step_placement(topology, summary, package),
             depends_on: Vec::new(),
+            has_code: values.has_code,
+            run: package.and_then(step_run),
         });
     }
 
@@ -337,14 +395,57 @@ pub fn expanded_workflow(db: &dyn Db, file: SourceFile) -> ExpandedWorkflow {
         }
     }
 
+    let mut name = None;
+    let mut description = None;
+    for attribute in &outline.flow_attributes {
+        match (&attribute.key, &attribute.value) {
+            (Some((key, _)), Value::String(text)) if key == "name" => name = Some(text.clone()),
+            (Some((key, _)), Value::String(text)) if key == "description" => {
+                description = Some(text.clone())
+            }
+            _ => {}
+        }
+    }
+
     ExpandedWorkflow {
         steps,
         required_files,
         edges,
         hosts,
         collisions,
+        name,
+        description,
+        has_catalog: catalog.is_some(),
         names,
     }
+}
+
+/// A declared parameter's place on its package's command line.
+fn param_binding(package: &Package, name: &str) -> Option<ParamBinding> {
+    let index = package.params.iter().position(|p| p.name == name)?;
+    let param = &package.params[index];
+    Some(ParamBinding {
+        position: param.position,
+        prefix: param.command_line_prefix(),
+        catalog_index: index as u32,
+    })
+}
+
+fn step_run(package: &Package) -> Option<StepRun> {
+    let run = package.run.as_ref()?;
+    Some(StepRun {
+        command: run.command.clone(),
+        container: run.container.clone(),
+        cores: run.cores,
+        outputs: package
+            .outputs
+            .iter()
+            .map(|output| RunOutput {
+                name: output.name.clone(),
+                glob: output.file_pattern().to_string(),
+            })
+            .collect(),
+    })
 }
 
 /// A step's instances: the cartesian product of its swept lists, the first

@@ -8,6 +8,7 @@
 //! the host's business (`easyflow_ide::export`); these functions write any
 //! model they are given.
 
+pub mod cwl;
 mod diet;
 mod model;
 mod workload;
@@ -24,10 +25,12 @@ pub enum Format {
     Workload,
     /// The workflow DAG model, as JSON.
     Model,
+    /// A packed CWL v1.2 document that CWL engines run (`run.md`).
+    Cwl,
 }
 
 impl Format {
-    pub const ALL: [Format; 3] = [Format::Diet, Format::Workload, Format::Model];
+    pub const ALL: [Format; 4] = [Format::Diet, Format::Workload, Format::Model, Format::Cwl];
 
     /// The name `--to` and `easyflow/export` take.
     pub fn as_str(self) -> &'static str {
@@ -35,6 +38,7 @@ impl Format {
             Format::Diet => "diet",
             Format::Workload => "workload",
             Format::Model => "model",
+            Format::Cwl => "cwl",
         }
     }
 
@@ -46,7 +50,7 @@ impl Format {
     pub fn language(self) -> &'static str {
         match self {
             Format::Diet => "xml",
-            Format::Workload | Format::Model => "json",
+            Format::Workload | Format::Model | Format::Cwl => "json",
         }
     }
 
@@ -56,6 +60,7 @@ impl Format {
             Format::Diet => ".diet.xml",
             Format::Workload => ".workload.json",
             Format::Model => ".model.json",
+            Format::Cwl => ".cwl",
         }
     }
 }
@@ -66,6 +71,7 @@ pub fn write(workflow: &ExpandedWorkflow, format: Format) -> String {
         Format::Diet => diet::write(workflow),
         Format::Workload => workload::write(workflow),
         Format::Model => model::write(workflow),
+        Format::Cwl => cwl::write(workflow),
     }
 }
 

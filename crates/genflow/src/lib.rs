@@ -27,16 +27,22 @@ pub const TOPOLOGY: &str = "compute+CPU:24,1073741824 compute+GPU:2,1073741824 r
 
 /// A flow of `steps` steps.
 pub fn generate(steps: usize, seed: u64) -> String {
-    generate_flow(steps, seed, false)
+    generate_flow(steps, seed, false, true)
+}
+
+/// A flow of `steps` steps without code blocks, which [`runnable_catalog`]
+/// makes runnable (`run.md`: CWL cannot run code blocks).
+pub fn generate_runnable(steps: usize, seed: u64) -> String {
+    generate_flow(steps, seed, false, false)
 }
 
 /// A flow of `steps` steps whose every third step `requires` a capability set
 /// of [`TOPOLOGY`].
 pub fn generate_with_topology(steps: usize, seed: u64) -> String {
-    generate_flow(steps, seed, true)
+    generate_flow(steps, seed, true, true)
 }
 
-fn generate_flow(steps: usize, seed: u64, with_requires: bool) -> String {
+fn generate_flow(steps: usize, seed: u64, with_requires: bool, code_blocks: bool) -> String {
     let mut rng = fastrand::Rng::with_seed(seed);
     let mut out = String::with_capacity(steps * 160);
     let files = (steps / 50).max(1);
@@ -113,7 +119,7 @@ fn generate_flow(steps: usize, seed: u64, with_requires: bool) -> String {
                 .join(",\n"),
         );
         out.push('\n');
-        if s % 23 == 0 {
+        if code_blocks && s % 23 == 0 {
             let _ = writeln!(
                 out,
                 ")\npost code ruby\n  results = S{s}.Result.outs\n  results.each {{ |r| puts r }}\ncode end"
@@ -175,6 +181,24 @@ pub fn catalog(packages: usize) -> String {
                     "  values = [\"fast\", \"exact\"]\n  default = \"fast\"\n",
                 );
             }
+        }
+    }
+    out
+}
+
+/// [`catalog`] with each package of the generated flows runnable
+/// (`[package.run]`, `run.md` §1): it writes its inputs' contents and its
+/// arguments into every output the flows read.
+pub fn runnable_catalog() -> String {
+    let command = r#"  [package.run]
+  command = ["sh", "-c", "for part in 0 1 2 3 4 5 6; do echo \"$@\" > part$part.dat; done", "generated"]
+"#;
+    let mut out = String::new();
+    for package in catalog(0).split_inclusive("\n\n") {
+        out.push_str(package);
+        if package.starts_with("[[package]]") {
+            out.push_str(command);
+            out.push('\n');
         }
     }
     out

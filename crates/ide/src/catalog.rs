@@ -39,6 +39,9 @@ pub fn param_markdown(param: &Param) -> String {
     if let Some(default) = &param.default {
         facts.push(format!("default `{default}`"));
     }
+    if let Some(place) = command_line_place(param) {
+        facts.push(place);
+    }
     if !param.checked {
         facts.push("not checked: the catalog has an error in it".to_string());
     }
@@ -51,8 +54,19 @@ pub fn param_markdown(param: &Param) -> String {
     out
 }
 
+/// Where a parameter goes on its package's command line (`run.md` §2),
+/// when the catalog says (`position`, `prefix`).
+fn command_line_place(param: &Param) -> Option<String> {
+    Some(match (param.position, &param.prefix) {
+        (Some(position), Some(prefix)) => format!("argument {position}, after `{prefix}`"),
+        (Some(position), None) => format!("argument {position}"),
+        (None, Some(prefix)) => format!("on the command line as `{prefix}`"),
+        (None, None) => return None,
+    })
+}
+
 /// A package in Markdown: its description, parameters (required first),
-/// outputs and default requirements.
+/// outputs, default requirements and how it runs.
 pub fn package_markdown(package: &Package) -> String {
     let mut out = format!("**package** `{}`\n", package.name);
     if let Some(description) = &package.description {
@@ -79,7 +93,10 @@ pub fn package_markdown(package: &Package) -> String {
         let outputs: Vec<String> = package
             .outputs
             .iter()
-            .map(|o| format!("`{}`", o.name))
+            .map(|o| match &o.glob {
+                Some(glob) => format!("`{}` (file `{glob}`)", o.name),
+                None => format!("`{}`", o.name),
+            })
             .collect();
         out.push_str(&format!("\noutputs: {}\n", outputs.join(", ")));
     }
@@ -92,6 +109,20 @@ pub fn package_markdown(package: &Package) -> String {
     }
     if !defaults.is_empty() {
         out.push_str(&format!("\ndefaults: {}\n", defaults.join(", ")));
+    }
+    if let Some(run) = &package.run {
+        let command: Vec<String> = run.command.iter().map(|a| format!("{a:?}")).collect();
+        out.push_str(&format!("\nruns `[{}]`", command.join(", ")));
+        if let Some(cores) = run.cores {
+            out.push_str(&format!(
+                ", {cores} core{}",
+                if cores == 1 { "" } else { "s" }
+            ));
+        }
+        if let Some(container) = &run.container {
+            out.push_str(&format!(", container `{container}`"));
+        }
+        out.push('\n');
     }
     out
 }
@@ -229,6 +260,55 @@ name = "Vis.Mesh"
             Code::E0803,
             title,
             "step A runs ORCA.DFT (input = \"\", charge = -10);\n",
+        );
+    }
+
+    #[test]
+    fn hover_shows_how_a_package_runs() {
+        let catalog = r#"
+[[package]]
+name = "Text.Upper"
+  [package.run]
+  command = ["sh", "-c", "tr a-z A-Z < \"$0\" > upper.txt"]
+  container = "docker.io/library/alpine:3.20"
+  cores = 2
+
+  [[package.param]]
+  name = "input"
+  type = "File"
+  position = 0
+  prefix = "--input"
+
+  [[package.output]]
+  name = "upper"
+  glob = "upper.txt"
+"#;
+        let f = with_catalog(
+            "require m;\nstep A runs Text.Up$0per (input = m);\n",
+            catalog,
+        );
+        let result = hover(&f.db, f.file, f.offset).expect("a hover on the package");
+        expect_test::expect![[r#"
+            **package** `Text.Upper`
+
+            | parameter | type | range | default | |
+            |---|---|---|---|---|
+            | `input` | File |  |  |  |
+
+            outputs: `upper` (file `upper.txt`)
+
+            runs `["sh", "-c", "tr a-z A-Z < \"$0\" > upper.txt"]`, 2 cores, container `docker.io/library/alpine:3.20`
+        "#]]
+        .assert_eq(&result.markdown);
+        let f = with_catalog(
+            "require m;\nstep A runs Text.Upper (in$0put = m);\n",
+            catalog,
+        );
+        let result = hover(&f.db, f.file, f.offset).expect("a hover on the parameter");
+        assert!(
+            result.markdown.contains("argument 0, after `--input`"),
+            "{}",
+            result.markdown
         );
     }
 

@@ -1,25 +1,35 @@
-//! `easyflow export` and `easyflow/export` (`exports.md`): a flow without
-//! errors written in one of the seed systems' formats, or the reasons it is
-//! refused. The model is the database's [`expanded_workflow`] (tracked, so
-//! exporting twice without an edit builds it once); the writers are
-//! `easyflow-export`'s.
+//! `easyflow export` and `easyflow/export` (`exports.md`, `run.md` §3): a
+//! flow without errors written in one of the export formats, or the
+//! reasons it is refused. The model is the database's [`expanded_workflow`]
+//! (tracked, so exporting twice without an edit builds it once); the
+//! writers are `easyflow-export`'s.
 
 use easyflow_db::{Database, SourceFile, expanded_workflow};
 use easyflow_diagnostics::{Diagnostic, Severity};
 pub use easyflow_export::Format;
+
+/// A flow in an export format.
+#[derive(Debug, Clone, PartialEq, Eq)]
+pub struct Exported {
+    pub text: String,
+    /// What the export does differently than the flow says (CWL: streams
+    /// run as data dependencies), one line each for the user.
+    pub notes: Vec<String>,
+}
 
 /// Why a flow cannot be exported.
 #[derive(Debug, Clone, PartialEq, Eq)]
 pub struct Refused {
     /// The flow's errors (warnings and notes do not block an export).
     pub errors: Vec<Diagnostic>,
-    /// Instance ids of swept steps that equal another step's name, each
-    /// message naming both.
-    pub collisions: Vec<String>,
+    /// The other reasons, each a message naming what it is about: instance
+    /// ids of swept steps that equal another step's name, and for CWL what
+    /// cannot run (`run.md` §3, "Refused").
+    pub reasons: Vec<String>,
 }
 
 /// The flow in `format`, or why not.
-pub fn export(db: &Database, file: SourceFile, format: Format) -> Result<String, Refused> {
+pub fn export(db: &Database, file: SourceFile, format: Format) -> Result<Exported, Refused> {
     let errors: Vec<Diagnostic> = db
         .check(file)
         .iter()
@@ -30,15 +40,23 @@ pub fn export(db: &Database, file: SourceFile, format: Format) -> Result<String,
     if !errors.is_empty() {
         return Err(Refused {
             errors,
-            collisions: Vec::new(),
+            reasons: Vec::new(),
         });
     }
     let workflow = expanded_workflow(db, file);
-    if !workflow.collisions.is_empty() {
-        return Err(Refused {
-            errors,
-            collisions: workflow.collisions.iter().map(|c| c.message()).collect(),
-        });
+    let mut reasons: Vec<String> = workflow.collisions.iter().map(|c| c.message()).collect();
+    if format == Format::Cwl {
+        reasons.extend(easyflow_export::cwl::refusals(workflow));
     }
-    Ok(easyflow_export::write(workflow, format))
+    if !reasons.is_empty() {
+        return Err(Refused { errors, reasons });
+    }
+    let notes = match format {
+        Format::Cwl => easyflow_export::cwl::notes(workflow),
+        _ => Vec::new(),
+    };
+    Ok(Exported {
+        text: easyflow_export::write(workflow, format),
+        notes,
+    })
 }

@@ -472,7 +472,7 @@ impl Analysis {
         &self,
         file: SourceFile,
         format: export::Format,
-    ) -> Cancellable<Result<String, export::Refused>> {
+    ) -> Cancellable<Result<export::Exported, export::Refused>> {
         self.with_db(|db| export::export(db, file, format))
     }
 }

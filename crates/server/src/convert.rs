@@ -534,12 +534,12 @@ pub fn graph(lines: &Lines<'_>, graph: graph::Graph) -> lsp_ext::GraphResult {
 const REFUSAL_ERRORS_SHOWN: usize = 10;
 
 /// A refused `easyflow/export`: `RequestFailed` whose message lists the
-/// errors (at most ten, each with its 1-based line) and id collisions.
+/// errors (at most ten, each with its 1-based line) and its other reasons.
 pub fn export_refused(
     lines: &Lines<'_>,
     refused: &easyflow_ide::export::Refused,
 ) -> jsonrpc::Error {
-    let count = refused.errors.len() + refused.collisions.len();
+    let count = refused.errors.len() + refused.reasons.len();
     let mut message = format!(
         "the flow has {count} error{} and cannot be exported:",
         if count == 1 { "" } else { "s" }
@@ -552,12 +552,12 @@ pub fn export_refused(
             error.message
         ));
     }
-    for collision in refused
-        .collisions
+    for reason in refused
+        .reasons
         .iter()
         .take(REFUSAL_ERRORS_SHOWN.saturating_sub(refused.errors.len()))
     {
-        message.push_str(&format!("\n{collision}"));
+        message.push_str(&format!("\n{reason}"));
     }
     if count > REFUSAL_ERRORS_SHOWN {
         message.push_str(&format!("\n… and {} more", count - REFUSAL_ERRORS_SHOWN));

@@ -61,13 +61,14 @@ pub struct ExportParams {
     pub to: ExportFormat,
 }
 
-/// `"diet"`, `"workload"` or `"model"`.
+/// `"diet"`, `"workload"`, `"model"` or `"cwl"`.
 #[derive(Debug, Clone, Copy, PartialEq, Eq, Serialize, Deserialize)]
 #[serde(rename_all = "lowercase")]
 pub enum ExportFormat {
     Diet,
     Workload,
     Model,
+    Cwl,
 }
 
 impl From<ExportFormat> for easyflow_ide::export::Format {
@@ -76,6 +77,7 @@ impl From<ExportFormat> for easyflow_ide::export::Format {
             ExportFormat::Diet => Self::Diet,
             ExportFormat::Workload => Self::Workload,
             ExportFormat::Model => Self::Model,
+            ExportFormat::Cwl => Self::Cwl,
         }
     }
 }

@@ -290,6 +290,59 @@ local ok, err = pcall(function()
     check(vim.api.nvim_get_current_buf() == before, "a buffer was opened for a refused export")
   end)
 
+  test(":EasyFlowRun asks for each required file and runs easyflow run in a terminal", function()
+    -- A stand-in for the CLI that records its arguments.
+    local dir = vim.fn.tempname()
+    vim.fn.mkdir(dir, "p")
+    local stub = dir .. "/easyflow"
+    vim.fn.writefile({ "#!/bin/sh", "for a in \"$@\"; do printf '%s\\n' \"$a\"; done > " .. dir .. "/args" }, stub)
+    vim.fn.setfperm(stub, "rwxr-xr-x")
+    easyflow.config.cli = stub
+    local flow = repo("examples/greetings/greetings.flow")
+    local buf = edit(flow)
+    local attached = vim.wait(10000, function()
+      return #easyflow.clients(buf) == 1
+    end, 20)
+    check(attached, "no easyflow_ls client attached to greetings.flow")
+    local asked, job, failure = {}, nil, nil
+    easyflow.run(buf, function(name)
+      table.insert(asked, name)
+      return repo("examples/greetings/names.txt")
+    end, function(id, err)
+      job, failure = id, err or false
+    end)
+    check(vim.wait(20000, function()
+      return failure ~= nil
+    end, 20), "the run did not start")
+    check(failure == false, "not run: " .. tostring(failure))
+    check(vim.fn.jobwait({ job }, 10000)[1] == 0, "the terminal's command failed")
+    check(table.concat(asked, ",") == "names", "asked for " .. table.concat(asked, ","))
+    local args = table.concat(vim.fn.readfile(dir .. "/args"), " ")
+    local expected = "run " .. flow .. " --engine cwltool --input names=" .. repo("examples/greetings/names.txt")
+    check(args == expected, "easyflow got: " .. args)
+    easyflow.config.cli = "easyflow"
+    vim.cmd("bwipeout!")
+  end)
+
+  test(":EasyFlowRun refuses a flow that cannot run, with the reasons", function()
+    local messages = {}
+    local original = vim.notify
+    vim.notify = function(message)
+      table.insert(messages, message)
+    end
+    local buf = edit(repo("tests/data/export/diamond.flow"))
+    vim.wait(10000, function()
+      return #easyflow.clients(buf) == 1
+    end, 20)
+    vim.cmd("EasyFlowRun")
+    local refused = vim.wait(20000, function()
+      return #messages > 0
+    end, 20)
+    vim.notify = original
+    check(refused, "no message for a flow without a catalog")
+    check(messages[1]:find("no package catalog", 1, true) ~= nil, "the message: " .. messages[1])
+  end)
+
   if vim.lsp.semantic_tokens and vim.lsp.semantic_tokens.get_at_pos then
     test("setup: semantic tokens highlight the step name (Neovim 0.9+)", function()
       vim.cmd("buffer " .. flow_buf)

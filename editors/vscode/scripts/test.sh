@@ -32,7 +32,9 @@ echo "test.sh: packaging"
 mkdir -p server test-results
 # The debug server without its debug info: a fifth of the size, packs faster.
 strip -o server/easyflow-ls "$server" 2>/dev/null || cp "$server" server/easyflow-ls
-chmod 755 server/easyflow-ls
+# The CLI that "EasyFlow: Run Workflow" runs, built beside the server.
+strip -o server/easyflow "$(dirname "$server")/easyflow" 2>/dev/null || cp "$(dirname "$server")/easyflow" server/easyflow
+chmod 755 server/easyflow-ls server/easyflow
 vsix=test-results/easyflow-linux-x64.vsix
 rm -f "$vsix"
 npm run --silent package -- --target linux-x64 --out "$vsix" >/dev/null
@@ -44,7 +46,7 @@ for entry in \
   extension/out/THIRD_PARTY_NOTICES.txt \
   extension/syntaxes/easyflow.tmLanguage.json extension/syntaxes/easyflow-topology.tmLanguage.json \
   extension/language-configuration.json extension/topology-language-configuration.json \
-  extension/docs/diagnostics.md extension/server/easyflow-ls; do
+  extension/docs/diagnostics.md extension/server/easyflow-ls extension/server/easyflow; do
   grep -q " $entry\$" <<<"$listing" || { echo "test.sh: $vsix lacks $entry" >&2; failed=1; }
 done
 grep -Eq '^-rwx.* extension/server/easyflow-ls$' <<<"$listing" || { echo "test.sh: the packaged server is not executable" >&2; failed=1; }

@@ -19,6 +19,7 @@ export const EXPORT_CHOICES: readonly ExportChoice[] = [
   { format: "diet", label: "DIET MA DAG (XML)", description: "for DIET's workflow scheduler", language: "xml", suffix: ".diet.xml" },
   { format: "workload", label: "Workload description (JSON)", description: "one task per step, with cardinality and relations", language: "json", suffix: ".workload.json" },
   { format: "model", label: "Workflow DAG model (JSON)", description: "jobs per instance, files, hosts, edges", language: "json", suffix: ".model.json" },
+  { format: "cwl", label: "CWL workflow (JSON)", description: "for cwltool and Toil (docs/run.md)", language: "json", suffix: ".cwl" },
 ];
 
 /** Where an export is saved: beside the flow, `NAME.diet.xml` for `NAME.flow`. */

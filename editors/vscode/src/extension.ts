@@ -1,11 +1,12 @@
 // The EasyFlow extension: the language client for `easyflow-ls`, its status
-// bar item, the workflow graph view and the export command.
+// bar item, the workflow graph view, the export command and the run command.
 
 import * as vscode from "vscode";
 
 import { EasyFlowClient, SECTION } from "./client";
 import { exportWorkflow } from "./exportCommand";
 import { GraphPanel } from "./graphPanel";
+import { RunCodeLens, runWorkflow } from "./runCommand";
 import { ServerStatus } from "./status";
 
 let client: EasyFlowClient | undefined;
@@ -24,6 +25,9 @@ export async function activate(context: vscode.ExtensionContext): Promise<void> 
     vscode.commands.registerCommand("easyflow.showOutput", () => current.showOutput()),
     // The optional format ("diet", "workload", "model") skips the question (for tests and keybindings).
     vscode.commands.registerCommand("easyflow.exportWorkflow", (format?: string) => exportWorkflow(current, format)),
+    // The optional flow (the code lens passes it); else the active editor's.
+    vscode.commands.registerCommand("easyflow.runWorkflow", (uri?: vscode.Uri) => runWorkflow(current, context.extensionPath, uri)),
+    vscode.languages.registerCodeLensProvider({ language: "easyflow" }, new RunCodeLens()),
     vscode.workspace.onDidChangeConfiguration((e) => {
       // The other settings reach the running server through didChangeConfiguration.
       if (e.affectsConfiguration(`${SECTION}.server.path`)) {

@@ -64,8 +64,8 @@ export type FromWebview =
   | { type: "ready" }
   | { type: "reveal"; range: Range };
 
-/** `easyflow/export`: the formats of docs/exports.md. */
-export type ExportFormat = "diet" | "workload" | "model";
+/** `easyflow/export`: the formats of docs/exports.md, and CWL (docs/run.md). */
+export type ExportFormat = "diet" | "workload" | "model" | "cwl";
 
 export interface ExportResult {
   /** The export, the same bytes as `easyflow export --to FORMAT`. */

@@ -8,10 +8,10 @@
 // when it is missing the tests are skipped, unless EASYFLOW_REQUIRE_SERVER=1.
 
 import assert from "node:assert/strict";
-import { type ChildProcess, spawn } from "node:child_process";
+import { type ChildProcess, spawn, spawnSync } from "node:child_process";
 import { cpSync, existsSync, mkdtempSync, readFileSync, rmSync, writeFileSync } from "node:fs";
 import { tmpdir } from "node:os";
-import { join } from "node:path";
+import { dirname, join } from "node:path";
 import { after, before, describe, test } from "node:test";
 import { pathToFileURL } from "node:url";
 import { createMessageConnection, type MessageConnection, StreamMessageReader, StreamMessageWriter } from "vscode-jsonrpc/node";
@@ -102,6 +102,23 @@ describe("easyflow-ls protocol", { skip }, () => {
     await assert.rejects(
       connection.sendRequest("easyflow/export", { textDocument: { uri: uriOf("refused.flow") }, to: "diet" }),
       (error: { code: number; message: string }) => error.code === -32803 && /line 1: E0201/.test(error.message),
+    );
+  });
+
+  // "EasyFlow: Run Workflow" asks for the CWL export first: the bytes
+  // `easyflow export --to cwl` writes (the CLI beside the server).
+  test("easyflow/export to cwl gives the bytes of easyflow export --to cwl", async () => {
+    cpSync(join(root, "..", "..", "examples", "greetings"), join(workspace, "greetings"), { recursive: true });
+    await open("greetings/greetings.flow", readFileSync(join(workspace, "greetings", "greetings.flow"), "utf8"));
+    const result = await connection.sendRequest<{ text: string } | null>("easyflow/export", { textDocument: { uri: uriOf("greetings/greetings.flow") }, to: "cwl" });
+    const cli = spawnSync(join(dirname(server), "easyflow"), ["export", "greetings/greetings.flow", "--to", "cwl"], { cwd: workspace, encoding: "utf8" });
+    assert.equal(cli.status, 0, cli.stderr);
+    assert.equal(result?.text, cli.stdout);
+    // A flow whose packages cannot run is refused with the reasons.
+    await open("no-catalog.flow", "step A runs P ();\n");
+    await assert.rejects(
+      connection.sendRequest("easyflow/export", { textDocument: { uri: uriOf("no-catalog.flow") }, to: "cwl" }),
+      (error: { code: number; message: string }) => error.code === -32803 && /no package catalog/.test(error.message),
     );
   });
 

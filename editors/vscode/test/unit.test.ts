@@ -8,6 +8,7 @@ import { join } from "node:path";
 import { describe, test } from "node:test";
 
 import { blockedMessage, EXPORT_CHOICES, exportPath } from "../src/exportFormats";
+import { engineSetting, findCli, requiredFiles, runArguments } from "../src/runWorkflow";
 import { findServer, isExecutable } from "../src/serverPath";
 import { serverSettings } from "../src/settings";
 
@@ -61,13 +62,14 @@ describe("findServer", () => {
 });
 
 describe("export formats", () => {
-  test("the three formats of easyflow/export, in the order of the spec", () => {
+  test("the formats of easyflow/export, in the order of the spec", () => {
     assert.deepEqual(
       EXPORT_CHOICES.map((c) => [c.format, c.language, c.suffix]),
       [
         ["diet", "xml", ".diet.xml"],
         ["workload", "json", ".workload.json"],
         ["model", "json", ".model.json"],
+        ["cwl", "json", ".cwl"],
       ],
     );
   });
@@ -85,5 +87,39 @@ describe("export formats", () => {
       "EasyFlow: pipeline.flow has 2 errors; fix them to export the workflow (see the Problems view).",
     );
     assert.match(blockedMessage("a.flow", 1), /has 1 error; fix it/);
+  });
+});
+
+describe("running a workflow", () => {
+  test("the required files are the inputs of the CWL export's #main", () => {
+    const cwl = JSON.stringify({ cwlVersion: "v1.2", $graph: [{ id: "#main", class: "Workflow", inputs: [{ id: "#main/names", type: "File" }, { id: "#main/grid", type: "File" }] }] });
+    assert.deepEqual(requiredFiles(cwl), ["names", "grid"]);
+  });
+
+  test("easyflow run with the engine and an --input per file", () => {
+    const inputs = new Map([["names", "/data/names with spaces.txt"], ["grid", "g.txt"]]);
+    assert.deepEqual(runArguments("/w/greetings.flow", "toil", inputs), [
+      "run", "/w/greetings.flow", "--engine", "toil", "--input", "names=/data/names with spaces.txt", "--input", "grid=g.txt",
+    ]);
+  });
+
+  test("the engine setting is cwltool unless it says toil", () => {
+    assert.equal(engineSetting(undefined), "cwltool");
+    assert.equal(engineSetting("toil"), "toil");
+    assert.equal(engineSetting("other"), "cwltool");
+  });
+
+  test("the bundled CLI beside the server", () => {
+    const extension = mkdtempSync(join(tmpdir(), "easyflow-ext-"));
+    mkdirSync(join(extension, "server"));
+    writeFileSync(join(extension, "server", "easyflow"), "");
+    assert.equal(findCli(extension), join(extension, "server", "easyflow"));
+    rmSync(extension, { recursive: true, force: true });
+  });
+
+  test("CWL is offered by the export command, saved as .cwl", () => {
+    const cwl = EXPORT_CHOICES.find((c) => c.format === "cwl");
+    assert.equal(cwl?.suffix, ".cwl");
+    assert.equal(exportPath("/w/greetings.flow", cwl!), "/w/greetings.cwl");
   });
 });

@@ -247,9 +247,9 @@ pub fn generated_flows() -> Result<(), Failed> {
         let path = dir.path().join(format!("generated-{seed}.flow"));
         std::fs::write(&path, &text)?;
         let mut outputs = Vec::new();
-        for format in Format::ALL {
+        for format in [Format::Diet, Format::Workload, Format::Model] {
             match export(&path, None, None, format)? {
-                Outcome::Exported(text) => outputs.push(text),
+                Outcome::Exported(exported) => outputs.push(exported.text),
                 Outcome::Refused(_, refused) => {
                     return Err(format!("seed {seed} refused: {:?}", refused.errors).into());
                 }
@@ -333,13 +333,192 @@ pub fn property_generated_flows_agree_with_their_graph() -> Result<(), Failed> {
         .run(&(1usize..160, any::<u64>()), |(steps, seed)| {
             std::fs::write(&path, easyflow_genflow::generate(steps, seed)).unwrap();
             let exported = |format| match export(&path, None, None, format).unwrap() {
-                Outcome::Exported(text) => text,
+                Outcome::Exported(exported) => exported.text,
                 Outcome::Refused(_, refused) => panic!("refused: {:?}", refused.errors),
             };
             let graph = graph_json(&path).unwrap();
             check_model(&exported(Format::Model), &graph)
                 .map_err(|e| TestCaseError::fail(e.message().unwrap_or("").to_string()))?;
             check_diet(&exported(Format::Diet))
+                .map_err(|e| TestCaseError::fail(e.message().unwrap_or("").to_string()))?;
+            Ok(())
+        })
+        .map_err(|e| format!("{e}"))?;
+    Ok(())
+}
+
+/// The rules of a CWL export (`run.md` §3) that need no engine: a packed
+/// v1.2 document whose `#main` links only to inputs and to outputs of
+/// steps written before, each step running a tool of the document with
+/// distinct argument positions and an input for each of its step's; each
+/// step's scatter size equals its instance count in the model (one job,
+/// unscattered), and each of the model's precedence edges is a link.
+pub fn check_cwl(cwl: &str, model: &str) -> Result<(), Failed> {
+    let cwl: Value = serde_json::from_str(cwl)?;
+    let model: Value = serde_json::from_str(model)?;
+    if cwl["cwlVersion"] != "v1.2" {
+        return Err("cwlVersion is not v1.2".into());
+    }
+    let graph = cwl["$graph"].as_array().ok_or("no $graph")?;
+    let main = graph
+        .first()
+        .filter(|m| m["id"] == "#main")
+        .ok_or("the first of $graph is not #main")?;
+    let tools: HashMap<&str, &Value> = graph[1..]
+        .iter()
+        .filter_map(|t| Some((t["id"].as_str()?, t)))
+        .collect();
+    let mut jobs: HashMap<&str, usize> = HashMap::new();
+    for job in model["jobs"].as_array().ok_or("no jobs")? {
+        *jobs
+            .entry(job["step"].as_str().ok_or("a job's step")?)
+            .or_default() += 1;
+    }
+    let mut available: HashSet<String> = main["inputs"]
+        .as_array()
+        .ok_or("no inputs")?
+        .iter()
+        .filter_map(|i| i["id"].as_str().map(str::to_string))
+        .collect();
+    // Step name → the steps it reads from.
+    let mut links: HashMap<String, HashSet<String>> = HashMap::new();
+    let steps = main["steps"].as_array().ok_or("no steps")?;
+    for step in steps {
+        let id = step["id"].as_str().ok_or("a step's id")?;
+        let name = id.strip_prefix("#main/").ok_or("a step id outside #main")?;
+        let tool = tools
+            .get(step["run"].as_str().unwrap_or_default())
+            .ok_or_else(|| format!("step {name} runs a tool that is not in the document"))?;
+        let tool_inputs: HashSet<String> = tool["inputs"]
+            .as_array()
+            .ok_or("a tool's inputs")?
+            .iter()
+            .filter_map(|i| i["id"].as_str()?.rsplit('/').next().map(str::to_string))
+            .collect();
+        let mut positions = HashSet::new();
+        for input in tool["inputs"].as_array().into_iter().flatten() {
+            if let Some(position) = input["inputBinding"]["position"].as_u64()
+                && !positions.insert(position)
+            {
+                return Err(format!("step {name}: two arguments at position {position}").into());
+            }
+        }
+        let mut sizes: HashMap<String, usize> = HashMap::new();
+        for input in step["in"].as_array().ok_or("a step's in")? {
+            let input_id = input["id"].as_str().ok_or("an input's id")?;
+            let short = input_id.rsplit('/').next().unwrap_or_default().to_string();
+            if !tool_inputs.contains(&short) {
+                return Err(format!("step {name}: the tool has no input {short}").into());
+            }
+            let sources: Vec<&str> = match &input["source"] {
+                Value::String(s) => vec![s.as_str()],
+                Value::Array(a) => a.iter().filter_map(Value::as_str).collect(),
+                _ => Vec::new(),
+            };
+            for source in &sources {
+                if !available.contains(*source) {
+                    return Err(format!(
+                        "step {name} reads {source}, which is not written before it"
+                    )
+                    .into());
+                }
+                let from = source.trim_start_matches("#main/");
+                if let Some((producer, _)) = from.split_once('/') {
+                    links
+                        .entry(name.to_string())
+                        .or_default()
+                        .insert(producer.to_string());
+                }
+            }
+            let size = if input.get("source").is_some() {
+                sources.len()
+            } else {
+                input["default"].as_array().map_or(1, Vec::len)
+            };
+            sizes.insert(input_id.to_string(), size);
+        }
+        let instances = match step.get("scatter") {
+            Some(scatter) => {
+                if step["scatterMethod"] != "flat_crossproduct" {
+                    return Err(
+                        format!("step {name} does not scatter with flat_crossproduct").into(),
+                    );
+                }
+                scatter
+                    .as_array()
+                    .ok_or("a scatter")?
+                    .iter()
+                    .map(|s| {
+                        sizes
+                            .get(s.as_str().unwrap_or_default())
+                            .copied()
+                            .unwrap_or(0)
+                    })
+                    .product()
+            }
+            None => 1,
+        };
+        let expected = jobs.get(name).copied().unwrap_or(0);
+        if instances != expected {
+            return Err(format!(
+                "step {name} runs {instances} instances, the model has {expected} jobs"
+            )
+            .into());
+        }
+        for out in step["out"].as_array().ok_or("a step's out")? {
+            available.insert(out.as_str().ok_or("an out")?.to_string());
+        }
+    }
+    let step_of_job: HashMap<&str, &str> = model["jobs"]
+        .as_array()
+        .into_iter()
+        .flatten()
+        .filter_map(|j| Some((j["id"].as_str()?, j["step"].as_str()?)))
+        .collect();
+    for edge in model["edges"].as_array().into_iter().flatten() {
+        if edge["kind"] != "precedence" {
+            continue;
+        }
+        let (Some(from), Some(to)) = (
+            edge["from"].as_str().and_then(|f| step_of_job.get(f)),
+            edge["to"].as_str().and_then(|t| step_of_job.get(t)),
+        ) else {
+            continue;
+        };
+        if !links.get(*to).is_some_and(|l| l.contains(*from)) {
+            return Err(format!("step {to} depends on {from}, but no link carries it").into());
+        }
+    }
+    Ok(())
+}
+
+/// Property: for generated flows (without code blocks) under the generated
+/// runnable catalog, the CWL export keeps the rules of [`check_cwl`]: each
+/// scatter is as large as the model's instances, each dependency a link.
+/// (`tests/run` validates such exports with cwltool.)
+pub fn property_generated_runnable_flows_scatter_as_the_model() -> Result<(), Failed> {
+    use proptest::prelude::*;
+    use proptest::test_runner::{Config, TestRunner};
+
+    let dir = tempfile::tempdir()?;
+    let path = dir.path().join("generated.flow");
+    let catalog = dir.path().join("easyflow-packages.toml");
+    std::fs::write(&catalog, easyflow_genflow::runnable_catalog())?;
+    let mut runner = TestRunner::new(Config {
+        cases: 32,
+        failure_persistence: None,
+        ..Config::default()
+    });
+    runner
+        .run(&(1usize..120, any::<u64>()), |(steps, seed)| {
+            std::fs::write(&path, easyflow_genflow::generate_runnable(steps, seed)).unwrap();
+            let exported = |format| match export(&path, None, None, format).unwrap() {
+                Outcome::Exported(exported) => exported.text,
+                Outcome::Refused(_, refused) => {
+                    panic!("refused: {:?} {:?}", refused.errors, refused.reasons)
+                }
+            };
+            check_cwl(&exported(Format::Cwl), &exported(Format::Model))
                 .map_err(|e| TestCaseError::fail(e.message().unwrap_or("").to_string()))?;
             Ok(())
         })

@@ -44,6 +44,9 @@ pub struct Reference {
     pub head: SmolStr,
     /// The output it reads when `head` is a step (see [`output_name`]).
     pub output: String,
+    /// Its last segment has an index (`A.outs["x"]`): it reads one output
+    /// by name, not `A.outs` or `A.Result` whole.
+    pub indexed: bool,
     /// The reference as written, without trivia.
     pub text: String,
     /// The expressions inside its indexers (which may hold references too).
@@ -152,6 +155,7 @@ fn reference_of<N: TreeNode>(reference: &ast::RefExpr<N>) -> Option<Reference> {
     let head = SmolStr::new(names.first()?);
     Some(Reference {
         output: output_name(&names[1..], last_index.as_ref()),
+        indexed: last_index.is_some(),
         head,
         text: reference.text(),
         indexes,

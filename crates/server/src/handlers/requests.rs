@@ -384,7 +384,9 @@ pub fn graph(s: &DocumentSnapshot, _: GraphParams) -> HandlerResult<Option<Graph
 /// export`, or `RequestFailed` listing the flow's errors.
 pub fn export(s: &DocumentSnapshot, params: ExportParams) -> HandlerResult<Option<ExportResult>> {
     match s.analysis.export(s.file, params.to.into())? {
-        Ok(text) => Ok(Some(ExportResult { text })),
+        Ok(exported) => Ok(Some(ExportResult {
+            text: exported.text,
+        })),
         Err(refused) => Err(HandlerError::Failed(convert::export_refused(
             &s.lines(),
             &refused,

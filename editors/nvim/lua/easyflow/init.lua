@@ -26,6 +26,12 @@
 -- buffer (filetype xml or json) in a new window; a flow with errors is
 -- refused with a message listing them.
 --
+-- `:EasyFlowRun` asks the server for the current flow's CWL export (a flow
+-- that cannot run is refused with the reasons), asks for a file for each
+-- required name, then runs `easyflow run` in a terminal window in the
+-- flow's folder (outputs in easyflow-out/STEM), with the engine of the
+-- setting `easyflow.run.engine` ("cwltool" or "toil"; see docs/run.md).
+--
 -- Highlighting: the server's semantic tokens (Neovim 0.9+ shows them by
 -- default); `syntax/easyflow.vim` is the fallback underneath them.
 
@@ -45,6 +51,8 @@ M.defaults = {
   --- `inlayHints = { instances = true }`, `codeLens = { enable = true }`.
   --- Given as `{ easyflow = { ... } }` or as the section itself.
   settings = {},
+  --- The `easyflow` command-line tool `:EasyFlowRun` runs.
+  cli = "easyflow",
   --- Sent as `initializationOptions`; the settings when not given, so the
   --- first diagnostics already use the configured topology.
   init_options = nil,
@@ -187,7 +195,7 @@ local function register_filetypes()
 end
 
 --- The formats of `easyflow/export`, with the filetype of their text.
-M.export_formats = { diet = "xml", workload = "json", model = "json" }
+M.export_formats = { diet = "xml", workload = "json", model = "json", cwl = "json" }
 
 local function notify(message, level)
   vim.notify("easyflow: " .. message, level or vim.log.levels.INFO)
@@ -204,7 +212,8 @@ function M.show_export(flow, format, text)
   local buf = vim.api.nvim_create_buf(true, true)
   vim.api.nvim_win_set_buf(0, buf)
   vim.api.nvim_buf_set_lines(buf, 0, -1, false, lines)
-  local suffix = format == "diet" and ".diet.xml" or ("." .. format .. ".json")
+  local suffixes = { diet = ".diet.xml", cwl = ".cwl" }
+  local suffix = suffixes[format] or ("." .. format .. ".json")
   local name = vim.fn.fnamemodify(flow, ":t:r") .. suffix
   -- Unique: a second export of the same flow gets its own buffer.
   pcall(vim.api.nvim_buf_set_name, buf, "easyflow-export://" .. buf .. "/" .. name)
@@ -222,7 +231,7 @@ function M.export(format, bufnr, on_done)
   bufnr = (bufnr == nil or bufnr == 0) and vim.api.nvim_get_current_buf() or bufnr
   on_done = on_done or function() end
   if not M.export_formats[format] then
-    local message = "export to what? diet, workload or model"
+    local message = "export to what? diet, workload, model or cwl"
     notify(message, vim.log.levels.ERROR)
     return on_done(nil, message)
   end
@@ -257,10 +266,91 @@ local function define_commands()
     complete = function(lead)
       return vim.tbl_filter(function(name)
         return name:sub(1, #lead) == lead
-      end, { "diet", "workload", "model" })
+      end, { "diet", "workload", "model", "cwl" })
     end,
-    desc = "Export the current EasyFlow workflow (diet, workload or model) to a scratch buffer",
+    desc = "Export the current EasyFlow workflow (diet, workload, model or cwl) to a scratch buffer",
   })
+  vim.api.nvim_create_user_command("EasyFlowRun", function()
+    M.run(0)
+  end, { nargs = 0, desc = "Run the current EasyFlow workflow with easyflow run (docs/run.md)" })
+end
+
+local function json_decode(text)
+  if vim.json and vim.json.decode then
+    return vim.json.decode(text)
+  end
+  return vim.fn.json_decode(text)
+end
+
+--- The required files of a flow: the inputs of its CWL export's `#main`.
+function M.required_files(cwl)
+  local names = {}
+  for _, entry in ipairs(json_decode(cwl)["$graph"] or {}) do
+    if entry.id == "#main" then
+      for _, input in ipairs(entry.inputs or {}) do
+        table.insert(names, (input.id:gsub("^#main/", "")))
+      end
+    end
+  end
+  return names
+end
+
+--- The command line of `easyflow run` for a flow, an engine and the files
+--- (a list of { name, path }).
+function M.run_command(cli, flow, engine, inputs)
+  local command = { cli, "run", flow, "--engine", engine }
+  for _, input in ipairs(inputs) do
+    table.insert(command, "--input")
+    table.insert(command, input[1] .. "=" .. input[2])
+  end
+  return command
+end
+
+local function ask_file(name)
+  local path = vim.fn.input("easyflow: the file for `" .. name .. "`: ", "", "file")
+  if path == "" then
+    return nil
+  end
+  return vim.fn.fnamemodify(path, ":p")
+end
+
+--- `:EasyFlowRun`: runs buffer `bufnr` (0: the current one). `ask(name)`
+--- returns the path for a required file (default: a prompt with file
+--- completion), nil to cancel. Calls `on_done(job_id_or_nil, error_or_nil)`
+--- once the terminal runs.
+function M.run(bufnr, ask, on_done)
+  bufnr = (bufnr == nil or bufnr == 0) and vim.api.nvim_get_current_buf() or bufnr
+  ask = ask or ask_file
+  on_done = on_done or function() end
+  local client = M.clients(bufnr)[1]
+  if not client or vim.bo[bufnr].filetype ~= "easyflow" then
+    local message = "no EasyFlow language server for this buffer (open a .flow file)"
+    notify(message, vim.log.levels.ERROR)
+    return on_done(nil, message)
+  end
+  local flow = vim.api.nvim_buf_get_name(bufnr)
+  local params = { textDocument = { uri = vim.uri_from_bufnr(bufnr) }, to = "cwl" }
+  client.request("easyflow/export", params, function(err, result)
+    if err or not result or not result.text then
+      local message = "not run: " .. tostring(err and (err.message or err) or "the server cannot read this flow")
+      notify(message, vim.log.levels.ERROR)
+      return on_done(nil, message)
+    end
+    local inputs = {}
+    for _, name in ipairs(M.required_files(result.text)) do
+      local path = ask(name)
+      if not path then
+        return on_done(nil, "cancelled")
+      end
+      table.insert(inputs, { name, path })
+    end
+    local settings = ((M.config or M.defaults).settings or {}).easyflow or {}
+    local engine = (settings.run or {}).engine == "toil" and "toil" or "cwltool"
+    local cli = (M.config or M.defaults).cli or "easyflow"
+    vim.cmd("botright new")
+    local job = vim.fn.termopen(M.run_command(cli, flow, engine, inputs), { cwd = vim.fn.fnamemodify(flow, ":h") })
+    on_done(job, nil)
+  end, bufnr)
 end
 
 --- Starts easyflow-ls for EasyFlow buffers. Safe to call again: the last

@@ -138,7 +138,7 @@ impl Session {
         }
         match self.analyse(&path, kind) {
             Ok((text, diagnostics)) => Some(CheckedFile {
-                path,
+                path: input::shown(&path),
                 text,
                 diagnostics,
             }),
@@ -156,34 +156,37 @@ impl Session {
         path: &Path,
         kind: FileKind,
     ) -> Result<(Arc<str>, Vec<Diagnostic>), String> {
-        if kind == FileKind::Catalog {
-            // Bytes: a catalog that is not UTF-8 is its own E0810.
-            let bytes = disk::read_bytes(path, kind).map_err(|e| e.to_string())?;
-            let text = String::from_utf8_lossy(&bytes).into();
-            let db = &self.db;
-            let file = *self
-                .catalogs
-                .entry(absolute(path))
-                .or_insert_with(|| CatalogFile::new(db, path.to_path_buf(), bytes));
-            return Ok((text, parse_catalog(&self.db, file).diagnostics.clone()));
-        }
-        let text: Arc<str> = input::read_source(path, kind)?.into();
-        let diagnostics = match kind {
+        let db = &self.db;
+        Ok(match kind {
+            FileKind::Flow => {
+                let text: Arc<str> = input::read_source(path, kind)?.into();
+                let file = self.open_flow(&input::shown(path), text.clone());
+                (text, self.db.check(file).to_vec())
+            }
             FileKind::Topology => {
-                let db = &self.db;
+                let text = input::read_source(path, kind)?;
                 let file = *self
                     .topologies
                     .entry(absolute(path))
-                    .or_insert_with(|| TopologyFile::new(db, path.to_path_buf(), text.to_string()));
-                parse_topology(&self.db, file).diagnostics.clone()
+                    .or_insert_with(|| TopologyFile::new(db, path.to_path_buf(), text.clone()));
+                (text.into(), parse_topology(db, file).diagnostics.clone())
             }
-            FileKind::Config => self.config_diagnostics(&absolute(path), &text),
-            FileKind::Flow | FileKind::Catalog => {
-                let file = self.open_flow(path, text.clone());
-                self.db.check(file).to_vec()
+            FileKind::Catalog => {
+                // Bytes: a catalog that is not UTF-8 is its own E0810.
+                let bytes = disk::read_bytes(path, kind).map_err(|e| e.to_string())?;
+                let text = String::from_utf8_lossy(&bytes).into();
+                let file = *self
+                    .catalogs
+                    .entry(absolute(path))
+                    .or_insert_with(|| CatalogFile::new(db, path.to_path_buf(), bytes));
+                (text, parse_catalog(db, file).diagnostics.clone())
             }
-        };
-        Ok((text, diagnostics))
+            FileKind::Config => {
+                let text = input::read_source(path, kind)?;
+                let diagnostics = self.config_diagnostics(&absolute(path), &text);
+                (text.into(), diagnostics)
+            }
+        })
     }
 
     fn config_diagnostics(&self, path: &Path, text: &str) -> Vec<Diagnostic> {

@@ -36,6 +36,14 @@ pub fn read_source(path: &Path, kind: FileKind) -> Result<String, String> {
     })
 }
 
+/// How messages and reports name the file at `path`: `<stdin>` for `-`.
+pub fn shown(path: &Path) -> PathBuf {
+    match path == Path::new("-") {
+        true => PathBuf::from("<stdin>"),
+        false => path.to_path_buf(),
+    }
+}
+
 /// The kind of a file named on the command line: what its name says, else
 /// `default` (the kind the command takes; standard input too).
 pub fn kind_of(path: &Path, default: FileKind) -> FileKind {
@@ -166,11 +174,7 @@ pub fn say_skipped(skipped: &[Skipped]) -> bool {
 /// settings. Says what was skipped; `None` (said) when the `easyflow.toml`
 /// cannot be read: formatting with the defaults could undo its settings.
 pub fn format_options(loader: &mut Loader<'_>, path: &Path) -> Option<FormatOptions> {
-    let flow = match path == Path::new("-") {
-        true => absolute(Path::new("<stdin>")),
-        false => absolute(path),
-    };
-    let options = loader.format_options(&flow);
+    let options = loader.format_options(&absolute(&shown(path)));
     say_skipped(&loader.take_loaded().skipped);
     match options {
         Ok(options) => Some(options),

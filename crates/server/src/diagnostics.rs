@@ -114,7 +114,9 @@ enum Source {
     Flow(SourceFile),
     Topology(TopologyFile),
     Catalog(CatalogFile),
-    Config(PathBuf),
+    /// An `easyflow.toml`, and the workspace whose folders the paths it
+    /// names must lie inside.
+    Config(PathBuf, Workspace),
 }
 
 /// One computation of an open document's diagnostics, detached from the
@@ -129,8 +131,6 @@ struct Job {
     encoding: Encoding,
     /// The setting `docsUrl`, if set.
     docs_url: Option<String>,
-    /// The workspace, whose folders configured paths must lie inside.
-    workspace: Workspace,
 }
 
 impl Job {
@@ -141,7 +141,7 @@ impl Job {
             FileKind::Flow => Source::Flow(*state.flows.get(&path)?),
             FileKind::Topology => Source::Topology(*state.topologies.get(&path)?),
             FileKind::Catalog => Source::Catalog(*state.catalogs.get(&path)?),
-            FileKind::Config => Source::Config(path),
+            FileKind::Config => Source::Config(path, state.workspace()),
         };
         Some(Job {
             version: document.version,
@@ -152,7 +152,6 @@ impl Job {
             lines: document.lines.clone(),
             encoding: state.client.encoding,
             docs_url: state.settings.docs_url.clone(),
-            workspace: state.workspace(),
         })
     }
 
@@ -163,11 +162,11 @@ impl Job {
             Source::Topology(topology) => self.analysis.topology_diagnostics(*topology)?,
             Source::Catalog(catalog) => self.analysis.catalog_diagnostics(*catalog)?,
             // Not a query: it reads the disk, to check the files it names.
-            Source::Config(path) => {
+            Source::Config(path, workspace) => {
                 config = discovery::config_diagnostics(
                     path,
                     &self.text.whole(),
-                    &self.workspace,
+                    workspace,
                     &discovery::Disk,
                 );
                 config.as_slice()

@@ -6,7 +6,6 @@ use std::path::Path;
 
 use clap::ValueEnum;
 use easyflow_db::{Database, EdgeKind, GraphView, SourceFile, graph_view};
-
 use easyflow_project::FileKind;
 
 use crate::{exit, input};

@@ -205,13 +205,11 @@ impl<'a> Loader<'a> {
         Some(path)
     }
 
-    /// Says the files the `easyflow.toml` at `path` names that are skipped
-    /// (a file that does not exist is no skipped file: E0903 says it).
+    /// Says the files the `easyflow.toml` at `path` names that are skipped.
     fn say_refused_paths(&mut self, path: &Path, config: &Config) {
         let refused = discovery::refused_paths(path, config, &self.workspace, self.fs)
             .into_iter()
             .map(|(_, error)| error)
-            .filter(|error| error.reason != SkipReason::NotFound)
             .collect();
         self.say(refused, Some(path));
     }
@@ -234,8 +232,14 @@ impl<'a> Loader<'a> {
         }
     }
 
+    /// Keeps what was skipped for the host to say, each file once. A file
+    /// that does not exist is no skipped file (one an `easyflow.toml` names
+    /// gets its E0903; one gone since it was found is simply gone).
     fn say(&mut self, errors: Vec<ReadError>, named_by: Option<&Path>) {
         for error in errors {
+            if error.reason == SkipReason::NotFound {
+                continue;
+            }
             let skipped = Skipped {
                 error,
                 named_by: named_by.map(Path::to_path_buf),

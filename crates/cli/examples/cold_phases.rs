@@ -127,7 +127,8 @@ fn main() {
         "phase", "peak MB", "kept MB", "live MB", "allocations", "RSS MB", "ms"
     );
     let text = phase("read", || {
-        easyflow_cli::input::read_source(path.as_ref()).expect("readable")
+        easyflow_cli::input::read_source(path.as_ref(), easyflow_project::FileKind::Flow)
+            .expect("readable")
     });
     let lexed = phase("  (anatomy) lex alone", || easyflow_syntax::lex(&text));
     phase("  (anatomy) drop the tokens", || drop(lexed));

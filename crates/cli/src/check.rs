@@ -1,178 +1,259 @@
-//! `easyflow check`: finds the files, analyses them, reports.
+//! `easyflow check`: finds the files, loads their project through the
+//! project loader (`easyflow_project::Loader`, as the server does),
+//! analyses them, reports.
 
-use std::collections::{BTreeSet, HashMap};
+use std::collections::{BTreeSet, HashMap, HashSet};
 use std::path::{Path, PathBuf};
 use std::sync::Arc;
 
-use easyflow_db::discovery::{self, Disk};
-use easyflow_db::{CatalogFile, Database, SourceFile, TopologyFile, parse_catalog, parse_topology};
+use easyflow_db::{
+    CatalogFile, Database, Diagnostic, SourceFile, TopologyFile, parse_catalog, parse_topology,
+};
+use easyflow_project::discovery::{self, Disk};
+use easyflow_project::{FileKind, Loaded, Loader, PathSettings, Workspace, disk};
 
 use crate::checked::{CheckedFile, Counts};
-use crate::input::read_source;
+use crate::input::{self, absolute};
 use crate::{exit, report};
 
-/// The analysis of one run: the database and the topology and catalog files
-/// loaded so far (each is read and parsed once, however many flows use it).
+/// The analysis of one run: the database, the project loader, and the
+/// files loaded so far (each read and parsed once, however many flows use
+/// it).
 struct Session {
     db: Database,
-    topologies: HashMap<PathBuf, Option<TopologyFile>>,
-    catalogs: HashMap<PathBuf, Option<CatalogFile>>,
-    /// The `easyflow.toml` files the flows use, to report their diagnostics.
-    configs: BTreeSet<PathBuf>,
-    topology_flag: Option<PathBuf>,
-    /// `--catalog`: absolute, and as given (how the report names it).
-    catalog_flag: Option<(PathBuf, PathBuf)>,
-    /// The catalogs the flows use (absolute), to report their diagnostics.
+    loader: Loader<'static>,
+    topologies: HashMap<PathBuf, TopologyFile>,
+    catalogs: HashMap<PathBuf, CatalogFile>,
+    /// The texts of the `easyflow.toml` files read.
+    configs: HashMap<PathBuf, Arc<str>>,
+    /// What the flows use (absolute), reported after the files under the
+    /// paths, each with its own diagnostics.
+    used_configs: BTreeSet<PathBuf>,
+    used_topologies: BTreeSet<PathBuf>,
     used_catalogs: BTreeSet<PathBuf>,
-    /// A catalog could not be read (named on stderr).
-    unreadable_catalog: bool,
-    /// The disk, within the current directory: the workspace of a run.
-    disk: Disk,
+    /// The files reported (absolute), so that none is reported twice.
+    reported: HashSet<PathBuf>,
+    /// The files of `--topology` and `--catalog` (absolute), with the paths
+    /// as given: how the report names them.
+    flags: HashMap<PathBuf, PathBuf>,
+    /// A file could not be read (named on stderr).
+    unreadable: bool,
 }
 
 impl Session {
-    /// A session with the `--topology` and `--catalog` flags (which must
-    /// name readable files).
-    fn new(topology: Option<&Path>, catalog: Option<&Path>) -> Result<Session, String> {
-        if let Some(flag) = topology {
-            easyflow_db::disk::probe(flag, easyflow_db::disk::FileKind::Topology)
-                .map_err(|error| format!("--topology {error}"))?;
+    /// A session for the project in the folders `roots` (absolute), with
+    /// the `--topology` and `--catalog` flags (which must name readable
+    /// files).
+    fn new(
+        roots: Vec<PathBuf>,
+        topology: Option<&Path>,
+        catalog: Option<&Path>,
+    ) -> Result<Session, String> {
+        let flags = [
+            ("--topology", topology, FileKind::Topology),
+            ("--catalog", catalog, FileKind::Catalog),
+        ];
+        for (flag, path, kind) in flags {
+            if let Some(path) = path {
+                disk::probe(path, kind).map_err(|error| format!("{flag} {error}"))?;
+            }
         }
-        if let Some(flag) = catalog {
-            easyflow_db::disk::probe(flag, easyflow_db::disk::FileKind::Catalog)
-                .map_err(|error| format!("--catalog {error}"))?;
-        }
+        let settings = PathSettings {
+            topology: topology.map(absolute),
+            catalog: catalog.map(absolute),
+        };
         Ok(Session {
             db: Database::default(),
+            loader: Loader::new(Workspace::new(roots, settings), &Disk),
             topologies: HashMap::new(),
             catalogs: HashMap::new(),
-            configs: BTreeSet::new(),
-            topology_flag: topology.map(absolute),
-            catalog_flag: catalog.map(|given| (absolute(given), given.to_path_buf())),
+            configs: HashMap::new(),
+            used_configs: BTreeSet::new(),
+            used_topologies: BTreeSet::new(),
             used_catalogs: BTreeSet::new(),
-            unreadable_catalog: false,
-            disk: Disk::within(std::env::current_dir().into_iter().collect()),
+            reported: HashSet::new(),
+            flags: [topology, catalog]
+                .into_iter()
+                .flatten()
+                .map(|given| (absolute(given), given.to_path_buf()))
+                .collect(),
+            unreadable: false,
         })
     }
 
-    fn topology(&mut self, path: &Path) -> Option<TopologyFile> {
-        if let Some(loaded) = self.topologies.get(path) {
-            return *loaded;
+    /// Makes what the loader read inputs of the analysis, and says what it
+    /// skipped (`input::say_skipped`).
+    fn take_loaded(&mut self) {
+        let Loaded {
+            configs,
+            topologies,
+            catalogs,
+            skipped,
+        } = self.loader.take_loaded();
+        for (path, text) in configs {
+            self.configs.insert(path, text.into());
         }
-        let loaded = match read_source(path) {
-            Ok(text) => Some(TopologyFile::new(&self.db, path.to_path_buf(), text)),
-            Err(message) => {
-                eprintln!("error: {message}");
-                None
-            }
-        };
-        self.topologies.insert(path.to_path_buf(), loaded);
-        loaded
+        for (path, text) in topologies {
+            let db = &self.db;
+            self.topologies
+                .entry(path.clone())
+                .or_insert_with(|| TopologyFile::new(db, path, text));
+        }
+        for (path, bytes) in catalogs {
+            let db = &self.db;
+            self.catalogs
+                .entry(path.clone())
+                .or_insert_with(|| CatalogFile::new(db, path, bytes));
+        }
+        self.unreadable |= input::say_skipped(&skipped);
     }
 
-    fn catalog(&mut self, path: &Path) -> Option<CatalogFile> {
-        if let Some(loaded) = self.catalogs.get(path) {
-            return *loaded;
-        }
-        // Bytes: a catalog that is not UTF-8 is its own E0810.
-        let loaded = match easyflow_db::disk::read_bytes(path, easyflow_db::disk::FileKind::Catalog)
-        {
-            Ok(bytes) => Some(CatalogFile::new(&self.db, path.to_path_buf(), bytes)),
-            Err(error) => {
-                eprintln!("error: {error}");
-                self.unreadable_catalog = true;
-                None
-            }
-        };
-        self.catalogs.insert(path.to_path_buf(), loaded);
-        if loaded.is_some() {
-            self.used_catalogs.insert(path.to_path_buf());
-        }
-        loaded
-    }
-
-    /// The catalog files used, with their own diagnostics (E0810).
-    fn checked_catalogs(&self) -> Vec<CheckedFile> {
-        self.used_catalogs
-            .iter()
-            .filter_map(|path| {
-                let file = (*self.catalogs.get(path)?)?;
-                let shown = match &self.catalog_flag {
-                    Some((absolute, given)) if absolute == path => given.clone(),
-                    _ => for_display(path),
-                };
-                Some(CheckedFile {
-                    path: shown,
-                    text: String::from_utf8_lossy(file.bytes(&self.db)).into(),
-                    diagnostics: parse_catalog(&self.db, file).diagnostics.clone(),
-                })
-            })
-            .collect()
-    }
-
-    /// A flow with the topology and catalog discovery gives it.
+    /// A flow (shown as `path`) with the topology and catalog the loader
+    /// finds for it.
     fn open_flow(&mut self, path: &Path, text: Arc<str>) -> SourceFile {
-        let discovery =
-            discovery::discover(&absolute(path), self.topology_flag.as_deref(), &self.disk);
-        if let Some(config) = discovery.config {
-            self.configs.insert(config);
-        }
-        let topology = discovery
-            .topology
-            .and_then(|(topology, _)| self.topology(&topology));
-        let catalog_flag = self
-            .catalog_flag
-            .as_ref()
-            .map(|(absolute, _)| absolute.clone());
-        let catalog =
-            discovery::discover_catalog(&absolute(path), catalog_flag.as_deref(), &self.disk)
-                .and_then(|(catalog, _)| self.catalog(&catalog));
+        let files = self.loader.flow(&absolute(path));
+        self.take_loaded();
+        self.used_configs.extend(files.config);
+        let topology = files.topology.and_then(|(path, _)| {
+            let topology = *self.topologies.get(&path)?;
+            self.used_topologies.insert(path);
+            Some(topology)
+        });
+        let catalog = files.catalog.and_then(|(path, _)| {
+            let catalog = *self.catalogs.get(&path)?;
+            self.used_catalogs.insert(path);
+            Some(catalog)
+        });
         SourceFile::builder(path.to_path_buf(), text.into())
             .topology(topology)
             .catalog(catalog)
             .new(&self.db)
     }
 
-    fn check_flow(&mut self, path: PathBuf, text: String) -> CheckedFile {
-        let text: Arc<str> = text.into();
-        let file = self.open_flow(&path, text.clone());
-        let diagnostics = self.db.check(file).to_vec();
-        CheckedFile {
-            path,
-            text,
-            diagnostics,
+    /// The file at `path` (as given or found), checked as `kind`; `None`
+    /// when it cannot be read (said on stderr) or was reported already.
+    fn check_file(&mut self, path: PathBuf, kind: FileKind) -> Option<CheckedFile> {
+        if !self.reported.insert(absolute(&path)) {
+            return None;
+        }
+        match self.analyse(&path, kind) {
+            Ok((text, diagnostics)) => Some(CheckedFile {
+                path: input::shown(&path),
+                text,
+                diagnostics,
+            }),
+            Err(message) => {
+                eprintln!("error: {message}");
+                self.unreadable = true;
+                None
+            }
         }
     }
 
-    fn check_topology(&mut self, path: PathBuf, text: String) -> CheckedFile {
-        let file = TopologyFile::new(&self.db, path.clone(), text.clone());
-        self.topologies.insert(absolute(&path), Some(file));
-        let diagnostics = parse_topology(&self.db, file).diagnostics.clone();
-        CheckedFile {
-            path,
-            text: text.into(),
-            diagnostics,
+    /// The text and the diagnostics of the file at `path`, as `kind`.
+    fn analyse(
+        &mut self,
+        path: &Path,
+        kind: FileKind,
+    ) -> Result<(Arc<str>, Vec<Diagnostic>), String> {
+        let db = &self.db;
+        Ok(match kind {
+            FileKind::Flow => {
+                let text: Arc<str> = input::read_source(path, kind)?.into();
+                let file = self.open_flow(&input::shown(path), text.clone());
+                (text, self.db.check(file).to_vec())
+            }
+            FileKind::Topology => {
+                let text = input::read_source(path, kind)?;
+                let file = *self
+                    .topologies
+                    .entry(absolute(path))
+                    .or_insert_with(|| TopologyFile::new(db, path.to_path_buf(), text.clone()));
+                (text.into(), parse_topology(db, file).diagnostics.clone())
+            }
+            FileKind::Catalog => {
+                // Bytes: a catalog that is not UTF-8 is its own E0810.
+                let bytes = disk::read_bytes(path, kind).map_err(|e| e.to_string())?;
+                let text = String::from_utf8_lossy(&bytes).into();
+                let file = *self
+                    .catalogs
+                    .entry(absolute(path))
+                    .or_insert_with(|| CatalogFile::new(db, path.to_path_buf(), bytes));
+                (text, parse_catalog(db, file).diagnostics.clone())
+            }
+            FileKind::Config => {
+                let text = input::read_source(path, kind)?;
+                let diagnostics = self.config_diagnostics(&absolute(path), &text);
+                (text.into(), diagnostics)
+            }
+        })
+    }
+
+    fn config_diagnostics(&self, path: &Path, text: &str) -> Vec<Diagnostic> {
+        discovery::config_diagnostics(path, text, self.loader.workspace(), &Disk)
+    }
+
+    /// The `easyflow.toml` files, topologies and catalogs the flows use
+    /// that were not reported yet, each with its own diagnostics.
+    fn used_files(&mut self) -> Vec<CheckedFile> {
+        let mut files = Vec::new();
+        for path in std::mem::take(&mut self.used_configs) {
+            if let Some(text) = self.configs.get(&path)
+                && self.reported.insert(path.clone())
+            {
+                files.push(CheckedFile {
+                    diagnostics: self.config_diagnostics(&path, text),
+                    text: text.clone(),
+                    path: self.shown(&path),
+                });
+            }
+        }
+        for path in std::mem::take(&mut self.used_topologies) {
+            let file = self.topologies[&path];
+            if self.reported.insert(path.clone()) {
+                files.push(CheckedFile {
+                    path: self.shown(&path),
+                    text: file.text(&self.db).as_str().into(),
+                    diagnostics: parse_topology(&self.db, file).diagnostics.clone(),
+                });
+            }
+        }
+        for path in std::mem::take(&mut self.used_catalogs) {
+            let file = self.catalogs[&path];
+            if self.reported.insert(path.clone()) {
+                files.push(CheckedFile {
+                    path: self.shown(&path),
+                    text: String::from_utf8_lossy(file.bytes(&self.db)).into(),
+                    diagnostics: parse_catalog(&self.db, file).diagnostics.clone(),
+                });
+            }
+        }
+        files
+    }
+
+    /// How the report names a file the flows use: a flag's as given, any
+    /// other relative to the current directory when it is below it.
+    fn shown(&self, path: &Path) -> PathBuf {
+        match self.flags.get(path) {
+            Some(given) => given.clone(),
+            None => for_display(path),
         }
     }
 }
 
 /// One flow, read and given its topology and catalog as `check` does (the
-/// flags, else discovery), in a database of its own; with its text, shared
-/// with the database.
+/// flags, else discovery, in the workspace of the flow's own directory), in
+/// a database of its own; with its text, shared with the database. A file
+/// whose name says it is no flow is refused.
 pub fn open_flow(
     path: &Path,
     topology: Option<&Path>,
     catalog: Option<&Path>,
 ) -> Result<(Database, SourceFile, Arc<str>), String> {
-    let mut session = Session::new(topology, catalog)?;
-    let text: Arc<str> = read_source(path)?.into();
+    let mut session = Session::new(vec![input::workspace_root(path)], topology, catalog)?;
+    let text: Arc<str> = input::read_one(path, FileKind::Flow)?.into();
     let file = session.open_flow(path, text.clone());
     Ok((session.db, file, text))
-}
-
-/// `path` made absolute (for searching upwards past the current directory).
-fn absolute(path: &Path) -> PathBuf {
-    std::path::absolute(path).unwrap_or_else(|_| path.to_path_buf())
 }
 
 /// `path` relative to the current directory when it is below it.
@@ -185,62 +266,58 @@ fn for_display(path: &Path) -> PathBuf {
 
 /// What one `easyflow check` found.
 pub struct Check {
-    /// Every checked file in report order: the flows and topologies under the
-    /// paths, then the `easyflow.toml` files they use, then their catalogs.
+    /// Every checked file in report order: the files named or found under
+    /// the paths, each as what it is, then the `easyflow.toml` files, the
+    /// topologies and the catalogs the flows use.
     pub files: Vec<CheckedFile>,
-    /// Some path did not exist or some file could not be read (each named
-    /// on stderr); the others are still in `files`.
+    /// Some path did not exist or yielded no file, or some file could not
+    /// be read (each named on stderr); the others are still in `files`.
     pub unreadable: bool,
     /// The analysis behind `files`, for `run` to end the process without
     /// freeing it.
     session: Session,
 }
 
-/// Checks the `.flow` and `.topology` files named or found under `paths`,
-/// with `topology` and `catalog` (if given) as every flow's topology and
-/// package catalog. Paths are reported as given, and looked up from the
-/// current directory.
+/// Checks the files named (`-`: standard input, a flow) or found under
+/// `paths` (`.flow` and `.topology` files; none given: the current
+/// directory), each as what its name says (`FileKind::by_name`; any other
+/// name, a flow), with `topology` and `catalog` (if given) as every flow's
+/// topology and package catalog. The workspace is the project asked about:
+/// the directories given, a file's own directory, or the current directory.
+/// Paths are reported as given, and looked up from the current directory.
 pub fn check(
     paths: &[PathBuf],
     topology: Option<&Path>,
     catalog: Option<&Path>,
 ) -> Result<Check, String> {
-    let mut session = Session::new(topology, catalog)?;
-    let mut unreadable = false;
-    let mut files = Vec::new();
-    for path in discover(paths, &["flow", "topology"], &mut unreadable) {
-        match read_source(&path) {
-            Ok(text) if path.extension().is_some_and(|e| e == "topology") => {
-                files.push(session.check_topology(path, text));
-            }
-            Ok(text) => files.push(session.check_flow(path, text)),
-            Err(message) => {
-                eprintln!("error: {message}");
-                unreadable = true;
-            }
-        }
-    }
-    for config in std::mem::take(&mut session.configs) {
-        match read_source(&config) {
-            Ok(text) => {
-                let diagnostics = discovery::config_diagnostics(&config, &text, &session.disk);
-                files.push(CheckedFile {
-                    path: for_display(&config),
-                    text: text.into(),
-                    diagnostics,
-                });
-            }
-            Err(message) => {
-                eprintln!("error: {message}");
-                unreadable = true;
-            }
-        }
-    }
-    files.extend(session.checked_catalogs());
-    unreadable |= session.unreadable_catalog;
+    let given = !paths.is_empty();
+    let paths = match given {
+        true => paths.to_vec(),
+        false => vec![PathBuf::from(".")],
+    };
+    let roots = paths
+        .iter()
+        .map(|path| input::workspace_root(path))
+        .collect();
+    let mut session = Session::new(roots, topology, catalog)?;
+    let mut failed = false;
+    let found = input::find(
+        &paths,
+        &[FileKind::Flow, FileKind::Topology],
+        given,
+        &mut failed,
+    );
+    let mut files: Vec<CheckedFile> = found
+        .into_iter()
+        .filter_map(|path| {
+            let kind = input::kind_of(&path, FileKind::Flow);
+            session.check_file(path, kind)
+        })
+        .collect();
+    files.extend(session.used_files());
     Ok(Check {
         files,
-        unreadable,
+        unreadable: failed || session.unreadable,
         session,
     })
 }
@@ -282,63 +359,4 @@ pub fn run(
     } else {
         exit::OK
     }
-}
-
-/// Whether `path`, found by the walk, is a regular file; if not, says
-/// that it is skipped and why (a FIFO, a device, a loop of links, …).
-fn regular_or_reported(path: &Path) -> bool {
-    if path.is_file() {
-        return true;
-    }
-    if let Err(error) = easyflow_db::disk::probe(path, easyflow_db::disk::FileKind::of(path))
-        && !matches!(
-            error.refusal,
-            easyflow_db::disk::Refusal::NotRegular("a directory")
-        )
-    {
-        eprintln!("warning: skipped {error}");
-    }
-    false
-}
-
-/// The files named, or found under `paths` with one of `extensions`
-/// (`ignore`'s walk, so `.gitignore`d files are skipped), each directory's
-/// files in sorted order. Reports paths that do not exist and sets
-/// `unreadable`. `fmt` searches as `check` does.
-pub(crate) fn discover(
-    paths: &[PathBuf],
-    extensions: &[&str],
-    unreadable: &mut bool,
-) -> Vec<PathBuf> {
-    let mut found = Vec::new();
-    for path in paths {
-        if path.is_dir() {
-            let mut in_dir: Vec<PathBuf> = ignore::WalkBuilder::new(path)
-                .sort_by_file_path(|a, b| a.cmp(b))
-                .build()
-                .filter_map(|entry| match entry {
-                    Ok(entry) => Some(entry.into_path()),
-                    Err(error) => {
-                        eprintln!("error: {error}");
-                        *unreadable = true;
-                        None
-                    }
-                })
-                .filter(|p| {
-                    p.extension()
-                        .is_some_and(|e| extensions.iter().any(|x| e == *x))
-                        && regular_or_reported(p)
-                })
-                .map(|p| p.strip_prefix("./").map(Path::to_path_buf).unwrap_or(p))
-                .collect();
-            in_dir.sort();
-            found.extend(in_dir);
-        } else if path.exists() {
-            found.push(path.clone());
-        } else {
-            eprintln!("error: {}: no such file or directory", path.display());
-            *unreadable = true;
-        }
-    }
-    found
 }

@@ -10,10 +10,11 @@
 use std::io::Write;
 use std::path::{Path, PathBuf};
 
-use easyflow_db::discovery::{self, Disk};
-use easyflow_fmt::{FormatError, Options};
+use easyflow_fmt::FormatError;
+use easyflow_project::discovery::Disk;
+use easyflow_project::{FileKind, Loader, Workspace};
 
-use crate::{check, exit, input, report};
+use crate::{exit, input, report};
 
 /// What happened to one file.
 #[derive(Debug, Clone, PartialEq, Eq)]
@@ -35,21 +36,21 @@ pub fn run(paths: &[PathBuf], check: bool) -> u8 {
             eprintln!("error: `-` (standard input) cannot be combined with other paths");
             return exit::FAILURE;
         }
-        return status(&[format_stdin(check)], check);
+        return status(&[format_stdin(check, &mut loader())], check);
     }
-    let paths = if paths.is_empty() {
-        vec![PathBuf::from(".")]
-    } else {
-        paths.to_vec()
+    let given = !paths.is_empty();
+    let paths = match given {
+        true => paths.to_vec(),
+        false => vec![PathBuf::from(".")],
     };
-    let mut unreadable = false;
-    let files = check::discover(&paths, &["flow"], &mut unreadable);
-    let disk = Disk::within(std::env::current_dir().into_iter().collect());
+    let mut failed = false;
+    let files = input::find(&paths, &[FileKind::Flow], given, &mut failed);
+    let mut loader = loader();
     let mut outcomes: Vec<Outcome> = files
         .iter()
-        .map(|path| format_file(path, check, &disk))
+        .map(|path| format_file(path, check, &mut loader))
         .collect();
-    if unreadable {
+    if failed {
         outcomes.push(Outcome::Failed);
     }
     let changed = outcomes.iter().filter(|o| **o == Outcome::Changed).count();
@@ -81,25 +82,26 @@ fn status(outcomes: &[Outcome], check: bool) -> u8 {
     }
 }
 
-/// The formatter's options for a flow at `path`, from its `easyflow.toml`.
-fn options_for(path: &Path, disk: &Disk) -> Options {
-    let absolute = std::path::absolute(path).unwrap_or_else(|_| path.to_path_buf());
-    let settings = discovery::format_settings(&absolute, disk);
-    Options {
-        width: settings.width,
-        indent: settings.indent,
-    }
+/// The project loader, for each flow's `[format]` settings: no workspace
+/// boundary applies to them.
+fn loader() -> Loader<'static> {
+    Loader::new(Workspace::default(), &Disk)
 }
 
-fn format_file(path: &Path, check: bool, disk: &Disk) -> Outcome {
-    let text = match input::read_source(path) {
+/// Formats the flow at `path`; refuses a file whose name says it is of
+/// another kind (a topology named on the command line).
+fn format_file(path: &Path, check: bool, loader: &mut Loader<'_>) -> Outcome {
+    let text = match input::read_one(path, FileKind::Flow) {
         Ok(text) => text,
         Err(message) => {
             eprintln!("error: {message}");
             return Outcome::Failed;
         }
     };
-    let formatted = match easyflow_fmt::format(&text, &options_for(path, disk)) {
+    let Some(options) = input::format_options(loader, path) else {
+        return Outcome::Failed;
+    };
+    let formatted = match easyflow_fmt::format(&text, &options) {
         Ok(formatted) => formatted,
         Err(error) => return refused(&path.display().to_string(), &text, &error),
     };
@@ -123,16 +125,17 @@ fn format_file(path: &Path, check: bool, disk: &Disk) -> Outcome {
 /// of the `easyflow.toml` found from the current directory. A text with
 /// syntax errors prints nothing. Under `--check`, prints nothing and only
 /// says by its status whether the text would change.
-fn format_stdin(check: bool) -> Outcome {
-    let text = match input::read_source(Path::new("-")) {
+fn format_stdin(check: bool, loader: &mut Loader<'_>) -> Outcome {
+    let text = match input::read_source(Path::new("-"), FileKind::Flow) {
         Ok(text) => text,
         Err(message) => {
             eprintln!("error: {message}");
             return Outcome::Failed;
         }
     };
-    let disk = Disk::within(std::env::current_dir().into_iter().collect());
-    let options = options_for(Path::new("<stdin>.flow"), &disk);
+    let Some(options) = input::format_options(loader, Path::new("-")) else {
+        return Outcome::Failed;
+    };
     let formatted = match easyflow_fmt::format(&text, &options) {
         Ok(formatted) => formatted,
         Err(error) => return refused("<stdin>", &text, &error),

@@ -6,6 +6,7 @@ use std::path::Path;
 
 use clap::ValueEnum;
 use easyflow_db::{Database, EdgeKind, GraphView, SourceFile, graph_view};
+use easyflow_project::FileKind;
 
 use crate::{exit, input};
 
@@ -22,7 +23,7 @@ pub enum GraphFormat {
 }
 
 pub fn run(path: &Path, format: GraphFormat) -> u8 {
-    let text = match input::read_source(path) {
+    let text = match input::read_one(path, FileKind::Flow) {
         Ok(text) => text,
         Err(message) => {
             eprintln!("error: {message}");

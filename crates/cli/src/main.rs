@@ -38,10 +38,10 @@ struct Cli {
 
 #[derive(Subcommand)]
 enum Command {
-    /// Check `.flow` files (directories are searched recursively).
+    /// Check `.flow` files (directories are searched recursively), and the
+    /// topologies, catalogs and `easyflow.toml` files named or used.
     Check {
-        /// Files or directories to check.
-        #[arg(default_value = ".")]
+        /// Files or directories to check (default: `.`), or `-`.
         paths: Vec<PathBuf>,
         /// Output format.
         #[arg(long, value_enum, default_value_t = report::Format::Human)]
@@ -61,8 +61,7 @@ enum Command {
     /// Format `.flow` files in place (directories are searched recursively;
     /// `-` formats standard input to standard output).
     Fmt {
-        /// Files or directories to format, or `-`.
-        #[arg(default_value = ".")]
+        /// Files or directories to format (default: `.`), or `-`.
         paths: Vec<PathBuf>,
         /// Write nothing: list the files that would change, exit 1 if any would.
         #[arg(long)]

@@ -4,10 +4,12 @@
 use std::io::Write;
 use std::path::Path;
 
+use easyflow_project::FileKind;
+
 use crate::{exit, input, report};
 
 pub fn run(path: &Path) -> u8 {
-    let text = match input::read_source(path) {
+    let text = match input::read_one(path, FileKind::Flow) {
         Ok(text) => text,
         Err(message) => {
             eprintln!("error: {message}");

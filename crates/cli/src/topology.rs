@@ -7,13 +7,14 @@ use std::path::Path;
 use codespan_reporting::files::SimpleFile;
 use codespan_reporting::term::{self, termcolor};
 use easyflow_diagnostics::{Diagnostic, Severity};
+use easyflow_project::FileKind;
 use easyflow_topology::{Topology, WorkerType, format_bytes};
 
 use crate::report::color_choice;
 use crate::{exit, input, report};
 
 pub fn run(path: &Path, gpispace: bool) -> u8 {
-    let text = match input::read_source(path) {
+    let text = match input::read_one(path, FileKind::Topology) {
         Ok(text) => text,
         Err(message) => {
             eprintln!("error: {message}");

@@ -3,11 +3,9 @@
 
 mod common;
 
-use std::io::Write;
 use std::path::Path;
-use std::process::{Command, Stdio};
 
-use common::{easyflow, repo_root, stderr, stdout};
+use common::{easyflow, easyflow_with_stdin, repo_root, stderr, stdout};
 
 const MESSY: &str = "step   A runs P (x=1,y=2,)\nstep B runs P after A ()\n";
 const MESSY_FORMATTED: &str = "step A runs P (x = 1, y = 2);\nstep B runs P after A ();\n";
@@ -107,32 +105,14 @@ fn rewriting_keeps_the_permissions() {
     assert_eq!(read(dir.path(), "a.flow"), MESSY_FORMATTED);
 }
 
-fn fmt_stdin(args: &[&str], input: &str, dir: &Path) -> std::process::Output {
-    let mut child = Command::new(env!("CARGO_BIN_EXE_easyflow"))
-        .args(args)
-        .current_dir(dir)
-        .stdin(Stdio::piped())
-        .stdout(Stdio::piped())
-        .stderr(Stdio::piped())
-        .spawn()
-        .unwrap();
-    child
-        .stdin
-        .take()
-        .unwrap()
-        .write_all(input.as_bytes())
-        .unwrap();
-    child.wait_with_output().unwrap()
-}
-
 #[test]
 fn stdin_to_stdout() {
     let dir = tempfile::tempdir().unwrap();
-    let output = fmt_stdin(&["fmt", "-"], MESSY, dir.path());
+    let output = easyflow_with_stdin(&["fmt", "-"], MESSY, dir.path());
     assert_eq!(output.status.code(), Some(0), "{}", stderr(&output));
     assert_eq!(stdout(&output), MESSY_FORMATTED);
 
-    let output = fmt_stdin(&["fmt", "-"], BROKEN, dir.path());
+    let output = easyflow_with_stdin(&["fmt", "-"], BROKEN, dir.path());
     assert_eq!(output.status.code(), Some(1));
     assert_eq!(stdout(&output), "", "nothing for a text with syntax errors");
     assert!(
@@ -141,9 +121,9 @@ fn stdin_to_stdout() {
         stderr(&output)
     );
 
-    let output = fmt_stdin(&["fmt", "--check", "-"], MESSY, dir.path());
+    let output = easyflow_with_stdin(&["fmt", "--check", "-"], MESSY, dir.path());
     assert_eq!(output.status.code(), Some(1));
-    let output = fmt_stdin(&["fmt", "--check", "-"], MESSY_FORMATTED, dir.path());
+    let output = easyflow_with_stdin(&["fmt", "--check", "-"], MESSY_FORMATTED, dir.path());
     assert_eq!(output.status.code(), Some(0));
 
     // The settings of the easyflow.toml found from the current directory.
@@ -152,7 +132,7 @@ fn stdin_to_stdout() {
         "easyflow.toml",
         "[format]\nwidth = 40\nindent = 4\n",
     );
-    let output = fmt_stdin(&["fmt", "-"], LONG, dir.path());
+    let output = easyflow_with_stdin(&["fmt", "-"], LONG, dir.path());
     assert!(
         stdout(&output).contains("\n    first = \"one\",\n"),
         "{}",

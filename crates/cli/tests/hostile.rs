@@ -1,19 +1,31 @@
-//! Hostile project files through the `easyflow` binary: every
+//! Scratch projects through the `easyflow` binary: every
 //! `tests/data/hostile/X.project` (a scratch project of FIFOs, devices,
 //! giants, … see `easyflow_test_harness::project`) is checked with
-//! `easyflow check .` from its folder, and the exit status, stdout and
-//! stderr must equal `X.cli.txt`. The server's side of the same cases is
-//! `crates/server/tests/hostile.rs`. Regenerate with `UPDATE_EXPECT=1`.
+//! `easyflow check .` from its folder (or the case's `=== cli` command line
+//! from the folder above it), and the exit status, stdout and stderr must
+//! equal `X.cli.txt`. The server's side of the same cases is
+//! `crates/server/tests/hostile.rs`. The cases of `tests/data/cli/projects`
+//! (the commands given files of each kind, standard input, paths that
+//! yield nothing) run the same way, through the CLI only. Regenerate with
+//! `UPDATE_EXPECT=1`.
 
 mod common;
 
-use common::{easyflow, stderr, stdout};
+use common::{easyflow, easyflow_with_stdin, stderr, stdout};
 use easyflow_test_harness::project::Project;
 use easyflow_test_harness::{Case, Failed, Harness, Outputs};
 
-fn check(case: &Case) -> Result<Outputs, Failed> {
+fn run(case: &Case) -> Result<Outputs, Failed> {
     let project = Project::create(&case.text);
-    let output = easyflow(&["check", "."], &project.root());
+    let (args, dir) = match &project.cli {
+        Some(args) => (args.clone(), project.scratch().to_path_buf()),
+        None => (vec!["check".into(), ".".into()], project.root()),
+    };
+    let args: Vec<&str> = args.iter().map(String::as_str).collect();
+    let output = match &project.stdin {
+        Some(input) => easyflow_with_stdin(&args, input, &dir),
+        None => easyflow(&args, &dir),
+    };
     let report = format!(
         "exit status {}\n--- stdout\n{}--- stderr\n{}",
         output
@@ -27,5 +39,8 @@ fn check(case: &Case) -> Result<Outputs, Failed> {
 }
 
 fn main() {
-    Harness::new().folder("hostile", "project", check).run();
+    Harness::new()
+        .folder("hostile", "project", run)
+        .folder("cli/projects", "project", run)
+        .run();
 }

@@ -33,11 +33,8 @@
 pub mod anchor;
 pub mod attributes;
 pub mod catalog;
-pub mod config;
 pub mod denotation;
 pub mod diagnostics;
-pub mod discovery;
-pub mod disk;
 pub mod fit;
 pub mod graph;
 pub mod items;
@@ -65,9 +62,10 @@ pub use salsa::{self, Setter};
 pub use view::{GraphEdge, GraphNode, GraphView, UnresolvedName, graph_view};
 pub use workflow::{ExpandedWorkflow, expanded_workflow};
 
-/// One flow file: the salsa input. `path` is for messages and discovery; the
-/// analysis reads `text`, and `topology` (set by the host after discovery,
-/// `discovery.rs`) for the fit check only.
+/// One flow file: the salsa input. `path` is for messages; the analysis
+/// reads `text`, and `topology` (set by the host from what the project
+/// loader found, `easyflow-project`) for the fit check only. This crate
+/// reads no file: the hosts do, and set the inputs.
 #[salsa::input(debug)]
 pub struct SourceFile {
     #[returns(ref)]

@@ -284,7 +284,7 @@ pub fn config(data: &[u8]) {
     let Ok(text) = std::str::from_utf8(data) else {
         return;
     };
-    let config = easyflow_db::config::parse_config(text);
+    let config = easyflow_project::config::parse_config(text);
     assert_diagnostics_inside(text, &config.diagnostics);
     for path in [&config.topology, &config.catalog].into_iter().flatten() {
         assert_range_inside(text, path.range, &path.path);

@@ -39,8 +39,6 @@ mod tokens;
 use std::panic::AssertUnwindSafe;
 use std::path::{Path, PathBuf};
 
-pub use easyflow_db::discovery;
-pub use easyflow_db::disk;
 use easyflow_db::salsa::{self, Database as _, Setter};
 pub use easyflow_db::{CatalogFile, Database, Db, SourceFile, StepId, TopologyFile};
 pub use easyflow_diagnostics::{Diagnostic, TextRange, TextSize};
@@ -282,19 +280,6 @@ impl Analysis {
         offset: TextSize,
     ) -> Cancellable<Option<signature_help::SignatureHelp>> {
         self.with_db(|db| signature_help::signature_help(db, file, offset))
-    }
-
-    /// The diagnostics of an `easyflow.toml` with this text (E0901–E0903).
-    /// Not a query: it reads the disk, to check the files it names (which
-    /// must lie inside the workspace folder of `roots` that holds it).
-    pub fn config_diagnostics(
-        &self,
-        path: &Path,
-        text: &str,
-        roots: &[PathBuf],
-    ) -> Cancellable<Vec<Diagnostic>> {
-        let disk = discovery::Disk::within(roots.to_vec());
-        self.with_db(|_| discovery::config_diagnostics(path, text, &disk))
     }
 
     pub fn hover(

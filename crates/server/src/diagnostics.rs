@@ -10,13 +10,15 @@ use std::path::PathBuf;
 use std::sync::{Arc, Mutex, OnceLock};
 
 use easyflow_ide::{Analysis, CatalogFile, SourceFile, SourceText, TopologyFile};
+use easyflow_project::discovery;
+use easyflow_project::{FileKind, Workspace};
 use tower_lsp_server::Client;
 use tower_lsp_server::ls_types::{self as lsp, Uri};
 
 use crate::convert::{self, Encoding, Lines};
 use crate::dispatch::{self, HandlerResult};
 use crate::line_index::LineIndex;
-use crate::state::{DocumentKind, SharedState, State, path_of};
+use crate::state::{SharedState, State, path_of};
 
 pub struct Diagnostics {
     client: Client,
@@ -112,7 +114,9 @@ enum Source {
     Flow(SourceFile),
     Topology(TopologyFile),
     Catalog(CatalogFile),
-    Config(PathBuf),
+    /// An `easyflow.toml`, and the workspace whose folders the paths it
+    /// names must lie inside.
+    Config(PathBuf, Workspace),
 }
 
 /// One computation of an open document's diagnostics, detached from the
@@ -127,8 +131,6 @@ struct Job {
     encoding: Encoding,
     /// The setting `docsUrl`, if set.
     docs_url: Option<String>,
-    /// The workspace folders, which configured paths must lie inside.
-    roots: Vec<PathBuf>,
 }
 
 impl Job {
@@ -136,10 +138,10 @@ impl Job {
         let document = state.documents.get(uri)?;
         let path = path_of(uri)?;
         let source = match document.kind {
-            DocumentKind::Flow => Source::Flow(*state.flows.get(&path)?),
-            DocumentKind::Topology => Source::Topology(*state.topologies.get(&path)?),
-            DocumentKind::Catalog => Source::Catalog(*state.catalogs.get(&path)?),
-            DocumentKind::Config => Source::Config(path),
+            FileKind::Flow => Source::Flow(*state.flows.get(&path)?),
+            FileKind::Topology => Source::Topology(*state.topologies.get(&path)?),
+            FileKind::Catalog => Source::Catalog(*state.catalogs.get(&path)?),
+            FileKind::Config => Source::Config(path, state.workspace()),
         };
         Some(Job {
             version: document.version,
@@ -150,7 +152,6 @@ impl Job {
             lines: document.lines.clone(),
             encoding: state.client.encoding,
             docs_url: state.settings.docs_url.clone(),
-            roots: state.workspace_folders.clone(),
         })
     }
 
@@ -160,10 +161,14 @@ impl Job {
             Source::Flow(file) => self.analysis.diagnostics(*file)?,
             Source::Topology(topology) => self.analysis.topology_diagnostics(*topology)?,
             Source::Catalog(catalog) => self.analysis.catalog_diagnostics(*catalog)?,
-            Source::Config(path) => {
-                config = self
-                    .analysis
-                    .config_diagnostics(path, &self.text.whole(), &self.roots)?;
+            // Not a query: it reads the disk, to check the files it names.
+            Source::Config(path, workspace) => {
+                config = discovery::config_diagnostics(
+                    path,
+                    &self.text.whole(),
+                    workspace,
+                    &discovery::Disk,
+                );
                 config.as_slice()
             }
         };

@@ -1,6 +1,6 @@
-//! Files the server skipped (`disk.rs`'s refusals: not a regular file, a
-//! loop of symbolic links, over the size limit, not UTF-8, a path an
-//! `easyflow.toml` names outside the workspace), shown to the user: the
+//! Files the server skipped (`easyflow_project::SkipReason`: not a regular
+//! file, a loop of symbolic links, over the size limit, not UTF-8, a path
+//! an `easyflow.toml` names outside the workspace), shown to the user: the
 //! log alone is not where a user looks. Each is said once (a file and its
 //! reason), in one `window/showMessage` warning per batch: what the
 //! handler of one message, one request on a closed file or the workspace's
@@ -9,9 +9,9 @@
 //! answered, so a client sees the warning before the answers that follow.
 
 use std::collections::HashSet;
+use std::fmt::Display;
 use std::sync::Mutex;
 
-use easyflow_ide::disk::ReadError;
 use tower_lsp_server::Client;
 use tower_lsp_server::ls_types::MessageType;
 
@@ -40,14 +40,11 @@ impl SkippedFiles {
         }
     }
 
-    /// A file refused by `disk.rs`: logged, and kept for the next message
-    /// unless it was shown already.
-    pub fn record(&self, error: &ReadError) {
-        self.record_line(error.to_string());
-    }
-
-    /// A skipped file as the message says it (`PATH: why`).
-    pub fn record_line(&self, line: String) {
+    /// A skipped file (`PATH: why`, an `easyflow_project::ReadError` or
+    /// `Skipped`): logged, and kept for the next message unless it was
+    /// shown already.
+    pub fn record(&self, skipped: impl Display) {
+        let line = skipped.to_string();
         tracing::warn!("skipped {line}");
         let mut lists = self.lists.lock().unwrap_or_else(|e| e.into_inner());
         if lists.seen.insert(line.clone()) {
@@ -118,9 +115,9 @@ mod tests {
     #[test]
     fn a_file_is_said_once() {
         let skipped = SkippedFiles::new(None);
-        skipped.record_line("a.flow: why".into());
-        skipped.record_line("a.flow: why".into());
-        skipped.record_line("a.flow: another reason".into());
+        skipped.record("a.flow: why");
+        skipped.record("a.flow: why");
+        skipped.record("a.flow: another reason");
         let lists = skipped.lists.lock().unwrap();
         assert_eq!(lists.new, ["a.flow: why", "a.flow: another reason"]);
     }

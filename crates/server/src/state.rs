@@ -8,11 +8,12 @@ use std::collections::{HashMap, VecDeque};
 use std::path::{Path, PathBuf};
 use std::sync::{Arc, Mutex, MutexGuard};
 
-use easyflow_ide::discovery;
 use easyflow_ide::symbols::FlowSymbols;
 use easyflow_ide::{
     Analysis, AnalysisHost, CatalogFile, SourceFile, SourceText, TextRange, TextSize, TopologyFile,
 };
+use easyflow_project::discovery::CATALOG_FILE_NAME;
+use easyflow_project::{FileKind, PathSettings, Workspace};
 use tower_lsp_server::ls_types as lsp;
 
 use crate::capabilities::ClientCapabilities;
@@ -81,39 +82,6 @@ impl Settings {
     }
 }
 
-/// What a document is, by its name (a catalog also by being one a flow
-/// uses, [`State::kind_of`]).
-#[derive(Debug, Clone, Copy, PartialEq, Eq)]
-pub enum DocumentKind {
-    Flow,
-    Topology,
-    Config,
-    /// A package catalog.
-    Catalog,
-}
-
-impl DocumentKind {
-    pub fn of(path: &Path) -> Option<DocumentKind> {
-        if path
-            .file_name()
-            .is_some_and(|n| n == discovery::CONFIG_FILE_NAME)
-        {
-            return Some(DocumentKind::Config);
-        }
-        if path
-            .file_name()
-            .is_some_and(|n| n == discovery::CATALOG_FILE_NAME)
-        {
-            return Some(DocumentKind::Catalog);
-        }
-        match path.extension()?.to_str()? {
-            "flow" => Some(DocumentKind::Flow),
-            "topology" => Some(DocumentKind::Topology),
-            _ => None,
-        }
-    }
-}
-
 /// How many closed flows that requests asked about stay in the analysis
 /// (the most recently asked): an editor asks about a closed file in bursts
 /// (a peek, a call hierarchy), and each request would otherwise read and
@@ -130,7 +98,7 @@ pub struct IndexedFlow {
 
 /// An open document: its text as the editor has it.
 pub struct Document {
-    pub kind: DocumentKind,
+    pub kind: FileKind,
     pub version: i32,
     /// Flat as opened, a rope once edited (shared with the analysis).
     pub text: SourceText,
@@ -343,29 +311,44 @@ impl State {
         }
     }
 
-    /// What the document at `path` is: by its name, or a catalog a flow
-    /// uses under another name.
-    pub fn kind_of(&self, path: &Path) -> Option<DocumentKind> {
-        DocumentKind::of(path).or_else(|| {
-            self.catalogs
-                .contains_key(path)
-                .then_some(DocumentKind::Catalog)
-        })
+    /// What the document at `path` is: what its name says
+    /// ([`FileKind::by_name`]), or a topology or a catalog a flow uses
+    /// under another name. An editor opens TOML files of every kind: one
+    /// is a catalog only by the name `easyflow-packages.toml` or by being
+    /// one a flow uses.
+    pub fn kind_of(&self, path: &Path) -> Option<FileKind> {
+        match FileKind::by_name(path) {
+            Some(FileKind::Catalog)
+                if path.file_name().is_none_or(|n| n != CATALOG_FILE_NAME)
+                    && !self.catalogs.contains_key(path) =>
+            {
+                None
+            }
+            Some(kind) => Some(kind),
+            None if self.topologies.contains_key(path) => Some(FileKind::Topology),
+            None if self.catalogs.contains_key(path) => Some(FileKind::Catalog),
+            None => None,
+        }
     }
 
-    /// The topology setting, a relative path taken from the first workspace
-    /// folder.
-    pub fn topology_setting(&self) -> Option<PathBuf> {
-        self.path_setting(self.settings.topology.as_deref()?)
+    /// The workspace: its folders, every flow with the topology and
+    /// catalog settings (a relative path taken from the first folder).
+    pub fn workspace(&self) -> Workspace {
+        let settings = PathSettings {
+            topology: self.path_setting(self.settings.topology.as_deref()),
+            catalog: self.path_setting(self.settings.catalog.as_deref()),
+        };
+        Workspace::new(self.workspace_folders.iter().cloned(), settings)
     }
 
     /// The catalog setting, a relative path taken from the first workspace
     /// folder.
     pub fn catalog_setting(&self) -> Option<PathBuf> {
-        self.path_setting(self.settings.catalog.as_deref()?)
+        self.path_setting(self.settings.catalog.as_deref())
     }
 
-    fn path_setting(&self, setting: &Path) -> Option<PathBuf> {
+    fn path_setting(&self, setting: Option<&Path>) -> Option<PathBuf> {
+        let setting = setting?;
         Some(match self.workspace_folders.first() {
             Some(root) if setting.is_relative() => root.join(setting),
             _ => setting.to_path_buf(),

@@ -6,13 +6,13 @@
 //! and catalogs, flows requested without being open, and indexing the
 //! workspace's flows at start.
 
-use std::collections::{HashMap, HashSet};
+use std::collections::HashMap;
 use std::path::{Path, PathBuf};
 use std::sync::Arc;
 
-use easyflow_ide::discovery::{self, FileSystem};
-use easyflow_ide::disk::{self, FileKind, ReadError, Refusal};
 use easyflow_ide::{SourceFile, SourceText};
+use easyflow_project::discovery::{CATALOG_FILE_NAME, Disk, FileSystem};
+use easyflow_project::{FileKind, FlowFiles, Loader, ReadError, SkipReason, Workspace, disk, walk};
 use tower_lsp_server::Client;
 use tower_lsp_server::ls_types as lsp;
 
@@ -22,17 +22,12 @@ use crate::background;
 use crate::convert::Encoding;
 use crate::line_index::LineIndex;
 use crate::skipped::SkippedFiles;
-use crate::state::{
-    DocumentKind, DocumentSnapshot, IndexedFlow, SharedState, State, indexed_flow, path_of,
-};
+use crate::state::{DocumentSnapshot, IndexedFlow, SharedState, State, indexed_flow, path_of};
 
 /// The file system as the editor sees it: the open documents' texts (taken
-/// under the lock) over the disk (read after it is released), within the
-/// workspace folders.
+/// under the lock) over the disk (read after it is released).
 struct OpenTexts {
     open: HashMap<PathBuf, SourceText>,
-    disk: discovery::Disk,
-    skipped: Arc<SkippedFiles>,
 }
 
 impl OpenTexts {
@@ -43,8 +38,6 @@ impl OpenTexts {
                 .iter()
                 .filter_map(|(uri, document)| Some((path_of(uri)?, document.text.clone())))
                 .collect(),
-            disk: discovery::Disk::within(state.workspace_folders.clone()),
-            skipped: state.skipped.clone(),
         }
     }
 }
@@ -53,65 +46,51 @@ impl FileSystem for OpenTexts {
     fn read(&self, path: &Path, kind: FileKind) -> Result<String, ReadError> {
         match self.open.get(path) {
             Some(text) => Ok(text.to_string()),
-            None => read_logged(&self.skipped, path, kind),
+            None => disk::read(path, kind),
+        }
+    }
+
+    fn read_bytes(&self, path: &Path, kind: FileKind) -> Result<Vec<u8>, ReadError> {
+        match self.open.get(path) {
+            Some(text) => Ok(text.to_string().into_bytes()),
+            None => disk::read_bytes(path, kind),
         }
     }
 
     fn probe(&self, path: &Path, kind: FileKind) -> Result<(), ReadError> {
         match self.open.contains_key(path) {
             true => Ok(()),
-            false => self.disk.probe(path, kind),
+            false => disk::probe(path, kind),
         }
-    }
-
-    fn exists(&self, path: &Path) -> bool {
-        self.open.contains_key(path) || self.disk.exists(path)
-    }
-
-    fn workspace_roots(&self) -> &[PathBuf] {
-        self.disk.workspace_roots()
     }
 }
 
 /// The formatter's options for the flow at `path`: the `[format]` settings
-/// of its `easyflow.toml` on the disk (`config.md`), or the defaults.
+/// of its `easyflow.toml` on the disk (`config.md`), or the defaults (also
+/// when it cannot be read: the discovery of the flow says why).
 pub fn format_options(path: &Path) -> easyflow_fmt::Options {
-    let settings = discovery::format_settings(path, &discovery::Disk::default());
-    easyflow_fmt::Options {
-        width: settings.width,
-        indent: settings.indent,
-    }
+    Loader::new(Workspace::default(), &Disk)
+        .format_options(path)
+        .unwrap_or_default()
 }
 
 /// Reads a project file from the disk, recording what is skipped and why
 /// (a file that is simply gone is not worth a warning).
 fn read_logged(skipped: &SkippedFiles, path: &Path, kind: FileKind) -> Result<String, ReadError> {
-    disk::read(path, kind).inspect_err(|error| {
-        if error.refusal != Refusal::NotFound {
-            skipped.record(error);
-        }
-    })
+    disk::read(path, kind).inspect_err(|error| record_unless_gone(skipped, error))
 }
 
-impl OpenTexts {
-    /// A catalog's bytes: the open document's text, else the disk's bytes
-    /// (not necessarily UTF-8: that is the catalog's own E0810).
-    fn read_catalog(&self, path: &Path) -> Option<Vec<u8>> {
-        match self.open.get(path) {
-            Some(text) => Some(text.to_string().into_bytes()),
-            None => read_catalog_logged(&self.skipped, path).ok(),
-        }
-    }
-}
-
-/// Reads a catalog's bytes from the disk, recording what is skipped and
-/// why.
+/// Reads a catalog's bytes from the disk (not necessarily UTF-8: that is
+/// the catalog's own E0810), recording what is skipped and why.
 fn read_catalog_logged(skipped: &SkippedFiles, path: &Path) -> Result<Vec<u8>, ReadError> {
-    disk::read_bytes(path, FileKind::Catalog).inspect_err(|error| {
-        if error.refusal != Refusal::NotFound {
-            skipped.record(error);
-        }
-    })
+    disk::read_bytes(path, FileKind::Catalog)
+        .inspect_err(|error| record_unless_gone(skipped, error))
+}
+
+fn record_unless_gone(skipped: &SkippedFiles, error: &ReadError) {
+    if error.reason != SkipReason::NotFound {
+        skipped.record(error);
+    }
 }
 
 /// Which flows to run discovery for.
@@ -121,13 +100,14 @@ pub enum Flows {
 }
 
 /// Decides again which topology and which package catalog each of `flows`
-/// uses (`discovery.rs`: the setting, the nearest `easyflow.toml`, the
-/// nearest `easyflow.topology` or `easyflow-packages.toml`), loading the
-/// files found, and sets the flows' inputs where they changed. The one way the server runs discovery: after a flow is
-/// read or opened, and after anything that can change the answer (a
-/// configuration file, a topology created or deleted, the setting).
+/// uses, through the project loader (`easyflow_project::Loader`: the
+/// setting, the nearest `easyflow.toml`, the nearest `easyflow.topology` or
+/// `easyflow-packages.toml`), loading the files found, and sets the flows'
+/// inputs where they changed. The one way the server runs discovery: after
+/// a flow is read or opened, and after anything that can change the answer
+/// (a configuration file, a topology created or deleted, the setting).
 pub fn rediscover(state: &SharedState, flows: Flows) {
-    let (flows, setting, catalog_setting, files, loaded, loaded_catalogs) = {
+    let (flows, workspace, files, topologies, catalogs, skipped) = {
         let state = state.lock();
         let flows: Vec<(SourceFile, PathBuf)> = match flows {
             Flows::All => state
@@ -137,68 +117,48 @@ pub fn rediscover(state: &SharedState, flows: Flows) {
                 .collect(),
             Flows::One(file) => vec![(file, state.host.flow_path(file).clone())],
         };
-        let loaded: Vec<PathBuf> = state.topologies.keys().cloned().collect();
-        let loaded_catalogs: Vec<PathBuf> = state.catalogs.keys().cloned().collect();
+        let topologies: Vec<PathBuf> = state.topologies.keys().cloned().collect();
+        let catalogs: Vec<PathBuf> = state.catalogs.keys().cloned().collect();
         (
             flows,
-            state.topology_setting(),
-            state.catalog_setting(),
+            state.workspace(),
             OpenTexts::of(&state),
-            loaded,
-            loaded_catalogs,
+            topologies,
+            catalogs,
+            state.skipped.clone(),
         )
     };
-    let mut catalog_bytes: HashMap<PathBuf, Option<Vec<u8>>> = HashMap::new();
-    let mut found = Vec::with_capacity(flows.len());
-    let mut texts: HashMap<PathBuf, Option<String>> = HashMap::new();
-    let mut configs = HashSet::new();
-    for (file, path) in flows {
-        let discovered = discovery::discover(&path, setting.as_deref(), &files);
-        configs.extend(discovered.config);
-        let topology = discovered.topology.map(|(topology, _)| topology);
-        if let Some(topology) = &topology
-            && !loaded.contains(topology)
-            && !texts.contains_key(topology)
-        {
-            let text = files.read(topology, FileKind::Topology).ok();
-            texts.insert(topology.clone(), text);
-        }
-        let catalog = discovery::discover_catalog(&path, catalog_setting.as_deref(), &files)
-            .map(|(catalog, _)| catalog);
-        if let Some(catalog) = &catalog
-            && !loaded_catalogs.contains(catalog)
-            && !catalog_bytes.contains_key(catalog)
-        {
-            catalog_bytes.insert(catalog.clone(), files.read_catalog(catalog));
-        }
-        found.push((file, topology, catalog));
+    let mut loader = Loader::new(workspace, &files).with_loaded(topologies, catalogs);
+    let found: Vec<(SourceFile, FlowFiles)> = flows
+        .into_iter()
+        .map(|(file, path)| (file, loader.flow(&path)))
+        .collect();
+    let loaded = loader.take_loaded();
+    for file in &loaded.skipped {
+        skipped.record(file);
     }
-    record_refused_paths(&configs, &files);
     let mut state = state.lock();
-    for (path, text) in texts {
-        if let Some(text) = text
-            && !state.topologies.contains_key(&path)
-        {
+    for (path, text) in loaded.topologies {
+        if !state.topologies.contains_key(&path) {
             state.set_topology(&path, text);
         }
     }
-    for (path, bytes) in catalog_bytes {
-        if let Some(bytes) = bytes
-            && !state.catalogs.contains_key(&path)
-        {
+    for (path, bytes) in loaded.catalogs {
+        if !state.catalogs.contains_key(&path) {
             state.set_catalog(&path, bytes);
-            if path
-                .file_name()
-                .is_none_or(|n| n != discovery::CATALOG_FILE_NAME)
-            {
+            if path.file_name().is_none_or(|n| n != CATALOG_FILE_NAME) {
                 state.catalogs_to_watch.push(path);
             }
         }
     }
-    for (file, topology, catalog) in found {
-        let topology = topology.and_then(|path| state.topologies.get(&path).copied());
+    for (file, files) in found {
+        let topology = files
+            .topology
+            .and_then(|(path, _)| state.topologies.get(&path).copied());
         state.host.set_flow_topology(file, topology);
-        let catalog = catalog.and_then(|path| state.catalogs.get(&path).copied());
+        let catalog = files
+            .catalog
+            .and_then(|(path, _)| state.catalogs.get(&path).copied());
         state.host.set_flow_catalog(file, catalog);
     }
 }
@@ -209,26 +169,6 @@ fn index_flow(path: &Path, text: &str, encoding: Encoding) -> Option<IndexedFlow
     let uri = lsp::Uri::from_file_path(path)?;
     let symbols = easyflow_ide::symbols::flow_symbols_of_text(path, text);
     Some(indexed_flow(uri, symbols, &text.into(), encoding))
-}
-
-/// Records the files the configurations `configs` name that are skipped
-/// (E0903 on an open `easyflow.toml`; a file that does not exist is no
-/// skipped file).
-fn record_refused_paths(configs: &HashSet<PathBuf>, files: &OpenTexts) {
-    for config_path in configs {
-        let Ok(text) = files.read(config_path, FileKind::Config) else {
-            continue;
-        };
-        let config = discovery::parse_config(&text);
-        for (_, error) in discovery::refused_paths(config_path, &config, files) {
-            if error.refusal != Refusal::NotFound {
-                let named_by = config_path.display();
-                files
-                    .skipped
-                    .record_line(format!("{error} (named by {named_by})"));
-            }
-        }
-    }
 }
 
 /// Reads a flow that is not open again from the disk (closed, or changed
@@ -348,7 +288,7 @@ pub fn flow_snapshot(state: &SharedState, uri: &lsp::Uri) -> Option<DocumentSnap
     let skipped = {
         let state = state.lock();
         if let Some(document) = state.documents.get(uri) {
-            if document.kind != DocumentKind::Flow {
+            if document.kind != FileKind::Flow {
                 return None;
             }
             let file = *state.flows.get(&path)?;
@@ -361,7 +301,7 @@ pub fn flow_snapshot(state: &SharedState, uri: &lsp::Uri) -> Option<DocumentSnap
         }
         state.skipped.clone()
     };
-    if DocumentKind::of(&path) != Some(DocumentKind::Flow) {
+    if FileKind::by_name(&path) != Some(FileKind::Flow) {
         return None;
     }
     let text = read_logged(&skipped, &path, FileKind::Flow).ok()?;
@@ -396,10 +336,7 @@ pub async fn register_watchers(state: &SharedState, client: &Client) {
     // A catalog of another name, named by the setting.
     globs.extend(
         catalog_setting
-            .filter(|p| {
-                p.file_name()
-                    .is_none_or(|n| n != discovery::CATALOG_FILE_NAME)
-            })
+            .filter(|p| p.file_name().is_none_or(|n| n != CATALOG_FILE_NAME))
             .map(|p| p.to_string_lossy().replace('\\', "/")),
     );
     let watchers: Vec<lsp::FileSystemWatcher> = globs
@@ -480,26 +417,18 @@ pub async fn index(state: &SharedState, client: &Client) {
     };
     let skipped_by_walk = skipped.clone();
     let paths: Vec<PathBuf> = tokio::task::spawn_blocking(move || {
-        folders
-            .iter()
-            .flat_map(|folder| ignore::WalkBuilder::new(folder).build().flatten())
-            .map(|entry| entry.into_path())
-            .filter(|p| p.extension().is_some_and(|e| e == "flow"))
-            .filter(|p| match disk::probe(p, FileKind::Flow) {
-                // A flow over the limit is skipped (and logged) when read.
-                Ok(())
-                | Err(ReadError {
-                    refusal: Refusal::TooLarge { .. },
-                    ..
-                }) => true,
-                Err(error) => {
-                    if error.refusal != Refusal::NotRegular("a directory") {
-                        skipped_by_walk.record(&error);
-                    }
-                    false
-                }
-            })
-            .collect()
+        let mut paths = Vec::new();
+        for folder in &folders {
+            let walk = walk::walk(folder, &[FileKind::Flow]);
+            for error in &walk.skipped {
+                skipped_by_walk.record(error);
+            }
+            for error in &walk.errors {
+                tracing::warn!("{error}");
+            }
+            paths.extend(walk.files);
+        }
+        paths
     })
     .await
     .unwrap_or_default();

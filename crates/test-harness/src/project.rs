@@ -22,6 +22,8 @@
 //! | `=== generate PATH long-line BYTES` | a flow whose one step has a line of `BYTES` bytes |
 //! | `=== generate PATH workers COUNT` | a topology of `COUNT` worker types |
 //! | `=== generate PATH nested DEPTH` | a flow with a list nested `DEPTH` deep |
+//! | `=== cli ARGS...` | no file: the command line of the CLI's run of the case, `easyflow ARGS...` run from `$TMP` (which holds `project` and `outside`), instead of `easyflow check .` run from the project folder |
+//! | `=== stdin` | no file: the section's lines are the CLI's standard input |
 //!
 //! Paths are relative to the project folder, `$TMP/project`. The regular
 //! files written and generated are the project's `texts`.
@@ -35,6 +37,10 @@ pub struct Project {
     /// The regular files written or generated, in order (the files an
     /// editor would open).
     pub texts: Vec<(PathBuf, String)>,
+    /// The arguments of `=== cli`, if the case has one.
+    pub cli: Option<Vec<String>>,
+    /// The text of `=== stdin`, if the case has one.
+    pub stdin: Option<String>,
 }
 
 impl Project {
@@ -44,6 +50,8 @@ impl Project {
         let project = Project {
             dir,
             texts: Vec::new(),
+            cli: None,
+            stdin: None,
         };
         std::fs::create_dir(project.root()).unwrap();
         std::fs::create_dir(project.outside()).unwrap();
@@ -53,6 +61,12 @@ impl Project {
     /// The project folder (`$PROJECT` in outputs).
     pub fn root(&self) -> PathBuf {
         self.dir.path().join("project")
+    }
+
+    /// The folder that holds the project folder and the folder beside it
+    /// (`$TMP` in outputs).
+    pub fn scratch(&self) -> &Path {
+        self.dir.path()
     }
 
     /// The folder beside it.
@@ -94,6 +108,8 @@ impl Project {
         let words: Vec<&str> = header.split_whitespace().collect();
         let path = |word: &str| self.root().join(word);
         match words.as_slice() {
+            ["cli", args @ ..] => self.cli = Some(args.iter().map(|a| a.to_string()).collect()),
+            ["stdin"] => self.stdin = Some(body),
             ["outside", name] => write(&self.outside().join(name), &body),
             ["fifo", name] => make_fifo(&path(name)),
             ["dir", name] => std::fs::create_dir_all(path(name)).unwrap(),
@@ -194,8 +210,13 @@ mod tests {
         let project = Project::create(
             "# comment\n=== a.flow\nstep A runs P ();\n=== fifo f\n=== dir d\n\
              === symlink l -> l\n=== sparse s 4096\n=== outside o.topology\nx:1\n\
-             === generate g.flow nested 3\n",
+             === generate g.flow nested 3\n=== cli check project\n=== stdin\nstep S runs P ();\n",
         );
+        assert_eq!(
+            project.cli.as_deref(),
+            Some(&["check".to_string(), "project".to_string()][..])
+        );
+        assert_eq!(project.stdin.as_deref(), Some("step S runs P ();\n"));
         let root = project.root();
         assert_eq!(project.texts.len(), 2);
         assert_eq!(

@@ -2,6 +2,7 @@
 
 #![allow(dead_code)]
 
+use std::io::Write;
 use std::path::{Path, PathBuf};
 use std::process::{Command, Output, Stdio};
 
@@ -26,6 +27,25 @@ pub fn easyflow(args: &[&str], dir: &Path) -> Output {
         .stdin(Stdio::null())
         .output()
         .expect("the easyflow binary runs")
+}
+
+/// Runs `easyflow` with `args` in `dir`, without colors, with `input` on
+/// its standard input.
+pub fn easyflow_with_stdin(args: &[&str], input: &str, dir: &Path) -> Output {
+    let mut child = Command::new(env!("CARGO_BIN_EXE_easyflow"))
+        .args(args)
+        .current_dir(dir)
+        .env("NO_COLOR", "1")
+        .stdin(Stdio::piped())
+        .stdout(Stdio::piped())
+        .stderr(Stdio::piped())
+        .spawn()
+        .expect("the easyflow binary runs");
+    let mut stdin = child.stdin.take().expect("a pipe");
+    // The command may refuse before reading all of it (a closed pipe).
+    let _ = stdin.write_all(input.as_bytes());
+    drop(stdin);
+    child.wait_with_output().expect("the easyflow binary runs")
 }
 
 pub fn stdout(output: &Output) -> String {

@@ -10,13 +10,14 @@ use std::path::Path;
 use std::sync::Arc;
 
 use easyflow_ide::SourceText;
+use easyflow_project::FileKind;
 
 use tower_lsp_server::ls_types::*;
 
 use crate::convert::Lines;
 use crate::line_index::LineIndex;
 use crate::server::Server;
-use crate::state::{Document, DocumentKind, path_of};
+use crate::state::{Document, path_of};
 use crate::workspace::{self, Flows};
 
 pub fn initialized(server: &Server) {
@@ -56,19 +57,19 @@ pub fn did_open(server: &Server, params: DidOpenTextDocumentParams) {
             },
         );
         match kind {
-            DocumentKind::Flow => {
+            FileKind::Flow => {
                 state.opened_flow(&path);
                 Some(state.set_flow(&path, text))
             }
-            DocumentKind::Topology => {
+            FileKind::Topology => {
                 state.set_topology(&path, text.to_string());
                 None
             }
-            DocumentKind::Catalog => {
+            FileKind::Catalog => {
                 state.set_catalog(&path, text.to_string().into_bytes());
                 None
             }
-            DocumentKind::Config => None,
+            FileKind::Config => None,
         }
         .ok_or(kind)
     };
@@ -78,7 +79,7 @@ pub fn did_open(server: &Server, params: DidOpenTextDocumentParams) {
             server.diagnostics.schedule(document.uri);
         }
         Err(kind) => {
-            if matches!(kind, DocumentKind::Config | DocumentKind::Catalog) {
+            if matches!(kind, FileKind::Config | FileKind::Catalog) {
                 workspace::rediscover(&server.state, Flows::All);
             }
             server.diagnostics.schedule_all_open();
@@ -136,29 +137,29 @@ pub fn did_change(server: &Server, params: DidChangeTextDocumentParams) {
         let kind = document.kind;
         let Some(path) = path_of(&uri) else { return };
         match kind {
-            DocumentKind::Flow => {
+            FileKind::Flow => {
                 match edit {
                     Some((deleted, inserted)) => state.edit_flow(&path, text, deleted, &inserted),
                     None => state.set_flow(&path, text),
                 };
                 tracing::debug!("set the text of version {version}");
             }
-            DocumentKind::Topology => {
+            FileKind::Topology => {
                 if state.topologies.contains_key(&path) {
                     state.set_topology(&path, text.to_string());
                 }
             }
-            DocumentKind::Catalog => {
+            FileKind::Catalog => {
                 state.set_catalog(&path, text.to_string().into_bytes());
             }
-            DocumentKind::Config => {}
+            FileKind::Config => {}
         }
         kind
     };
     match kind {
-        DocumentKind::Flow => server.diagnostics.schedule(uri),
-        DocumentKind::Topology | DocumentKind::Catalog => server.diagnostics.schedule_all_open(),
-        DocumentKind::Config => {
+        FileKind::Flow => server.diagnostics.schedule(uri),
+        FileKind::Topology | FileKind::Catalog => server.diagnostics.schedule_all_open(),
+        FileKind::Config => {
             workspace::rediscover(&server.state, Flows::All);
             server.diagnostics.schedule_all_open();
         }
@@ -174,10 +175,10 @@ pub async fn did_close(server: &Server, params: DidCloseTextDocumentParams) {
     // The disk's text replaces the editor's (or the file goes, if deleted).
     if let Some(path) = path_of(&uri) {
         match document.kind {
-            DocumentKind::Flow => reload_closed_flow(server, &path),
-            DocumentKind::Topology => workspace::reload_topology(&server.state, &path),
-            DocumentKind::Catalog => workspace::reload_catalog(&server.state, &path),
-            DocumentKind::Config => workspace::rediscover(&server.state, Flows::All),
+            FileKind::Flow => reload_closed_flow(server, &path),
+            FileKind::Topology => workspace::reload_topology(&server.state, &path),
+            FileKind::Catalog => workspace::reload_catalog(&server.state, &path),
+            FileKind::Config => workspace::rediscover(&server.state, Flows::All),
         }
     }
     server
@@ -249,9 +250,9 @@ pub fn did_change_watched_files(server: &Server, params: DidChangeWatchedFilesPa
             )
         };
         match kind {
-            Some(DocumentKind::Topology) => workspace::reload_topology(&server.state, &path),
-            Some(DocumentKind::Catalog) if !open => workspace::reload_catalog(&server.state, &path),
-            Some(DocumentKind::Flow) if !open => reload_closed_flow(server, &path),
+            Some(FileKind::Topology) => workspace::reload_topology(&server.state, &path),
+            Some(FileKind::Catalog) if !open => workspace::reload_catalog(&server.state, &path),
+            Some(FileKind::Flow) if !open => reload_closed_flow(server, &path),
             _ => {}
         }
     }

@@ -3,17 +3,20 @@
 //! regular file (never a FIFO, a device, a directory or a socket), opens it
 //! without blocking (a FIFO with no writer would block an ordinary open),
 //! refuses it before reading when it is over its kind's size limit, and
-//! says what it skipped and why in one clear message.
+//! says what it skipped and why ([`SkipReason`]) in one clear message.
 
 use std::fmt;
 use std::fs::{File, Metadata};
 use std::io::Read;
 use std::path::{Path, PathBuf};
 
+use crate::config::CONFIG_FILE_NAME;
+
 const MIB: u64 = 1024 * 1024;
 
-/// What a project file is for, which sets its size limit.
-#[derive(Debug, Clone, Copy, PartialEq, Eq)]
+/// What a project file is: what it is read and checked as, and its size
+/// limit.
+#[derive(Debug, Clone, Copy, PartialEq, Eq, Hash)]
 pub enum FileKind {
     Flow,
     Topology,
@@ -32,24 +35,26 @@ impl FileKind {
         }
     }
 
-    /// The kind a path's name says (`easyflow.toml`, `.topology`, a
-    /// catalog's `.toml`); anything else is read as a flow.
-    pub fn of(path: &Path) -> FileKind {
-        if path
-            .file_name()
-            .is_some_and(|n| n == crate::config::CONFIG_FILE_NAME)
-        {
-            FileKind::Config
-        } else {
-            match path.extension().and_then(|e| e.to_str()) {
-                Some("topology") => FileKind::Topology,
-                Some("toml") => FileKind::Catalog,
-                _ => FileKind::Flow,
-            }
+    /// The kind a path's name says: `easyflow.toml`, a `.flow`, a
+    /// `.topology`, any other `.toml` a catalog (a catalog may have any
+    /// name: `easyflow-packages.toml` is only the one found without being
+    /// named). `None` for any other name: then only how the file is used
+    /// says what it is (a topology an `easyflow.toml` names, a file given
+    /// to `easyflow topology`).
+    pub fn by_name(path: &Path) -> Option<FileKind> {
+        if path.file_name().is_some_and(|n| n == CONFIG_FILE_NAME) {
+            return Some(FileKind::Config);
+        }
+        match path.extension()?.to_str()? {
+            "flow" => Some(FileKind::Flow),
+            "topology" => Some(FileKind::Topology),
+            "toml" => Some(FileKind::Catalog),
+            _ => None,
         }
     }
 
-    fn name(self) -> &'static str {
+    /// What the kind is called in messages: "a flow", "an easyflow.toml".
+    pub fn name(self) -> &'static str {
         match self {
             FileKind::Flow => "a flow",
             FileKind::Topology => "a topology",
@@ -59,12 +64,63 @@ impl FileKind {
     }
 }
 
-/// Why a file was not read.
+/// What a file that is not a regular file is.
+#[derive(Debug, Clone, Copy, PartialEq, Eq)]
+pub enum SpecialFile {
+    Directory,
+    Fifo,
+    CharacterDevice,
+    BlockDevice,
+    Socket,
+    /// Anything else the system has.
+    Other,
+}
+
+impl SpecialFile {
+    fn of(metadata: &Metadata) -> SpecialFile {
+        let file_type = metadata.file_type();
+        if file_type.is_dir() {
+            return SpecialFile::Directory;
+        }
+        #[cfg(unix)]
+        {
+            use std::os::unix::fs::FileTypeExt;
+            if file_type.is_fifo() {
+                return SpecialFile::Fifo;
+            }
+            if file_type.is_char_device() {
+                return SpecialFile::CharacterDevice;
+            }
+            if file_type.is_block_device() {
+                return SpecialFile::BlockDevice;
+            }
+            if file_type.is_socket() {
+                return SpecialFile::Socket;
+            }
+        }
+        SpecialFile::Other
+    }
+}
+
+impl fmt::Display for SpecialFile {
+    fn fmt(&self, f: &mut fmt::Formatter<'_>) -> fmt::Result {
+        f.write_str(match self {
+            SpecialFile::Directory => "a directory",
+            SpecialFile::Fifo => "a FIFO",
+            SpecialFile::CharacterDevice => "a character device",
+            SpecialFile::BlockDevice => "a block device",
+            SpecialFile::Socket => "a socket",
+            SpecialFile::Other => "not a file",
+        })
+    }
+}
+
+/// Why a file was not read: the one list of the reasons a file is skipped.
 #[derive(Debug, Clone, PartialEq, Eq)]
-pub enum Refusal {
+pub enum SkipReason {
     NotFound,
     /// A FIFO, a device, a directory, a socket: what it is.
-    NotRegular(&'static str),
+    NotRegular(SpecialFile),
     SymlinkLoop,
     TooLarge {
         size: u64,
@@ -78,34 +134,34 @@ pub enum Refusal {
     Io(String),
 }
 
-impl fmt::Display for Refusal {
+impl fmt::Display for SkipReason {
     fn fmt(&self, f: &mut fmt::Formatter<'_>) -> fmt::Result {
         match self {
-            Refusal::NotFound => write!(f, "cannot read: no such file"),
-            Refusal::NotRegular(what) => {
+            SkipReason::NotFound => write!(f, "cannot read: no such file"),
+            SkipReason::NotRegular(what) => {
                 write!(
                     f,
                     "not a regular file ({what}); only regular files are read"
                 )
             }
-            Refusal::SymlinkLoop => write!(f, "a loop of symbolic links"),
-            Refusal::TooLarge { size, kind } => write!(
+            SkipReason::SymlinkLoop => write!(f, "a loop of symbolic links"),
+            SkipReason::TooLarge { size, kind } => write!(
                 f,
                 "{} is over the limit of {} for {}",
                 human_size(*size),
                 human_size(kind.limit()),
                 kind.name()
             ),
-            Refusal::OutsideWorkspace(root) => write!(
+            SkipReason::OutsideWorkspace(root) => write!(
                 f,
                 "outside the workspace ({}); files outside it are not read",
                 root.display()
             ),
-            Refusal::NotUtf8 { offset } => write!(
+            SkipReason::NotUtf8 { offset } => write!(
                 f,
                 "not valid UTF-8 (invalid byte at offset {offset}); EasyFlow files are UTF-8 text"
             ),
-            Refusal::Io(error) => write!(f, "cannot read: {error}"),
+            SkipReason::Io(error) => write!(f, "cannot read: {error}"),
         }
     }
 }
@@ -114,12 +170,12 @@ impl fmt::Display for Refusal {
 #[derive(Debug, Clone, PartialEq, Eq)]
 pub struct ReadError {
     pub path: PathBuf,
-    pub refusal: Refusal,
+    pub reason: SkipReason,
 }
 
 impl fmt::Display for ReadError {
     fn fmt(&self, f: &mut fmt::Formatter<'_>) -> fmt::Result {
-        write!(f, "{}: {}", self.path.display(), self.refusal)
+        write!(f, "{}: {}", self.path.display(), self.reason)
     }
 }
 
@@ -142,12 +198,12 @@ fn human_size(bytes: u64) -> String {
     format!("{bytes} bytes")
 }
 
-fn refusal_of(error: &std::io::Error) -> Refusal {
+fn reason_of(error: &std::io::Error) -> SkipReason {
     match error.kind() {
-        std::io::ErrorKind::NotFound => Refusal::NotFound,
-        std::io::ErrorKind::IsADirectory => Refusal::NotRegular("a directory"),
-        _ if is_symlink_loop(error) => Refusal::SymlinkLoop,
-        _ => Refusal::Io(error.to_string()),
+        std::io::ErrorKind::NotFound => SkipReason::NotFound,
+        std::io::ErrorKind::IsADirectory => SkipReason::NotRegular(SpecialFile::Directory),
+        _ if is_symlink_loop(error) => SkipReason::SymlinkLoop,
+        _ => SkipReason::Io(error.to_string()),
     }
 }
 
@@ -161,38 +217,13 @@ fn is_symlink_loop(_: &std::io::Error) -> bool {
     false
 }
 
-/// What a non-regular file is, for the message.
-fn what_is(metadata: &Metadata) -> &'static str {
-    let file_type = metadata.file_type();
-    if file_type.is_dir() {
-        return "a directory";
-    }
-    #[cfg(unix)]
-    {
-        use std::os::unix::fs::FileTypeExt;
-        if file_type.is_fifo() {
-            return "a FIFO";
-        }
-        if file_type.is_char_device() {
-            return "a character device";
-        }
-        if file_type.is_block_device() {
-            return "a block device";
-        }
-        if file_type.is_socket() {
-            return "a socket";
-        }
-    }
-    "not a file"
-}
-
 /// Whether `metadata` is of a file that may be read as `kind`.
-fn check_metadata(metadata: &Metadata, kind: FileKind) -> Result<(), Refusal> {
+fn check_metadata(metadata: &Metadata, kind: FileKind) -> Result<(), SkipReason> {
     if !metadata.is_file() {
-        return Err(Refusal::NotRegular(what_is(metadata)));
+        return Err(SkipReason::NotRegular(SpecialFile::of(metadata)));
     }
     if metadata.len() > kind.limit() {
-        return Err(Refusal::TooLarge {
+        return Err(SkipReason::TooLarge {
             size: metadata.len(),
             kind,
         });
@@ -203,11 +234,11 @@ fn check_metadata(metadata: &Metadata, kind: FileKind) -> Result<(), Refusal> {
 /// Whether the file at `path` would be read as `kind`, without reading it
 /// (following symbolic links, as a read does).
 pub fn probe(path: &Path, kind: FileKind) -> Result<(), ReadError> {
-    let refused = |refusal| ReadError {
+    let refused = |reason| ReadError {
         path: path.to_path_buf(),
-        refusal,
+        reason,
     };
-    let metadata = std::fs::metadata(path).map_err(|e| refused(refusal_of(&e)))?;
+    let metadata = std::fs::metadata(path).map_err(|e| refused(reason_of(&e)))?;
     check_metadata(&metadata, kind).map_err(refused)
 }
 
@@ -218,7 +249,7 @@ pub fn read(path: &Path, kind: FileKind) -> Result<String, ReadError> {
     let bytes = read_bytes(path, kind)?;
     String::from_utf8(bytes).map_err(|e| ReadError {
         path: path.to_path_buf(),
-        refusal: Refusal::NotUtf8 {
+        reason: SkipReason::NotUtf8 {
             offset: e.utf8_error().valid_up_to(),
         },
     })
@@ -227,20 +258,20 @@ pub fn read(path: &Path, kind: FileKind) -> Result<String, ReadError> {
 /// As [`read`], without requiring UTF-8: for a package catalog, whose
 /// bytes that are not UTF-8 are its own diagnostic (E0810).
 pub fn read_bytes(path: &Path, kind: FileKind) -> Result<Vec<u8>, ReadError> {
-    let refused = |refusal| ReadError {
+    let refused = |reason| ReadError {
         path: path.to_path_buf(),
-        refusal,
+        reason,
     };
-    let file = open_nonblocking(path).map_err(|e| refused(refusal_of(&e)))?;
+    let file = open_nonblocking(path).map_err(|e| refused(reason_of(&e)))?;
     // The opened file's own metadata: what was checked is what is read.
-    let metadata = file.metadata().map_err(|e| refused(refusal_of(&e)))?;
+    let metadata = file.metadata().map_err(|e| refused(reason_of(&e)))?;
     check_metadata(&metadata, kind).map_err(refused)?;
     let mut bytes = Vec::with_capacity(metadata.len() as usize);
     file.take(kind.limit() + 1)
         .read_to_end(&mut bytes)
-        .map_err(|e| refused(refusal_of(&e)))?;
+        .map_err(|e| refused(reason_of(&e)))?;
     if bytes.len() as u64 > kind.limit() {
-        return Err(refused(Refusal::TooLarge {
+        return Err(refused(SkipReason::TooLarge {
             size: bytes.len() as u64,
             kind,
         }));
@@ -285,13 +316,14 @@ mod tests {
 
     #[test]
     fn kinds_by_name() {
-        assert_eq!(FileKind::of(Path::new("a/easyflow.toml")), FileKind::Config);
-        assert_eq!(
-            FileKind::of(Path::new("a/site.topology")),
-            FileKind::Topology
-        );
-        assert_eq!(FileKind::of(Path::new("packages.toml")), FileKind::Catalog);
-        assert_eq!(FileKind::of(Path::new("x.flow")), FileKind::Flow);
+        let kind = |path: &str| FileKind::by_name(Path::new(path));
+        assert_eq!(kind("a/easyflow.toml"), Some(FileKind::Config));
+        assert_eq!(kind("a/site.topology"), Some(FileKind::Topology));
+        assert_eq!(kind("packages.toml"), Some(FileKind::Catalog));
+        assert_eq!(kind("easyflow-packages.toml"), Some(FileKind::Catalog));
+        assert_eq!(kind("x.flow"), Some(FileKind::Flow));
+        assert_eq!(kind("site.topo"), None);
+        assert_eq!(kind("README"), None);
     }
 
     #[cfg(unix)]
@@ -304,22 +336,22 @@ mod tests {
             .status()
             .unwrap();
         assert!(status.success());
-        let refusal = |path: &Path, kind| read(path, kind).unwrap_err().refusal;
+        let reason = |path: &Path, kind| read(path, kind).unwrap_err().reason;
         assert_eq!(
-            refusal(&fifo, FileKind::Topology),
-            Refusal::NotRegular("a FIFO")
+            reason(&fifo, FileKind::Topology),
+            SkipReason::NotRegular(SpecialFile::Fifo)
         );
         assert_eq!(
-            refusal(Path::new("/dev/zero"), FileKind::Topology),
-            Refusal::NotRegular("a character device")
+            reason(Path::new("/dev/zero"), FileKind::Topology),
+            SkipReason::NotRegular(SpecialFile::CharacterDevice)
         );
         assert_eq!(
-            refusal(dir.path(), FileKind::Flow),
-            Refusal::NotRegular("a directory")
+            reason(dir.path(), FileKind::Flow),
+            SkipReason::NotRegular(SpecialFile::Directory)
         );
         let looped = dir.path().join("loop.topology");
         std::os::unix::fs::symlink(&looped, &looped).unwrap();
-        assert_eq!(refusal(&looped, FileKind::Topology), Refusal::SymlinkLoop);
+        assert_eq!(reason(&looped, FileKind::Topology), SkipReason::SymlinkLoop);
         let huge = dir.path().join("huge.toml");
         File::create(&huge)
             .unwrap()
@@ -334,8 +366,8 @@ mod tests {
             )
         );
         assert_eq!(
-            refusal(&dir.path().join("missing.flow"), FileKind::Flow),
-            Refusal::NotFound
+            reason(&dir.path().join("missing.flow"), FileKind::Flow),
+            SkipReason::NotFound
         );
         let text = dir.path().join("ok.flow");
         std::fs::write(&text, "step A runs P ();\n").unwrap();
@@ -344,8 +376,8 @@ mod tests {
         assert!(probe(&huge, FileKind::Config).is_err());
         std::fs::write(&text, b"ok\xff").unwrap();
         assert_eq!(
-            refusal(&text, FileKind::Flow),
-            Refusal::NotUtf8 { offset: 2 }
+            reason(&text, FileKind::Flow),
+            SkipReason::NotUtf8 { offset: 2 }
         );
     }
 }

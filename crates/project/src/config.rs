@@ -3,6 +3,7 @@
 
 use easyflow_diagnostics::suggest::{closest, did_you_mean};
 use easyflow_diagnostics::{Code, Diagnostic, TextRange, TextSize};
+use easyflow_fmt::Options as FormatOptions;
 use toml::de::{DeTable, DeValue};
 
 /// Name of the configuration file searched upwards from a flow.
@@ -26,33 +27,16 @@ pub struct Config {
     pub diagnostics: Vec<Diagnostic>,
 }
 
-/// The `[format]` settings (`formatting.md`) with their defaults.
-#[derive(Debug, Clone, Copy, PartialEq, Eq)]
-pub struct FormatSettings {
-    /// The maximum line width, in characters: 100 unless set.
-    pub width: usize,
-    /// Spaces per indentation level: 2 unless set.
-    pub indent: usize,
-}
-
-impl Default for FormatSettings {
-    fn default() -> Self {
-        FormatSettings {
-            width: 100,
-            indent: 2,
-        }
-    }
-}
-
 impl Config {
-    /// The `[format]` settings; a width under 1 counts as 1, an indent is
+    /// The formatter's options from the `[format]` settings, the one place
+    /// they are turned into them: a width under 1 counts as 1, an indent is
     /// kept within 0..=16, and an unusable file gives the defaults.
-    pub fn format_settings(&self) -> FormatSettings {
-        let defaults = FormatSettings::default();
+    pub fn format_options(&self) -> FormatOptions {
+        let defaults = FormatOptions::default();
         if !self.is_usable() {
             return defaults;
         }
-        FormatSettings {
+        FormatOptions {
             width: self
                 .format_width
                 .map_or(defaults.width, |w| w.clamp(1, 100_000) as usize),
@@ -211,32 +195,32 @@ mod tests {
     use super::*;
 
     #[test]
-    fn format_settings_with_defaults_and_limits() {
-        let settings = |text: &str| parse_config(text).format_settings();
+    fn format_options_with_defaults_and_limits() {
+        let options = |text: &str| parse_config(text).format_options();
         assert_eq!(
-            settings(""),
-            FormatSettings {
+            options(""),
+            FormatOptions {
                 width: 100,
                 indent: 2
             }
         );
         assert_eq!(
-            settings("[format]\nwidth = 80\n"),
-            FormatSettings {
+            options("[format]\nwidth = 80\n"),
+            FormatOptions {
                 width: 80,
                 indent: 2
             }
         );
         assert_eq!(
-            settings("[format]\nwidth = 0\nindent = 99\n"),
-            FormatSettings {
+            options("[format]\nwidth = 0\nindent = 99\n"),
+            FormatOptions {
                 width: 1,
                 indent: 16
             }
         );
         assert_eq!(
-            settings("[format\nwidth = 80"),
-            FormatSettings::default(),
+            options("[format\nwidth = 80"),
+            FormatOptions::default(),
             "E0901"
         );
     }

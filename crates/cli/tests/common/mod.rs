@@ -36,6 +36,7 @@ pub fn easyflow_with_stdin(args: &[&str], input: &str, dir: &Path) -> Output {
         .args(args)
         .current_dir(dir)
         .env("NO_COLOR", "1")
+        .env(easyflow_cli::explain::DOCS_URL_VARIABLE, DOCS_URL)
         .stdin(Stdio::piped())
         .stdout(Stdio::piped())
         .stderr(Stdio::piped())

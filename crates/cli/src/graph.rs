@@ -41,7 +41,7 @@ pub fn run(path: &Path, format: GraphFormat) -> u8 {
         }
         GraphFormat::Dot => to_dot(view),
         GraphFormat::Mermaid => to_mermaid(view),
-        GraphFormat::Svg => crate::svg::to_svg(view),
+        GraphFormat::Svg => easyflow_picture::svg(view, easyflow_picture::Document::Standalone),
     };
     print!("{rendered}");
     exit::OK

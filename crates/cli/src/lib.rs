@@ -10,7 +10,6 @@ pub mod graph;
 pub mod input;
 pub mod parse;
 pub mod report;
-pub mod svg;
 pub mod topology;
 
 /// The exit statuses of cli.md.

@@ -1,36 +1,25 @@
-//! `easyflow export FILE --to diet|workload|model [-o PATH]` (`exports.md`):
+//! `easyflow export FILE --to FORMAT [-o PATH]` (`exports.md`):
 //! the bytes on stdout (or in PATH); a flow with errors is refused with its
 //! errors on stderr in `check`'s human format, nothing on stdout, exit 1.
 
 use std::io::{self, IsTerminal, Write};
 use std::path::Path;
 
-use clap::ValueEnum;
+use clap::builder::{PossibleValue, PossibleValuesParser, TypedValueParser};
 use codespan_reporting::term::termcolor::{self, WriteColor};
 use easyflow_ide::export::{self, Refused};
 
 use crate::checked::CheckedFile;
 use crate::{check, exit, report};
 
-/// `--to`.
-#[derive(Clone, Copy, PartialEq, Eq, ValueEnum)]
-pub enum ExportFormat {
-    /// DIET's MA DAG XML.
-    Diet,
-    /// The formal workload description (JSON).
-    Workload,
-    /// The workflow DAG model (JSON).
-    Model,
-}
-
-impl From<ExportFormat> for export::Format {
-    fn from(format: ExportFormat) -> Self {
-        match format {
-            ExportFormat::Diet => export::Format::Diet,
-            ExportFormat::Workload => export::Format::Workload,
-            ExportFormat::Model => export::Format::Model,
-        }
-    }
+/// `--to`: the name of one of [`export::FORMATS`].
+pub fn format_parser() -> impl TypedValueParser<Value = &'static export::Format> {
+    PossibleValuesParser::new(
+        export::FORMATS
+            .iter()
+            .map(|f| PossibleValue::new(f.name).help(f.label)),
+    )
+    .map(|name| export::Format::named(&name).expect("one of the possible values"))
 }
 
 /// What exporting one flow gave.
@@ -46,7 +35,7 @@ pub fn export(
     path: &Path,
     topology: Option<&Path>,
     catalog: Option<&Path>,
-    format: export::Format,
+    format: &export::Format,
 ) -> Result<Outcome, String> {
     let (db, file, flow_text) = check::open_flow(path, topology, catalog)?;
     Ok(match export::export(&db, file, format) {
@@ -83,10 +72,10 @@ pub fn run(
     path: &Path,
     topology: Option<&Path>,
     catalog: Option<&Path>,
-    to: ExportFormat,
+    to: &export::Format,
     output: Option<&Path>,
 ) -> u8 {
-    let outcome = match export(path, topology, catalog, to.into()) {
+    let outcome = match export(path, topology, catalog, to) {
         Ok(outcome) => outcome,
         Err(message) => {
             eprintln!("error: {message}");

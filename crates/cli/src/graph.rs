@@ -62,8 +62,8 @@ fn node_label(node: &easyflow_db::GraphNode) -> String {
     if let Some(package) = &node.package {
         let _ = write!(label, "\n{package}");
     }
-    if node.instances != 1 {
-        let _ = write!(label, "\n× {}", node.instances);
+    if let Some(badge) = easyflow_picture::instances_badge(node.instances) {
+        let _ = write!(label, "\n{badge}");
     }
     label
 }

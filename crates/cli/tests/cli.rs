@@ -383,23 +383,19 @@ fn check_case_folders_through_the_binary() {
 #[test]
 fn export_through_the_binary() {
     let root = repo_root();
-    for (to, expected) in [
-        ("diet", "diet.xml"),
-        ("workload", "workload.json"),
-        ("model", "model.json"),
-    ] {
+    for format in easyflow_ide::export::FORMATS {
         let output = easyflow(
             &[
                 "export",
                 "tests/data/export/swept-producer-consumer.flow",
                 "--to",
-                to,
+                format.name,
             ],
             &root,
         );
         assert_eq!(output.status.code(), Some(0), "{}", stderr(&output));
         assert_eq!(stderr(&output), "");
-        let file = format!("tests/data/export/swept-producer-consumer.{expected}");
+        let file = format!("tests/data/export/swept-producer-consumer{}", format.suffix);
         assert_eq!(
             stdout(&output),
             std::fs::read_to_string(root.join(file)).unwrap()

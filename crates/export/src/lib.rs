@@ -15,59 +15,74 @@ mod workload;
 use easyflow_db::ExpandedWorkflow;
 use easyflow_db::workflow::{Expr, LiteralValue};
 
-/// The formats of `easyflow export --to`.
-#[derive(Debug, Clone, Copy, PartialEq, Eq, Hash)]
-pub enum Format {
-    /// DIET's MA DAG XML.
-    Diet,
-    /// The formal workload description, as JSON.
-    Workload,
-    /// The workflow DAG model, as JSON.
-    Model,
+/// An export format: its name, what editors show of it, and its writer.
+/// Every list of formats (the CLI's `--to`, the server's `easyflow/export`
+/// and the formats it announces to editors, the tests) is [`FORMATS`].
+#[derive(Debug, Clone, Copy)]
+pub struct Format {
+    /// What `easyflow export --to` and `easyflow/export` take.
+    pub name: &'static str,
+    /// Its name in editors' pickers.
+    pub label: &'static str,
+    /// What it is for, beside the label.
+    pub description: &'static str,
+    /// The language of the text (`xml`, `json`), for editors.
+    pub language: &'static str,
+    /// Appended to the flow's name without `.flow` when an export is saved
+    /// (`pipeline.diet.xml`).
+    pub suffix: &'static str,
+    writer: fn(&ExpandedWorkflow) -> String,
 }
+
+/// The export formats, in the order editors offer them. Adding a format is
+/// one entry here, with its writer (a module beside `diet.rs`).
+pub const FORMATS: &[Format] = &[
+    Format {
+        name: "diet",
+        label: "DIET MA DAG (XML)",
+        description: "for DIET's workflow scheduler",
+        language: "xml",
+        suffix: ".diet.xml",
+        writer: diet::write,
+    },
+    Format {
+        name: "workload",
+        label: "Workload description (JSON)",
+        description: "one task per step, with cardinality and relations",
+        language: "json",
+        suffix: ".workload.json",
+        writer: workload::write,
+    },
+    Format {
+        name: "model",
+        label: "Workflow DAG model (JSON)",
+        description: "jobs per instance, files, hosts, edges",
+        language: "json",
+        suffix: ".model.json",
+        writer: model::write,
+    },
+];
 
 impl Format {
-    pub const ALL: [Format; 3] = [Format::Diet, Format::Workload, Format::Model];
-
-    /// The name `--to` and `easyflow/export` take.
-    pub fn as_str(self) -> &'static str {
-        match self {
-            Format::Diet => "diet",
-            Format::Workload => "workload",
-            Format::Model => "model",
-        }
+    /// The format called `name`.
+    pub fn named(name: &str) -> Option<&'static Format> {
+        FORMATS.iter().find(|f| f.name == name)
     }
 
-    pub fn from_name(name: &str) -> Option<Format> {
-        Format::ALL.into_iter().find(|f| f.as_str() == name)
-    }
-
-    /// The language of the text (`xml` or `json`), for editors.
-    pub fn language(self) -> &'static str {
-        match self {
-            Format::Diet => "xml",
-            Format::Workload | Format::Model => "json",
-        }
-    }
-
-    /// The file name suffix an export is saved with (`.diet.xml`, …).
-    pub fn suffix(self) -> &'static str {
-        match self {
-            Format::Diet => ".diet.xml",
-            Format::Workload => ".workload.json",
-            Format::Model => ".model.json",
-        }
+    /// The workflow in this format, ending with a newline.
+    pub fn write(&self, workflow: &ExpandedWorkflow) -> String {
+        (self.writer)(workflow)
     }
 }
 
-/// The workflow in `format`, ending with a newline.
-pub fn write(workflow: &ExpandedWorkflow, format: Format) -> String {
-    match format {
-        Format::Diet => diet::write(workflow),
-        Format::Workload => workload::write(workflow),
-        Format::Model => model::write(workflow),
+/// Formats are told apart by name.
+impl PartialEq for Format {
+    fn eq(&self, other: &Self) -> bool {
+        self.name == other.name
     }
 }
+
+impl Eq for Format {}
 
 /// Pretty JSON (two-space indentation) and a final newline.
 fn json_text(value: &serde_json::Value) -> String {

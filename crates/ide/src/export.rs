@@ -6,7 +6,7 @@
 
 use easyflow_db::{Database, SourceFile, expanded_workflow};
 use easyflow_diagnostics::{Diagnostic, Severity};
-pub use easyflow_export::Format;
+pub use easyflow_export::{FORMATS, Format};
 
 /// Why a flow cannot be exported.
 #[derive(Debug, Clone, PartialEq, Eq)]
@@ -19,7 +19,7 @@ pub struct Refused {
 }
 
 /// The flow in `format`, or why not.
-pub fn export(db: &Database, file: SourceFile, format: Format) -> Result<String, Refused> {
+pub fn export(db: &Database, file: SourceFile, format: &Format) -> Result<String, Refused> {
     let errors: Vec<Diagnostic> = db
         .check(file)
         .iter()
@@ -40,5 +40,5 @@ pub fn export(db: &Database, file: SourceFile, format: Format) -> Result<String,
             collisions: workflow.collisions.iter().map(|c| c.message()).collect(),
         });
     }
-    Ok(easyflow_export::write(workflow, format))
+    Ok(format.write(workflow))
 }

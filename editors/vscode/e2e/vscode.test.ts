@@ -8,10 +8,12 @@
 //   CODE_SERVER_DIR   where scripts/code-server.sh installed code-server
 //   EASYFLOW_VSIX     the VSIX to install
 //   CHROMIUM          the browser (default /usr/bin/chromium)
+//   EASYFLOW_LARGE_FLOW  a large flow whose graph view is opened and timed
+//                     (without it, that check is skipped)
 // Screenshots go to test-results/e2e/ (a failed check adds failed-NAME.png).
 
 import assert from "node:assert/strict";
-import { existsSync, mkdirSync, mkdtempSync, readFileSync, rmSync } from "node:fs";
+import { copyFileSync, existsSync, mkdirSync, mkdtempSync, readFileSync, rmSync } from "node:fs";
 import { tmpdir } from "node:os";
 import { join } from "node:path";
 import { after, before, test } from "node:test";
@@ -276,6 +278,28 @@ check("the graph view draws the flow and reveals a step on click", async () => {
     "the step name Render selected in the editor",
   );
   await workbench.screenshot("graph");
+});
+
+// The time is reported, not asserted (tests never assert wall-clock time):
+// from the command to the drawn picture, the flow analysed already.
+check("the graph view of a large flow opens, drawn by the server", async () => {
+  const large = process.env.EASYFLOW_LARGE_FLOW;
+  if (!large) {
+    console.log("# skipped: no EASYFLOW_LARGE_FLOW");
+    return;
+  }
+  copyFileSync(large, join(server.workspace, "large.flow"));
+  const steps = (readFileSync(large, "utf8").match(/^~?step /gm) ?? []).length;
+  await workbench.openFile("large.flow");
+  await workbench.waitForCodeLenses((lenses) => lenses.some((l) => l.startsWith("level 0")), "the code lenses of the analysed flow");
+  const started = Date.now();
+  await workbench.runCommand("EasyFlow: Show Workflow Graph");
+  const page = workbench.webview();
+  await page.locator('body[data-state="drawn"]').waitFor({ timeout: 60_000 });
+  const opened = Date.now() - started;
+  console.log(`# the graph view of ${steps} steps opened in ${opened} ms`);
+  assert.equal(await page.locator("body").getAttribute("data-nodes"), String(steps));
+  await workbench.screenshot("graph-large");
 });
 
 check("changing easyflow.topology re-checks the flow without a reload", async () => {

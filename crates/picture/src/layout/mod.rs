@@ -3,7 +3,8 @@
 //! EasyFlow; [`crate::model`] says what the boxes and layers are.
 //!
 //! 1. Every edge spanning more than one layer passes through a dummy vertex
-//!    in each layer between its ends ([`Layered::new`]).
+//!    in each layer between its ends ([`Layered::new`]); in a huge graph,
+//!    the longest go straight instead, over the columns between.
 //! 2. The order within each layer: barycenter sweeps and adjacent swaps,
 //!    keeping the order with the fewest crossings ([`order`]).
 //! 3. The position across the layers (y): short edges, long ones nearly
@@ -126,8 +127,36 @@ pub(crate) struct Layered {
     pub before: Adjacency,
     pub after: Adjacency,
     /// Per edge of the graph, its vertices from source to target (empty for
-    /// an edge within one layer).
+    /// an edge within one layer; source and target alone for one that goes
+    /// straight over the layers between, see [`direct_edges`]).
     pub chains: Vec<Vec<u32>>,
+}
+
+/// Dummy vertices at most, beyond which the longest edges go straight to
+/// their targets instead, over the columns between: per node and edge, and
+/// at least [`MIN_DUMMIES`]. A layered layout needs a dummy in every layer an
+/// edge crosses, so a few edges across a huge flow would otherwise cost more
+/// than the rest of it (100 000 generated steps: 17 million dummies).
+const DUMMIES_PER_ITEM: usize = 4;
+const MIN_DUMMIES: usize = 250_000;
+
+/// Which edges (of these spans, in layers) go straight to their targets,
+/// without dummies: the longest, until the others need at most `budget`.
+fn direct_edges(spans: &[usize], budget: usize) -> Vec<bool> {
+    let mut dummies: usize = spans.iter().map(|s| s.saturating_sub(1)).sum();
+    let mut direct = vec![false; spans.len()];
+    if dummies > budget {
+        let mut longest: Vec<usize> = (0..spans.len()).collect();
+        longest.sort_by_key(|&e| (std::cmp::Reverse(spans[e]), e));
+        for e in longest {
+            if dummies <= budget {
+                break;
+            }
+            direct[e] = true;
+            dummies -= spans[e] - 1;
+        }
+    }
+    direct
 }
 
 /// Neighbour lists in one array (compressed rows).
@@ -168,27 +197,39 @@ impl Layered {
         for (v, node) in graph.nodes.iter().enumerate() {
             layers[node.layer].push(v as u32);
         }
+        let spans: Vec<usize> = graph
+            .edges
+            .iter()
+            .map(|edge| {
+                let (first, last) = (graph.nodes[edge.from].layer, graph.nodes[edge.to].layer);
+                assert!(first <= last, "an edge goes from a layer to a later one");
+                last - first
+            })
+            .collect();
+        let budget = MIN_DUMMIES.max(DUMMIES_PER_ITEM * (graph.nodes.len() + graph.edges.len()));
+        let direct = direct_edges(&spans, budget);
         let mut segments: Vec<(u32, u32)> = Vec::new();
         let mut chains = Vec::with_capacity(graph.edges.len());
-        for edge in &graph.edges {
+        for ((edge, direct), &span) in graph.edges.iter().zip(direct).zip(&spans) {
             let (from, to) = (edge.from as u32, edge.to as u32);
-            let (first, last) = (layer_of[edge.from], layer_of[edge.to]);
-            assert!(first <= last, "an edge goes from a layer to a later one");
-            if first == last {
-                chains.push(Vec::new());
-                continue;
+            let first = layer_of[edge.from];
+            match span {
+                0 => chains.push(Vec::new()),
+                _ if direct => chains.push(vec![from, to]),
+                span => {
+                    let mut chain = Vec::with_capacity(span + 1);
+                    chain.push(from);
+                    for layer in first + 1..first + span as u32 {
+                        let dummy = layer_of.len() as u32;
+                        layer_of.push(layer);
+                        layers[layer as usize].push(dummy);
+                        chain.push(dummy);
+                    }
+                    chain.push(to);
+                    segments.extend(chain.windows(2).map(|pair| (pair[0], pair[1])));
+                    chains.push(chain);
+                }
             }
-            let mut chain = Vec::with_capacity((last - first + 1) as usize);
-            chain.push(from);
-            for layer in first + 1..last {
-                let dummy = layer_of.len() as u32;
-                layer_of.push(layer);
-                layers[layer as usize].push(dummy);
-                chain.push(dummy);
-            }
-            chain.push(to);
-            segments.extend(chain.windows(2).map(|pair| (pair[0], pair[1])));
-            chains.push(chain);
         }
         let vertices = layer_of.len();
         let reversed: Vec<(u32, u32)> = segments.iter().map(|&(a, b)| (b, a)).collect();
@@ -506,6 +547,13 @@ mod tests {
         let (start, end) = (laid.paths[1].start, laid.paths[1].end());
         assert_eq!((start.x, end.x), (right, right));
         assert!(start.y < end.y);
+    }
+
+    #[test]
+    fn past_the_dummy_budget_the_longest_edges_go_straight() {
+        assert_eq!(direct_edges(&[5, 2, 1, 0], 2), [true, false, false, false]);
+        assert_eq!(direct_edges(&[5, 2, 1, 0], 5), [false; 4]);
+        assert_eq!(direct_edges(&[3, 3, 2], 0), [true, true, true]);
     }
 
     #[test]

@@ -143,25 +143,30 @@ fn parse_tree_format() {
     expect_output("parse-control-deps.txt", &stdout(&output));
 }
 
+/// Each format of two broken flows: a cycle and unresolved names
+/// (`broken.flow`); a step without a package and one that never runs
+/// (`no-package.flow`).
 #[test]
-fn graph_formats_of_a_broken_flow() {
-    for (format, expected) in [
-        ("json", "graph/broken.json"),
-        ("dot", "graph/broken.dot"),
-        ("mermaid", "graph/broken.mmd"),
-        ("svg", "graph/broken.svg"),
-    ] {
-        let output = easyflow(
-            &[
-                "graph",
-                "tests/data/cli/graph/broken.flow",
-                "--format",
-                format,
-            ],
-            &repo_root(),
-        );
-        assert_eq!(output.status.code(), Some(0), "{}", stderr(&output));
-        expect_output(expected, &stdout(&output));
+fn graph_formats_of_broken_flows() {
+    for flow in ["broken", "no-package"] {
+        for (format, extension) in [
+            ("json", "json"),
+            ("dot", "dot"),
+            ("mermaid", "mmd"),
+            ("svg", "svg"),
+        ] {
+            let output = easyflow(
+                &[
+                    "graph",
+                    &format!("tests/data/cli/graph/{flow}.flow"),
+                    "--format",
+                    format,
+                ],
+                &repo_root(),
+            );
+            assert_eq!(output.status.code(), Some(0), "{}", stderr(&output));
+            expect_output(&format!("graph/{flow}.{extension}"), &stdout(&output));
+        }
     }
     let output = easyflow(
         &["graph", "tests/data/parser/corpus/data-deps.flow"],

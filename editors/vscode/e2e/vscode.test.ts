@@ -280,8 +280,9 @@ check("the graph view draws the flow and reveals a step on click", async () => {
   await workbench.screenshot("graph");
 });
 
-// The time is reported, not asserted (tests never assert wall-clock time):
-// from the command to the drawn picture, the flow analysed already.
+// The times are reported, not asserted (tests never assert wall-clock time):
+// from the command to the drawn picture, first with the flow's analysis, then
+// again with the flow analysed (the view closed and opened anew).
 check("the graph view of a large flow opens, drawn by the server", async () => {
   const large = process.env.EASYFLOW_LARGE_FLOW;
   if (!large) {
@@ -291,15 +292,19 @@ check("the graph view of a large flow opens, drawn by the server", async () => {
   copyFileSync(large, join(server.workspace, "large.flow"));
   const steps = (readFileSync(large, "utf8").match(/^~?step /gm) ?? []).length;
   await workbench.openFile("large.flow");
-  await workbench.waitForCodeLenses((lenses) => lenses.some((l) => l.startsWith("level 0")), "the code lenses of the analysed flow");
-  const started = Date.now();
-  await workbench.runCommand("EasyFlow: Show Workflow Graph");
-  const page = workbench.webview();
-  await page.locator('body[data-state="drawn"]').waitFor({ timeout: 60_000 });
-  const opened = Date.now() - started;
-  console.log(`# the graph view of ${steps} steps opened in ${opened} ms`);
-  assert.equal(await page.locator("body").getAttribute("data-nodes"), String(steps));
+  const open = async () => {
+    const started = Date.now();
+    await workbench.runCommand("EasyFlow: Show Workflow Graph");
+    const page = workbench.webview();
+    await page.locator('body[data-state="drawn"]').waitFor({ timeout: 180_000 });
+    assert.equal(await page.locator("body").getAttribute("data-nodes"), String(steps));
+    return Date.now() - started;
+  };
+  const first = await open();
   await workbench.screenshot("graph-large");
+  await workbench.runCommand("View: Close Editors in Other Groups");
+  const again = await open();
+  console.log(`# the graph view of ${steps} steps opened in ${first} ms (the flow just opened), ${again} ms (analysed)`);
 });
 
 check("changing easyflow.topology re-checks the flow without a reload", async () => {

@@ -11,7 +11,7 @@ use super::{Adjacency, Layered};
 const MAX_SWEEPS: usize = 24;
 const PATIENCE: usize = 12;
 /// Vertices reordered in all sweeps together.
-const SWEEP_BUDGET: usize = 2_000_000;
+const SWEEP_BUDGET: usize = 1_000_000;
 /// Graphs up to this many vertices are ordered twice, with each way of
 /// placing the vertices that have no neighbours in the layer next to theirs,
 /// and keep the better order (neither wins on every graph).

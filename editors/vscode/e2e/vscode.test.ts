@@ -13,7 +13,7 @@
 // Screenshots go to test-results/e2e/ (a failed check adds failed-NAME.png).
 
 import assert from "node:assert/strict";
-import { copyFileSync, existsSync, mkdirSync, mkdtempSync, readFileSync, rmSync } from "node:fs";
+import { existsSync, mkdirSync, mkdtempSync, readFileSync, rmSync } from "node:fs";
 import { tmpdir } from "node:os";
 import { join } from "node:path";
 import { after, before, test } from "node:test";
@@ -45,7 +45,10 @@ before(
     scratch = mkdtempSync(join(tmpdir(), "easyflow-e2e-"));
     // Keeps the scratch directory (with code-server.log) if the start fails.
     failed = true;
-    server = await startCodeServer({ installDir, vsix, workspace: fixture, scratch });
+    // The large flow is there from the start: a file added later may be
+    // missing from Quick Open for a while.
+    const large = process.env.EASYFLOW_LARGE_FLOW;
+    server = await startCodeServer({ installDir, vsix, workspace: fixture, scratch, extraFiles: large ? { "large.flow": large } : {} });
     browser = await chromium.launch({
       executablePath,
       args: [
@@ -289,22 +292,27 @@ check("the graph view of a large flow opens, drawn by the server", async () => {
     console.log("# skipped: no EASYFLOW_LARGE_FLOW");
     return;
   }
-  copyFileSync(large, join(server.workspace, "large.flow"));
   const steps = (readFileSync(large, "utf8").match(/^~?step /gm) ?? []).length;
-  await workbench.openFile("large.flow");
-  const open = async () => {
+  const open = async (nodes: number) => {
     const started = Date.now();
     await workbench.runCommand("EasyFlow: Show Workflow Graph");
     const page = workbench.webview();
     await page.locator('body[data-state="drawn"]').waitFor({ timeout: 180_000 });
-    assert.equal(await page.locator("body").getAttribute("data-nodes"), String(steps));
-    return Date.now() - started;
+    assert.equal(await page.locator("body").getAttribute("data-nodes"), String(nodes));
+    const opened = Date.now() - started;
+    await workbench.runCommand("View: Close Editors in Other Groups");
+    return opened;
   };
-  const first = await open();
-  await workbench.screenshot("graph-large");
-  await workbench.runCommand("View: Close Editors in Other Groups");
-  const again = await open();
-  console.log(`# the graph view of ${steps} steps opened in ${first} ms (the flow just opened), ${again} ms (analysed)`);
+  // For comparison: a view's own cost, on a flow of three steps.
+  await workbench.openFile("pipeline.flow");
+  await workbench.waitForProblems("pipeline.flow", (p) => has(p, "E0201"), "E0201 on Palette");
+  const small = await open(4);
+  await workbench.openFile("large.flow");
+  const first = await open(steps);
+  const again = await open(steps);
+  console.log(
+    `# the graph view opened in ${small} ms for 3 steps; for ${steps} steps in ${first} ms (the flow just opened), ${again} ms (analysed)`,
+  );
 });
 
 check("changing easyflow.topology re-checks the flow without a reload", async () => {

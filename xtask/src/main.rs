@@ -150,7 +150,13 @@ fn test() -> Result<(), String> {
         }
         let vsix = package_extension(ServerBuild::Debug)?;
         let vsix = vsix.to_str().ok_or("a non-UTF-8 target path")?;
-        if run_status(&root, "bash", &[script, vsix])? == SKIPPED_EXIT_CODE {
+        // The large flow whose graph view the end-to-end test opens and times.
+        let large = target.join("tmp/e2e-large.flow");
+        std::fs::create_dir_all(target.join("tmp")).map_err(|e| format!("{e}"))?;
+        std::fs::write(&large, easyflow_genflow::generate(LARGE_FLOW_STEPS, 7))
+            .map_err(|e| format!("{}: {e}", large.display()))?;
+        let large = large.to_str().ok_or("a non-UTF-8 target path")?;
+        if run_status(&root, "bash", &[script, vsix, large])? == SKIPPED_EXIT_CODE {
             // The script said what it lacks (code-server cannot be installed).
             let message = format!("{script} cannot run here (exit {SKIPPED_EXIT_CODE})");
             if in_ci {
@@ -313,6 +319,10 @@ fn site() -> Result<PathBuf, String> {
 
 /// The VS Code end-to-end test: the VSIX in code-server (VS Code 1.139).
 const VSCODE_E2E: &str = "editors/vscode/scripts/e2e.sh";
+
+/// The steps of the flow whose graph view the end-to-end test times (the
+/// size of the reference workload).
+const LARGE_FLOW_STEPS: usize = 10_000;
 
 /// The exit code of a script that cannot run on this machine (as in
 /// automake's test harness).

@@ -1,14 +1,13 @@
-//! `easyflow export FILE --to diet|workload|model|cwl [-o PATH]`
-//! (`exports.md`, `run.md` §3): the bytes on stdout (or in PATH), and the
-//! export's notes on stderr; a refused flow has its errors on stderr in
-//! `check`'s human format and its other reasons after them, nothing on
-//! stdout, exit 1.
+//! `easyflow export FILE --to FORMAT [-o PATH]` (`exports.md`, `run.md`
+//! §3): the bytes on stdout (or in PATH), and the export's notes on stderr;
+//! a refused flow has its errors on stderr in `check`'s human format and its
+//! other reasons after them, nothing on stdout, exit 1.
 
 use std::io::{self, IsTerminal, Write};
 use std::path::Path;
 use std::sync::Arc;
 
-use clap::ValueEnum;
+use clap::builder::{PossibleValue, PossibleValuesParser, TypedValueParser};
 use codespan_reporting::term::termcolor::{self, WriteColor};
 use easyflow_db::{Database, SourceFile};
 use easyflow_ide::export::{self, Exported, Refused};
@@ -16,28 +15,14 @@ use easyflow_ide::export::{self, Exported, Refused};
 use crate::checked::CheckedFile;
 use crate::{check, exit, report};
 
-/// `--to`.
-#[derive(Clone, Copy, PartialEq, Eq, ValueEnum)]
-pub enum ExportFormat {
-    /// DIET's MA DAG XML.
-    Diet,
-    /// The formal workload description (JSON).
-    Workload,
-    /// The workflow DAG model (JSON).
-    Model,
-    /// A CWL v1.2 workflow that cwltool and Toil run (JSON).
-    Cwl,
-}
-
-impl From<ExportFormat> for export::Format {
-    fn from(format: ExportFormat) -> Self {
-        match format {
-            ExportFormat::Diet => export::Format::Diet,
-            ExportFormat::Workload => export::Format::Workload,
-            ExportFormat::Model => export::Format::Model,
-            ExportFormat::Cwl => export::Format::Cwl,
-        }
-    }
+/// `--to`: the name of one of [`export::FORMATS`].
+pub fn format_parser() -> impl TypedValueParser<Value = &'static export::Format> {
+    PossibleValuesParser::new(
+        export::FORMATS
+            .iter()
+            .map(|f| PossibleValue::new(f.name).help(f.label)),
+    )
+    .map(|name| export::Format::named(&name).expect("one of the possible values"))
 }
 
 /// What exporting one flow gave.
@@ -53,7 +38,7 @@ pub fn export(
     path: &Path,
     topology: Option<&Path>,
     catalog: Option<&Path>,
-    format: export::Format,
+    format: &export::Format,
 ) -> Result<Outcome, String> {
     let (db, file, flow_text) = check::open_flow(path, topology, catalog)?;
     Ok(export_opened(&db, file, path, flow_text, format))
@@ -65,7 +50,7 @@ pub fn export_opened(
     file: SourceFile,
     path: &Path,
     flow_text: Arc<str>,
-    format: export::Format,
+    format: &export::Format,
 ) -> Outcome {
     match export::export(db, file, format) {
         Ok(exported) => Outcome::Exported(exported),
@@ -108,10 +93,10 @@ pub fn run(
     path: &Path,
     topology: Option<&Path>,
     catalog: Option<&Path>,
-    to: ExportFormat,
+    to: &export::Format,
     output: Option<&Path>,
 ) -> u8 {
-    let outcome = match export(path, topology, catalog, to.into()) {
+    let outcome = match export(path, topology, catalog, to) {
         Ok(outcome) => outcome,
         Err(message) => {
             eprintln!("error: {message}");

@@ -42,7 +42,7 @@ pub fn run(path: &Path, format: GraphFormat) -> u8 {
         }
         GraphFormat::Dot => to_dot(view),
         GraphFormat::Mermaid => to_mermaid(view),
-        GraphFormat::Svg => crate::svg::to_svg(view),
+        GraphFormat::Svg => easyflow_picture::svg(view, easyflow_picture::Document::Standalone),
     };
     print!("{rendered}");
     exit::OK
@@ -63,8 +63,8 @@ fn node_label(node: &easyflow_db::GraphNode) -> String {
     if let Some(package) = &node.package {
         let _ = write!(label, "\n{package}");
     }
-    if node.instances != 1 {
-        let _ = write!(label, "\n× {}", node.instances);
+    if let Some(badge) = easyflow_picture::instances_badge(node.instances) {
+        let _ = write!(label, "\n{badge}");
     }
     label
 }

@@ -12,7 +12,6 @@ pub mod input;
 pub mod parse;
 pub mod report;
 pub mod run;
-pub mod svg;
 pub mod topology;
 
 /// The exit statuses of cli.md.

@@ -74,14 +74,14 @@ enum Command {
         #[arg(long, value_enum, default_value_t = graph::GraphFormat::Json)]
         format: graph::GraphFormat,
     },
-    /// Translate a flow without errors to DIET's MA DAG XML, the workload
-    /// description, the workflow DAG model (see docs/exports.md) or a CWL
-    /// workflow (see docs/run.md).
+    /// Translate a flow without errors to another system's format (see
+    /// docs/exports.md), or to a CWL workflow that engines run (see
+    /// docs/run.md).
     Export {
         file: PathBuf,
         /// The format to write.
-        #[arg(long, value_enum)]
-        to: export::ExportFormat,
+        #[arg(long, value_parser = export::format_parser())]
+        to: &'static easyflow_ide::export::Format,
         /// Write to this file instead of standard output.
         #[arg(short = 'o', long = "output", value_name = "PATH")]
         output: Option<PathBuf>,

@@ -12,7 +12,7 @@ use std::path::Path;
 use std::process::Command;
 
 use clap::ValueEnum;
-use easyflow_ide::export::Format;
+use easyflow_ide::export::CWL;
 use serde_json::{Map, json};
 
 use crate::export::{Outcome, export_opened, print_refusal};
@@ -67,7 +67,7 @@ pub fn run(options: &RunOptions<'_>) -> u8 {
             return exit::FAILURE;
         }
     };
-    let document = match export_opened(&db, file, options.file, text, Format::Cwl) {
+    let document = match export_opened(&db, file, options.file, text, &CWL) {
         Outcome::Exported(exported) => {
             for note in &exported.notes {
                 eprintln!("note: {note}");

@@ -143,25 +143,30 @@ fn parse_tree_format() {
     expect_output("parse-control-deps.txt", &stdout(&output));
 }
 
+/// Each format of two broken flows: a cycle and unresolved names
+/// (`broken.flow`); a step without a package and one that never runs
+/// (`no-package.flow`).
 #[test]
-fn graph_formats_of_a_broken_flow() {
-    for (format, expected) in [
-        ("json", "graph/broken.json"),
-        ("dot", "graph/broken.dot"),
-        ("mermaid", "graph/broken.mmd"),
-        ("svg", "graph/broken.svg"),
-    ] {
-        let output = easyflow(
-            &[
-                "graph",
-                "tests/data/cli/graph/broken.flow",
-                "--format",
-                format,
-            ],
-            &repo_root(),
-        );
-        assert_eq!(output.status.code(), Some(0), "{}", stderr(&output));
-        expect_output(expected, &stdout(&output));
+fn graph_formats_of_broken_flows() {
+    for flow in ["broken", "no-package"] {
+        for (format, extension) in [
+            ("json", "json"),
+            ("dot", "dot"),
+            ("mermaid", "mmd"),
+            ("svg", "svg"),
+        ] {
+            let output = easyflow(
+                &[
+                    "graph",
+                    &format!("tests/data/cli/graph/{flow}.flow"),
+                    "--format",
+                    format,
+                ],
+                &repo_root(),
+            );
+            assert_eq!(output.status.code(), Some(0), "{}", stderr(&output));
+            expect_output(&format!("graph/{flow}.{extension}"), &stdout(&output));
+        }
     }
     let output = easyflow(
         &["graph", "tests/data/parser/corpus/data-deps.flow"],
@@ -383,23 +388,22 @@ fn check_case_folders_through_the_binary() {
 #[test]
 fn export_through_the_binary() {
     let root = repo_root();
-    for (to, expected) in [
-        ("diet", "diet.xml"),
-        ("workload", "workload.json"),
-        ("model", "model.json"),
-    ] {
-        let output = easyflow(
-            &[
-                "export",
-                "tests/data/export/swept-producer-consumer.flow",
-                "--to",
-                to,
-            ],
-            &root,
-        );
+    for format in easyflow_ide::export::FORMATS {
+        let mut args = vec![
+            "export",
+            "tests/data/export/swept-producer-consumer.flow",
+            "--to",
+            format.name,
+        ];
+        // The CWL export's catalog says how the packages run (as in
+        // tests/export.rs).
+        if *format == easyflow_ide::export::CWL {
+            args.extend(["--catalog", "tests/data/export/runnable-packages.toml"]);
+        }
+        let output = easyflow(&args, &root);
         assert_eq!(output.status.code(), Some(0), "{}", stderr(&output));
         assert_eq!(stderr(&output), "");
-        let file = format!("tests/data/export/swept-producer-consumer.{expected}");
+        let file = format!("tests/data/export/swept-producer-consumer{}", format.suffix);
         assert_eq!(
             stdout(&output),
             std::fs::read_to_string(root.join(file)).unwrap()

@@ -22,20 +22,22 @@ mod export_rules;
 use std::path::{Path, PathBuf};
 
 use easyflow_cli::export::{Outcome, export, write_refusal};
-use easyflow_ide::export::Format;
+use easyflow_ide::export::{CWL, FORMATS, Format};
 use easyflow_test_harness::{Case, Failed, Harness, Outputs};
 
 fn exports(case: &Case) -> Result<Outputs, Failed> {
     let refused_by_name = case.name.starts_with("refused-");
     let mut outputs = Vec::new();
-    for format in [Format::Diet, Format::Workload, Format::Model] {
+    // CWL needs a catalog that says how packages run: below.
+    for format in FORMATS.iter().filter(|f| **f != CWL) {
         match export(&case.path, None, None, format)? {
             Outcome::Exported(exported) => {
                 let text = exported.text;
                 if refused_by_name {
                     return Err("the case is named `refused-…` but was exported".into());
                 }
-                outputs.push((expected_extension(format), text));
+                // `X.diet.xml` for `X.flow`.
+                outputs.push((&format.suffix[1..], text));
             }
             Outcome::Refused(file, refused) => {
                 if !refused_by_name {
@@ -52,20 +54,20 @@ fn exports(case: &Case) -> Result<Outputs, Failed> {
             }
         }
     }
-    let (_, diet) = &outputs[0];
-    export_rules::check_diet(diet)?;
-    let (_, model) = &outputs[2];
+    let output = |name: &str| {
+        let suffix = &Format::named(name).expect("a format").suffix[1..];
+        outputs
+            .iter()
+            .find(|(s, _)| *s == suffix)
+            .map(|(_, text)| text)
+    };
+    export_rules::check_diet(output("diet").ok_or("no DIET export")?)?;
     let graph = export_rules::graph_json(&case.path)?;
-    export_rules::check_model(model, &graph)?;
-    let model = model.clone();
+    let model = output("model").ok_or("no model export")?.clone();
+    export_rules::check_model(&model, &graph)?;
 
     let cwl_refused_by_name = case.name.starts_with("cwl-refused-");
-    match export(
-        &case.path,
-        None,
-        Some(&runnable_catalog(&case.path)),
-        Format::Cwl,
-    )? {
+    match export(&case.path, None, Some(&runnable_catalog(&case.path)), &CWL)? {
         Outcome::Exported(exported) => {
             if cwl_refused_by_name {
                 return Err("the case is named `cwl-refused-…` but was exported".into());
@@ -90,15 +92,6 @@ fn runnable_catalog(case: &Path) -> PathBuf {
         return own;
     }
     Path::new("tests/data/export/runnable-packages.toml").to_path_buf()
-}
-
-fn expected_extension(format: Format) -> &'static str {
-    match format {
-        Format::Diet => "diet.xml",
-        Format::Workload => "workload.json",
-        Format::Model => "model.json",
-        Format::Cwl => "cwl",
-    }
 }
 
 fn main() {

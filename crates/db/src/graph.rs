@@ -18,6 +18,8 @@ pub enum EdgeKind {
 }
 
 impl EdgeKind {
+    pub const ALL: [EdgeKind; 3] = [EdgeKind::Control, EdgeKind::Data, EdgeKind::Stream];
+
     pub fn as_str(self) -> &'static str {
         match self {
             EdgeKind::Control => "control",

@@ -1,14 +1,14 @@
-//! The exports of `exports.md`: an [`ExpandedWorkflow`] written as DIET MA
-//! DAG XML, the formal workload description's JSON, or the workflow DAG
-//! model's JSON. Each writer is a view of the model: the names are resolved,
+//! The exports of `exports.md` and `run.md`: an [`ExpandedWorkflow`]
+//! written as DIET MA DAG XML, the formal workload description's JSON, the
+//! workflow DAG model's JSON, or a CWL v1.2 document. Each writer is a view of the model: the names are resolved,
 //! the sweeps expanded and the order fixed by the database
 //! (`easyflow_db::workflow`), so the same flow gives the same bytes.
 //!
-//! Deciding whether a flow may be exported (no errors, no id collision) is
-//! the host's business (`easyflow_ide::export`); these functions write any
-//! model they are given.
+//! Deciding whether a flow may be exported (no errors, no id collision, and
+//! the format's own [`Format::refusals`]) is the host's business
+//! (`easyflow_ide::export`); the writers write any model they are given.
 
-pub mod cwl;
+mod cwl;
 mod diet;
 mod model;
 mod workload;
@@ -16,64 +16,114 @@ mod workload;
 use easyflow_db::ExpandedWorkflow;
 use easyflow_db::workflow::{Expr, LiteralValue};
 
-/// The formats of `easyflow export --to`.
-#[derive(Debug, Clone, Copy, PartialEq, Eq, Hash)]
-pub enum Format {
-    /// DIET's MA DAG XML.
-    Diet,
-    /// The formal workload description, as JSON.
-    Workload,
-    /// The workflow DAG model, as JSON.
-    Model,
-    /// A packed CWL v1.2 document that CWL engines run (`run.md`).
-    Cwl,
+/// An export format: its name, what editors show of it, and its writer.
+/// Every list of formats (the CLI's `--to`, the server's `easyflow/export`
+/// and the formats it announces to editors, the tests) is [`FORMATS`].
+#[derive(Debug, Clone, Copy)]
+pub struct Format {
+    /// What `easyflow export --to` and `easyflow/export` take.
+    pub name: &'static str,
+    /// Its name in editors' pickers.
+    pub label: &'static str,
+    /// What it is for, beside the label.
+    pub description: &'static str,
+    /// The language of the text (`xml`, `json`), for editors.
+    pub language: &'static str,
+    /// Appended to the flow's name without `.flow` when an export is saved
+    /// (`pipeline.diet.xml`).
+    pub suffix: &'static str,
+    writer: fn(&ExpandedWorkflow) -> String,
+    /// Why this format cannot carry a workflow, beyond the reasons every
+    /// format shares (errors, id collisions); empty when it can.
+    refusals: fn(&ExpandedWorkflow) -> Vec<String>,
+    /// What the export does differently than the flow says, one line each.
+    notes: fn(&ExpandedWorkflow) -> Vec<String>,
+}
+
+/// The export formats, in the order editors offer them. Adding a format is
+/// one entry here, with its writer (a module beside `diet.rs`).
+pub const FORMATS: &[Format] = &[
+    Format {
+        name: "diet",
+        label: "DIET MA DAG (XML)",
+        description: "for DIET's workflow scheduler",
+        language: "xml",
+        suffix: ".diet.xml",
+        writer: diet::write,
+        refusals: no_reasons,
+        notes: no_reasons,
+    },
+    Format {
+        name: "workload",
+        label: "Workload description (JSON)",
+        description: "one task per step, with cardinality and relations",
+        language: "json",
+        suffix: ".workload.json",
+        writer: workload::write,
+        refusals: no_reasons,
+        notes: no_reasons,
+    },
+    Format {
+        name: "model",
+        label: "Workflow DAG model (JSON)",
+        description: "jobs per instance, files, hosts, edges",
+        language: "json",
+        suffix: ".model.json",
+        writer: model::write,
+        refusals: no_reasons,
+        notes: no_reasons,
+    },
+    CWL,
+];
+
+/// The CWL export, which `easyflow run` hands to the engines.
+pub const CWL: Format = Format {
+    name: "cwl",
+    label: "CWL v1.2 workflow (JSON)",
+    description: "runs on cwltool or Toil (easyflow run)",
+    language: "json",
+    suffix: ".cwl",
+    writer: cwl::write,
+    refusals: cwl::refusals,
+    notes: cwl::notes,
+};
+
+/// The refusals or notes of a format that has none.
+fn no_reasons(_: &ExpandedWorkflow) -> Vec<String> {
+    Vec::new()
 }
 
 impl Format {
-    pub const ALL: [Format; 4] = [Format::Diet, Format::Workload, Format::Model, Format::Cwl];
-
-    /// The name `--to` and `easyflow/export` take.
-    pub fn as_str(self) -> &'static str {
-        match self {
-            Format::Diet => "diet",
-            Format::Workload => "workload",
-            Format::Model => "model",
-            Format::Cwl => "cwl",
-        }
+    /// The format called `name`.
+    pub fn named(name: &str) -> Option<&'static Format> {
+        FORMATS.iter().find(|f| f.name == name)
     }
 
-    pub fn from_name(name: &str) -> Option<Format> {
-        Format::ALL.into_iter().find(|f| f.as_str() == name)
+    /// The workflow in this format, ending with a newline.
+    pub fn write(&self, workflow: &ExpandedWorkflow) -> String {
+        (self.writer)(workflow)
     }
 
-    /// The language of the text (`xml` or `json`), for editors.
-    pub fn language(self) -> &'static str {
-        match self {
-            Format::Diet => "xml",
-            Format::Workload | Format::Model | Format::Cwl => "json",
-        }
+    /// Why this format cannot carry `workflow` (see [`Format::write`]'s
+    /// callers: a host refuses the export when this is not empty).
+    pub fn refusals(&self, workflow: &ExpandedWorkflow) -> Vec<String> {
+        (self.refusals)(workflow)
     }
 
-    /// The file name suffix an export is saved with (`.diet.xml`, …).
-    pub fn suffix(self) -> &'static str {
-        match self {
-            Format::Diet => ".diet.xml",
-            Format::Workload => ".workload.json",
-            Format::Model => ".model.json",
-            Format::Cwl => ".cwl",
-        }
+    /// What the export of `workflow` does differently than the flow says.
+    pub fn notes(&self, workflow: &ExpandedWorkflow) -> Vec<String> {
+        (self.notes)(workflow)
     }
 }
 
-/// The workflow in `format`, ending with a newline.
-pub fn write(workflow: &ExpandedWorkflow, format: Format) -> String {
-    match format {
-        Format::Diet => diet::write(workflow),
-        Format::Workload => workload::write(workflow),
-        Format::Model => model::write(workflow),
-        Format::Cwl => cwl::write(workflow),
+/// Formats are told apart by name.
+impl PartialEq for Format {
+    fn eq(&self, other: &Self) -> bool {
+        self.name == other.name
     }
 }
+
+impl Eq for Format {}
 
 /// Pretty JSON (two-space indentation) and a final newline.
 fn json_text(value: &serde_json::Value) -> String {

@@ -6,7 +6,7 @@
 
 use easyflow_db::{Database, SourceFile, expanded_workflow};
 use easyflow_diagnostics::{Diagnostic, Severity};
-pub use easyflow_export::Format;
+pub use easyflow_export::{CWL, FORMATS, Format};
 
 /// A flow in an export format.
 #[derive(Debug, Clone, PartialEq, Eq)]
@@ -29,7 +29,7 @@ pub struct Refused {
 }
 
 /// The flow in `format`, or why not.
-pub fn export(db: &Database, file: SourceFile, format: Format) -> Result<Exported, Refused> {
+pub fn export(db: &Database, file: SourceFile, format: &Format) -> Result<Exported, Refused> {
     let errors: Vec<Diagnostic> = db
         .check(file)
         .iter()
@@ -45,18 +45,12 @@ pub fn export(db: &Database, file: SourceFile, format: Format) -> Result<Exporte
     }
     let workflow = expanded_workflow(db, file);
     let mut reasons: Vec<String> = workflow.collisions.iter().map(|c| c.message()).collect();
-    if format == Format::Cwl {
-        reasons.extend(easyflow_export::cwl::refusals(workflow));
-    }
+    reasons.extend(format.refusals(workflow));
     if !reasons.is_empty() {
         return Err(Refused { errors, reasons });
     }
-    let notes = match format {
-        Format::Cwl => easyflow_export::cwl::notes(workflow),
-        _ => Vec::new(),
-    };
     Ok(Exported {
-        text: easyflow_export::write(workflow, format),
-        notes,
+        text: format.write(workflow),
+        notes: format.notes(workflow),
     })
 }

@@ -6,6 +6,7 @@ use easyflow_db::diagnostics::Anchor;
 use easyflow_db::{Db, GraphView, SourceFile, graph_view};
 use easyflow_diagnostics::TextRange;
 use serde::{Deserialize, Serialize};
+use ts_rs::TS;
 
 use crate::defs;
 
@@ -19,7 +20,7 @@ pub struct Graph {
     pub levels: Vec<Vec<String>>,
 }
 
-#[derive(Debug, Clone, PartialEq, Eq, Serialize, Deserialize)]
+#[derive(Debug, Clone, PartialEq, Eq, Serialize, Deserialize, TS)]
 pub struct Node {
     /// The step's name; a repeated definition gets `#2`, `#3`, … appended.
     pub id: String,
@@ -35,21 +36,24 @@ pub struct Node {
     pub range: Option<TextRange>,
 }
 
-#[derive(Debug, Clone, PartialEq, Eq, Serialize, Deserialize)]
+#[derive(Debug, Clone, PartialEq, Eq, Serialize, Deserialize, TS)]
+#[ts(rename = "GraphEdge")]
 pub struct Edge {
     pub from: String,
     pub to: String,
     /// `control`, `data` or `stream`.
+    #[ts(type = "EdgeKind")]
     pub kind: String,
     pub in_cycle: bool,
 }
 
 /// A name in an `after` list or a reference that names no step or file.
-#[derive(Debug, Clone, PartialEq, Eq, Serialize, Deserialize)]
+#[derive(Debug, Clone, PartialEq, Eq, Serialize, Deserialize, TS)]
 pub struct Unresolved {
     pub from: String,
     pub name: String,
     /// `control`, `data` or `stream`.
+    #[ts(type = "EdgeKind")]
     pub kind: String,
 }
 
@@ -102,6 +106,13 @@ pub fn graph(db: &dyn Db, file: SourceFile) -> Graph {
         node.range = defs::range_of(db, file, Anchor::StepName(of.step));
     }
     graph
+}
+
+/// The picture of `file`'s graph, as SVG for a page that styles it (the
+/// editors' graph views; `easyflow graph --format svg` is the same drawing
+/// as a document of its own).
+pub fn picture(db: &dyn Db, file: SourceFile) -> String {
+    easyflow_picture::svg(graph_view(db, file), easyflow_picture::Document::Embedded)
 }
 
 /// The JSON of `easyflow graph --format json`; `level` is `null` on or

@@ -452,11 +452,16 @@ impl Analysis {
         self.with_db(|db| graph::graph(db, file))
     }
 
+    /// The dependency graph's picture, as SVG for a page that styles it.
+    pub fn graph_picture(&self, file: SourceFile) -> Cancellable<String> {
+        self.with_db(|db| graph::picture(db, file))
+    }
+
     /// The flow in an export format, or why it cannot be exported.
     pub fn export(
         &self,
         file: SourceFile,
-        format: export::Format,
+        format: &export::Format,
     ) -> Cancellable<Result<export::Exported, export::Refused>> {
         self.with_db(|db| export::export(db, file, format))
     }

@@ -6,6 +6,7 @@ use easyflow_ide::semantic_tokens::{TOKEN_MODIFIERS, TOKEN_TYPES};
 use tower_lsp_server::ls_types::{self as lsp, *};
 
 use crate::convert::Encoding;
+use crate::lsp_ext::ExperimentalCapabilities;
 
 /// The client's capabilities that change what the server does.
 #[derive(Debug, Clone, Copy, PartialEq, Eq)]
@@ -131,6 +132,10 @@ pub fn server_capabilities(encoding: Encoding) -> ServerCapabilities {
             }),
             file_operations: None,
         }),
+        experimental: Some(
+            serde_json::to_value(ExperimentalCapabilities::default())
+                .expect("the capabilities serialize"),
+        ),
         ..Default::default()
     }
 }

@@ -514,7 +514,11 @@ pub fn step_of(item: &lsp::CallHierarchyItem) -> Option<StepId> {
     Some(StepId(u32::try_from(step).ok()?))
 }
 
-pub fn graph(lines: &Lines<'_>, graph: graph::Graph) -> lsp_ext::GraphResult {
+pub fn graph(
+    lines: &Lines<'_>,
+    graph: graph::Graph,
+    picture: Option<String>,
+) -> lsp_ext::GraphResult {
     lsp_ext::GraphResult {
         nodes: graph
             .nodes
@@ -527,6 +531,7 @@ pub fn graph(lines: &Lines<'_>, graph: graph::Graph) -> lsp_ext::GraphResult {
         edges: graph.edges,
         unresolved: graph.unresolved,
         levels: graph.levels,
+        picture,
     }
 }
 

@@ -44,6 +44,64 @@ fn easyflow_graph_answers_the_documented_example() {
     assert_eq!(server.stop().code(), Some(0));
 }
 
+/// With `picture: true`, the graph also holds its picture: the drawing of
+/// `easyflow graph --format svg`, for a page that styles it.
+#[test]
+fn easyflow_graph_with_its_picture() {
+    let dir = tempfile::tempdir().unwrap();
+    let mut server = Server::start();
+    server.initialize(dir.path(), json!({}), json!({}));
+    let text = "step A runs P ();\nstep B runs Q (x = A.outs[\"o\"], n = sweep []);\nstep C runs (y = Nowhere);\n";
+    let uri = server.open(&dir.path().join("a.flow"), text);
+    let plain = server.request("easyflow/graph", json!({"textDocument": {"uri": uri}}));
+    let mut with_picture = server.request(
+        "easyflow/graph",
+        json!({"textDocument": {"uri": uri}, "picture": true}),
+    );
+    let picture = with_picture
+        .as_object_mut()
+        .unwrap()
+        .remove("picture")
+        .unwrap();
+    assert_eq!(with_picture, plain, "the graph itself is the same");
+    let picture = picture.as_str().unwrap();
+    let standalone = {
+        let db = easyflow_db::Database::default();
+        let file = easyflow_db::SourceFile::new(&db, "a.flow".into(), text.into());
+        easyflow_picture::svg(
+            easyflow_db::graph_view(&db, file),
+            easyflow_picture::Document::Standalone,
+        )
+    };
+    // The same boxes and wires as the command line's SVG, without its
+    // stylesheet.
+    let nodes_and_edges = |svg: &str| svg[svg.find("<g class=\"columns\">").unwrap()..].to_string();
+    assert_eq!(nodes_and_edges(picture), nodes_and_edges(&standalone));
+    assert!(!picture.contains("<style>") && standalone.contains("<style>"));
+    assert!(picture.contains("<text class=\"instances\" x=\"") && picture.contains(">× 0</text>"));
+    assert!(picture.contains("data-id=\"?Nowhere\" data-step=\"C\""));
+    assert_eq!(server.stop().code(), Some(0));
+}
+
+/// The `initialize` result announces the export formats, every one of
+/// `easyflow-export`'s, for editors to offer.
+#[test]
+fn the_export_formats_are_announced() {
+    let dir = tempfile::tempdir().unwrap();
+    let mut server = Server::start();
+    let result = server.initialize(dir.path(), json!({}), json!({}));
+    let announced = &result["capabilities"]["experimental"]["exportFormats"];
+    let expected: Vec<Value> = easyflow_ide::export::FORMATS
+        .iter()
+        .map(|f| {
+            json!({"name": f.name, "label": f.label, "description": f.description,
+                   "language": f.language, "suffix": f.suffix})
+        })
+        .collect();
+    assert_eq!(announced, &json!(expected));
+    assert_eq!(server.stop().code(), Some(0));
+}
+
 #[test]
 fn easyflow_graph_of_no_flow_is_null_and_bad_params_are_refused() {
     let dir = tempfile::tempdir().unwrap();
@@ -110,25 +168,27 @@ fn easyflow_export_equals_the_cli_bytes() {
     )
     .unwrap();
     let mut server = Server::start();
-    server.initialize(dir.path(), json!({}), json!({}));
+    let initialized = server.initialize(dir.path(), json!({}), json!({}));
+    let formats = initialized["capabilities"]["experimental"]["exportFormats"]
+        .as_array()
+        .unwrap()
+        .clone();
     for (case, folder) in [
         ("placement", "tests/data/export/topology"),
         ("corpus-topology-fit", "tests/data/export/topology"),
     ] {
         let text = std::fs::read_to_string(root.join(folder).join(format!("{case}.flow"))).unwrap();
         let uri = server.open(&dir.path().join(format!("{case}.flow")), &text);
-        for (to, extension) in [
-            ("diet", "diet.xml"),
-            ("workload", "workload.json"),
-            ("model", "model.json"),
-        ] {
+        // Every format the server announces but CWL (whose catalog says how
+        // packages run: below).
+        for format in formats.iter().filter(|f| f["name"] != "cwl") {
+            let (to, suffix) = (&format["name"], format["suffix"].as_str().unwrap());
             let result = server.request(
                 "easyflow/export",
                 json!({"textDocument": {"uri": uri}, "to": to}),
             );
             let expected =
-                std::fs::read_to_string(root.join(folder).join(format!("{case}.{extension}")))
-                    .unwrap();
+                std::fs::read_to_string(root.join(folder).join(format!("{case}{suffix}"))).unwrap();
             assert_eq!(
                 result["text"].as_str(),
                 Some(expected.as_str()),
@@ -149,8 +209,33 @@ fn easyflow_export_equals_the_cli_bytes() {
     let expected =
         std::fs::read_to_string(root.join("tests/data/export/worked-example.model.json")).unwrap();
     assert_eq!(result["text"].as_str(), Some(expected.as_str()));
+    // CWL, with the runnable catalog the CLI's export cases are given,
+    // discovered beside the flow.
+    std::fs::copy(
+        root.join("tests/data/export/runnable-packages.toml"),
+        dir.path().join("easyflow-packages.toml"),
+    )
+    .unwrap();
+    let mut server3 = Server::start();
+    server3.initialize(dir.path(), json!({}), json!({}));
+    for case in ["placement", "corpus-topology-fit"] {
+        let folder = root.join("tests/data/export/topology");
+        let path = dir.path().join(format!("{case}.flow"));
+        std::fs::copy(folder.join(format!("{case}.flow")), &path).unwrap();
+        let result = server3.request(
+            "easyflow/export",
+            json!({"textDocument": {"uri": support::uri(&path)}, "to": "cwl"}),
+        );
+        let expected = std::fs::read_to_string(folder.join(format!("{case}.cwl"))).unwrap();
+        assert_eq!(
+            result["text"].as_str(),
+            Some(expected.as_str()),
+            "{case} --to cwl"
+        );
+    }
     assert_eq!(server.stop().code(), Some(0));
     assert_eq!(server2.stop().code(), Some(0));
+    assert_eq!(server3.stop().code(), Some(0));
 }
 
 #[test]

@@ -254,20 +254,25 @@ local ok, err = pcall(function()
       return #easyflow.clients(buf) == 1
     end, 20)
     check(attached, "no easyflow_ls client attached to worked-example.flow")
-    for format, extension in pairs({ diet = "diet.xml", workload = "workload.json", model = "model.json" }) do
+    -- The formats are the server's: every one it announces.
+    local formats = easyflow.export_formats(buf)
+    check(#formats >= 3, "the server announced " .. #formats .. " export formats")
+    local completed = vim.fn.getcompletion("EasyFlowExport ", "cmdline")
+    check(#completed == #formats, ":EasyFlowExport completes " .. vim.inspect(completed))
+    for _, format in ipairs(formats) do
       vim.cmd("buffer " .. buf)
       local before = vim.api.nvim_get_current_buf()
-      vim.cmd("EasyFlowExport " .. format)
+      vim.cmd("EasyFlowExport " .. format.name)
       local opened = vim.wait(20000, function()
         return vim.api.nvim_get_current_buf() ~= before
       end, 20)
-      check(opened, "no scratch buffer for " .. format)
+      check(opened, "no scratch buffer for " .. format.name)
       local scratch = vim.api.nvim_get_current_buf()
-      local expected = table.concat(vim.fn.readfile(repo("tests/data/export/worked-example." .. extension)), "\n")
+      local expected = table.concat(vim.fn.readfile(repo("tests/data/export/worked-example" .. format.suffix)), "\n")
       local got = table.concat(vim.api.nvim_buf_get_lines(scratch, 0, -1, false), "\n")
-      check(got == expected, format .. ": the buffer differs from worked-example." .. extension)
-      check(vim.bo[scratch].filetype == easyflow.export_formats[format], format .. ": filetype " .. vim.bo[scratch].filetype)
-      check(vim.bo[scratch].buftype == "nofile", format .. ": not a scratch buffer")
+      check(got == expected, format.name .. ": the buffer differs from worked-example" .. format.suffix)
+      check(vim.bo[scratch].filetype == format.language, format.name .. ": filetype " .. vim.bo[scratch].filetype)
+      check(vim.bo[scratch].buftype == "nofile", format.name .. ": not a scratch buffer")
       vim.cmd("close")
     end
   end)

@@ -50,6 +50,8 @@ export interface CodeServerOptions {
   vsix: string;
   /** The workspace to copy. */
   workspace: string;
+  /** Files copied into the workspace copy too: its path → the file's. */
+  extraFiles?: Record<string, string>;
   /** A fresh scratch directory. */
   scratch: string;
 }
@@ -62,6 +64,9 @@ export async function startCodeServer(o: CodeServerOptions): Promise<CodeServer>
   const extensionsDir = join(o.scratch, "extensions");
   const config = join(o.scratch, "config.yaml");
   cpSync(o.workspace, workspace, { recursive: true });
+  for (const [name, source] of Object.entries(o.extraFiles ?? {})) {
+    cpSync(source, join(workspace, name));
+  }
   mkdirSync(join(userData, "User"), { recursive: true });
   mkdirSync(extensionsDir, { recursive: true });
   const settingsFile = join(userData, "User", "settings.json");

@@ -1,5 +1,5 @@
 // Builds the extension into out/: the extension host bundle, the graph page
-// (bundled script with ELK, and its stylesheet), and copies in what the
+// (bundled script and its stylesheet), and copies in what the
 // VSIX needs from the repository (the TextMate grammars of ../../syntaxes and
 // the diagnostics documentation the server links to).
 //

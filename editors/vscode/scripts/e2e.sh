@@ -2,10 +2,12 @@
 # The end-to-end test: the packaged extension in a real VS Code (code-server
 # 4.139.1, VS Code 1.139) driven in headless Chromium by playwright-core.
 #
-#   scripts/e2e.sh VSIX
+#   scripts/e2e.sh VSIX [LARGE_FLOW]
 #
 # VSIX is the extension to install (`cargo xtask test` packages it as
-# `cargo xtask dist` does, with the debug server). code-server is installed
+# `cargo xtask dist` does, with the debug server). LARGE_FLOW, a flow whose
+# graph view the test opens and times (`cargo xtask test` gives a generated
+# one of 10 000 steps; without it that check is skipped). code-server is installed
 # once into ${XDG_CACHE_HOME:-$HOME/.cache}/easyflow-ls (scripts/code-server.sh).
 # Screenshots go to editors/vscode/test-results/e2e/.
 # UPDATE_SCREENSHOTS=1 also copies the README's screenshots into images/.
@@ -15,8 +17,9 @@
 # (apt-get install chromium; CHROMIUM names another).
 set -euo pipefail
 here="$(cd "$(dirname "$0")/.." && pwd)"
-[ $# = 1 ] || { echo "usage: scripts/e2e.sh VSIX" >&2; exit 2; }
+[ $# = 1 ] || [ $# = 2 ] || { echo "usage: scripts/e2e.sh VSIX [LARGE_FLOW]" >&2; exit 2; }
 vsix="$(realpath "$1")"
+large="${2:+$(realpath "$2")}"
 cd "$here"
 [ -f "$vsix" ] || { echo "e2e.sh: no VSIX at $vsix" >&2; exit 1; }
 [ -x "${CHROMIUM:-/usr/bin/chromium}" ] || { echo "e2e.sh: no ${CHROMIUM:-/usr/bin/chromium}: apt-get install chromium (or set CHROMIUM)" >&2; exit 77; }
@@ -35,7 +38,7 @@ fi
 [ -d node_modules/playwright-core ] || npm ci --no-audit --no-fund --loglevel=error
 node scripts/build.mjs --e2e
 echo "e2e.sh: testing $vsix in code-server ($code_server)"
-CODE_SERVER_DIR="$code_server" EASYFLOW_VSIX="$vsix" node --test out/e2e/
+CODE_SERVER_DIR="$code_server" EASYFLOW_VSIX="$vsix" EASYFLOW_LARGE_FLOW="$large" node --test out/e2e/
 
 if [ -n "${UPDATE_SCREENSHOTS:-}" ]; then
   mkdir -p images

@@ -12,10 +12,9 @@ import {
   RequestType,
   type ServerOptions,
   State,
-  type TextDocumentIdentifier,
 } from "vscode-languageclient/node";
 
-import type { ExportFormat, ExportResult, Graph } from "./protocol";
+import type { ExperimentalCapabilities, ExportFormat, ExportParams, ExportResult, Graph, GraphParams } from "./protocol";
 import { findServer, isExecutable } from "./serverPath";
 import { serverSettings } from "./settings";
 import type { ServerStatus } from "./status";
@@ -23,8 +22,8 @@ import { createTraceChannel } from "./traceChannel";
 
 export const SECTION = "easyflow";
 
-const GraphRequest = new RequestType<{ textDocument: TextDocumentIdentifier }, Graph | null, void>("easyflow/graph");
-const ExportRequest = new RequestType<{ textDocument: TextDocumentIdentifier; to: ExportFormat }, ExportResult | null, void>("easyflow/export");
+const GraphRequest = new RequestType<GraphParams, Graph | null, void>("easyflow/graph");
+const ExportRequest = new RequestType<ExportParams, ExportResult | null, void>("easyflow/export");
 
 export class EasyFlowClient implements vscode.Disposable {
   private client: LanguageClient | undefined;
@@ -126,17 +125,23 @@ export class EasyFlowClient implements vscode.Disposable {
     this.output.show();
   }
 
-  /** The `easyflow/graph` of a flow; rejects while the server is not running. */
+  /** The `easyflow/graph` of a flow with its picture; rejects while the server is not running. */
   async graph(uri: vscode.Uri, token?: vscode.CancellationToken): Promise<Graph | null> {
     const client = this.client;
     if (!client || client.state !== State.Running) {
       throw new Error("The EasyFlow language server is not running.");
     }
-    return client.sendRequest(GraphRequest, { textDocument: { uri: client.code2ProtocolConverter.asUri(uri) } }, token);
+    return client.sendRequest(GraphRequest, { textDocument: { uri: client.code2ProtocolConverter.asUri(uri) }, picture: true }, token);
   }
 
-  /** The `easyflow/export` of a flow; rejects while the server is not running, or with RequestFailed for a flow with errors. */
-  async export(uri: vscode.Uri, to: ExportFormat): Promise<ExportResult | null> {
+  /** The export formats the server announced (none while it is not running). */
+  exportFormats(): ExportFormat[] {
+    const experimental = this.client?.initializeResult?.capabilities.experimental as ExperimentalCapabilities | undefined;
+    return experimental?.exportFormats ?? [];
+  }
+
+  /** The `easyflow/export` of a flow (`to`: a format's name); rejects while the server is not running, or with RequestFailed for a flow with errors. */
+  async export(uri: vscode.Uri, to: string): Promise<ExportResult | null> {
     const client = this.client;
     if (!client || client.state !== State.Running) {
       throw new Error("The EasyFlow language server is not running.");

@@ -7,7 +7,8 @@ import * as vscode from "vscode";
 import { ResponseError } from "vscode-languageclient/node";
 
 import type { EasyFlowClient } from "./client";
-import { blockedMessage, EXPORT_CHOICES, type ExportChoice, exportPath } from "./exportFormats";
+import { blockedMessage, exportPath } from "./exportFormats";
+import type { ExportFormat } from "./protocol";
 
 /** LSP's RequestFailed: the server refused (the flow has errors). */
 const REQUEST_FAILED = -32803;
@@ -27,10 +28,15 @@ export async function exportWorkflow(client: EasyFlowClient, format?: string): P
     void vscode.window.showErrorMessage(blockedMessage(flow.fileName, errors));
     return undefined;
   }
-  const choice: ExportChoice | undefined =
-    EXPORT_CHOICES.find((c) => c.format === format) ??
+  const formats = client.exportFormats();
+  if (formats.length === 0) {
+    void vscode.window.showErrorMessage("EasyFlow: not exported. The language server, which knows the formats, is not running.");
+    return undefined;
+  }
+  const choice: ExportFormat | undefined =
+    formats.find((c) => c.name === format) ??
     (await vscode.window.showQuickPick(
-      EXPORT_CHOICES.map((c) => ({ ...c, choice: c })),
+      formats.map((c) => ({ ...c, choice: c })),
       { title: "Export Workflow", placeHolder: "The format to export the workflow to" },
     ))?.choice;
   if (!choice) {
@@ -38,7 +44,7 @@ export async function exportWorkflow(client: EasyFlowClient, format?: string): P
   }
   let text: string;
   try {
-    const result = await client.export(flow.uri, choice.format);
+    const result = await client.export(flow.uri, choice.name);
     if (!result) {
       void vscode.window.showErrorMessage("EasyFlow: the server cannot read this flow.");
       return undefined;
@@ -55,7 +61,7 @@ export async function exportWorkflow(client: EasyFlowClient, format?: string): P
   return exported;
 }
 
-async function offerToSave(flow: vscode.TextDocument, choice: ExportChoice, text: string): Promise<void> {
+async function offerToSave(flow: vscode.TextDocument, choice: ExportFormat, text: string): Promise<void> {
   if (flow.uri.scheme !== "file") {
     return;
   }

@@ -17,8 +17,10 @@ export class GraphPanel implements vscode.Disposable {
   private uri: vscode.Uri | undefined;
   private timer: ReturnType<typeof setTimeout> | undefined;
   private pending: vscode.CancellationTokenSource | undefined;
-  /** The last message posted, posted again when the page reloads. */
+  /** The last message, posted when the page is ready (again when it reloads). */
   private last: ToWebview | undefined;
+  /** The page said it is ready: messages reach it (a large picture is sent once, not queued and sent again). */
+  private ready = false;
   private readonly disposables: vscode.Disposable[];
 
   constructor(
@@ -77,8 +79,11 @@ export class GraphPanel implements vscode.Disposable {
       nonce: nonce(),
     });
     webview.onDidReceiveMessage((message: FromWebview) => {
-      if (message.type === "ready" && this.last) {
-        void webview.postMessage(this.last);
+      if (message.type === "ready") {
+        this.ready = true;
+        if (this.last) {
+          void webview.postMessage(this.last);
+        }
       } else if (message.type === "reveal") {
         void this.reveal(message.range);
       }
@@ -86,6 +91,7 @@ export class GraphPanel implements vscode.Disposable {
     panel.onDidDispose(() => {
       this.panel = undefined;
       this.last = undefined;
+      this.ready = false;
       clearTimeout(this.timer);
       this.pending?.cancel();
     });
@@ -123,7 +129,9 @@ export class GraphPanel implements vscode.Disposable {
     }
     // Without a new graph the page keeps drawing the last one, with the error.
     this.last = message.graph || !this.last || this.last.uri !== message.uri ? message : { ...this.last, error: message.error };
-    await this.panel?.webview.postMessage(this.last);
+    if (this.ready) {
+      await this.panel?.webview.postMessage(this.last);
+    }
   }
 
   /** Shows the flow with the step's name selected, in the editor it is open in. */

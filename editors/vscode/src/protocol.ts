@@ -1,51 +1,23 @@
-// What the extension and the graph webview exchange, and the shape of the
-// server's `easyflow/graph` result (the JSON of `easyflow graph --format json`,
-// with each node's `range`). Shared by both sides: no imports.
+// What the extension and the graph webview exchange. The server's types are
+// generated from its Rust types (lsp.generated.ts). Shared by both sides:
+// type imports only.
 
-export interface Position {
-  line: number;
-  character: number;
-}
+import type { Graph, Range } from "./lsp.generated";
 
-export interface Range {
-  start: Position;
-  end: Position;
-}
-
-export type EdgeKind = "control" | "data" | "stream";
-
-export interface GraphNode {
-  id: string;
-  package: string;
-  instances: number;
-  /** `null` for steps on or downstream of a cycle. */
-  level: number | null;
-  long_running: boolean;
-  in_cycle: boolean;
-  /** The step name's range; absent in the CLI's output. */
-  range?: Range | null;
-}
-
-export interface GraphEdge {
-  from: string;
-  to: string;
-  kind: EdgeKind;
-  in_cycle: boolean;
-}
-
-/** A name in `after`/`on` lists or a reference of step `from` that resolves to nothing. */
-export interface Unresolved {
-  from: string;
-  name: string;
-  kind: EdgeKind;
-}
-
-export interface Graph {
-  nodes: GraphNode[];
-  edges: GraphEdge[];
-  unresolved: Unresolved[];
-  levels: string[][];
-}
+export type {
+  EdgeKind,
+  ExperimentalCapabilities,
+  ExportFormat,
+  ExportParams,
+  ExportResult,
+  Graph,
+  GraphEdge,
+  GraphNode,
+  GraphParams,
+  Position,
+  Range,
+  Unresolved,
+} from "./lsp.generated";
 
 /** Extension → webview. */
 export type ToWebview = {
@@ -54,20 +26,11 @@ export type ToWebview = {
   title: string;
   /** Changes when the view shows another document: the view is then fitted anew. */
   uri: string;
+  /** The graph with its `picture`. */
   graph: Graph | null;
   /** Why there is no (new) graph, e.g. the server is not running. */
   error?: string;
 };
 
 /** Webview → extension. */
-export type FromWebview =
-  | { type: "ready" }
-  | { type: "reveal"; range: Range };
-
-/** `easyflow/export`: the formats of docs/exports.md, and CWL (docs/run.md). */
-export type ExportFormat = "diet" | "workload" | "model" | "cwl";
-
-export interface ExportResult {
-  /** The export, the same bytes as `easyflow export --to FORMAT`. */
-  text: string;
-}
+export type FromWebview = { type: "ready" } | { type: "reveal"; range: Range };

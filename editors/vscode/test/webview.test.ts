@@ -1,9 +1,10 @@
 // The graph page in headless Chromium (Debian's `chromium`): the page the
 // extension shows, loaded from out/webview with a stub `acquireVsCodeApi`, fed
-// the `easyflow/graph` results of the fixtures through `postMessage`.
+// through `postMessage` the `easyflow/graph` results (with their pictures) of
+// the fixtures and of flows the real server is given here.
 //
 // CHROMIUM overrides the browser (default /usr/bin/chromium). Screenshots go to
-// test-results/.
+// test-results/. The server as for server.test.ts (EASYFLOW_LS).
 
 import assert from "node:assert/strict";
 import { existsSync, mkdirSync, readFileSync, writeFileSync } from "node:fs";
@@ -14,6 +15,7 @@ import { type Browser, chromium, type Page } from "playwright-core";
 
 import { graphPage } from "../src/graphPage";
 import type { FromWebview, Graph, ToWebview } from "../src/protocol";
+import { type LanguageServer, skipWithoutServer, startLanguageServer } from "./languageServer";
 
 const root = join(__dirname, "..", "..");
 const results = join(root, "test-results");
@@ -44,6 +46,16 @@ declare global {
 
 let browser: Browser;
 let url: string;
+let server: LanguageServer | undefined;
+
+/** The graph and picture the server gives for `text`. */
+async function graphOf(name: string, text: string): Promise<Graph> {
+  server ??= await startLanguageServer();
+  await server.open(name, text);
+  const graph = await server.graph(name, true);
+  assert.ok(graph?.picture, `no picture for ${name}`);
+  return graph;
+}
 
 before(async () => {
   const executablePath = process.env.CHROMIUM ?? "/usr/bin/chromium";
@@ -59,6 +71,7 @@ before(async () => {
 
 after(async () => {
   await browser?.close();
+  await server?.stop();
 });
 
 /** A page that has loaded and said `ready`, and the errors it logs. */
@@ -91,7 +104,7 @@ const graphMessage = (name: string, graph: Graph = fixture(name)): ToWebview => 
 
 const count = (page: Page, selector: string) => page.locator(selector).count();
 
-describe("graph webview", () => {
+describe("graph webview", { skip: skipWithoutServer }, () => {
   test("draws a broken flow: cycle, unresolved names, edge kinds, instances", async () => {
     const { page, errors } = await open();
     await send(page, graphMessage("broken"));
@@ -161,13 +174,11 @@ describe("graph webview", () => {
     await page.screenshot({ path: join(results, "graph-data-deps.png") });
 
     // The user types a new step depending on D: the new graph is drawn.
-    const graph = fixture("data-deps");
-    graph.nodes.push({ id: "E", package: "Pkg5", instances: 4, level: 3, long_running: false, in_cycle: false, range: null });
-    graph.edges.push({ from: "D", to: "E", kind: "data", in_cycle: false });
-    graph.levels.push(["E"]);
-    await send(page, graphMessage("data-deps", graph));
+    const typed = `${readFileSync(join(root, "test", "fixtures", "data-deps.flow"), "utf8")}\nstep E runs Pkg5 (x = D.outs["o"], n = sweep [1, 2, 3, 4]);\n`;
+    await send(page, graphMessage("data-deps", await graphOf("data-deps.flow", typed)));
     assert.equal(await count(page, "#graph .node"), 6);
     assert.equal(await count(page, "#graph .edge"), 5);
+    assert.equal(await page.locator('#graph .node[data-id="E"] .instances').textContent(), "× 4");
 
     // The server fails for a moment: the last graph stays, with the error.
     await page.evaluate(() => {
@@ -194,29 +205,28 @@ describe("graph webview", () => {
     await page.close();
   });
 
-  test("draws a step depending on itself, and a repeated step name", async () => {
+  test("draws a step depending on itself, a repeated step name, a step without a package and one that never runs", async () => {
     const { page, errors } = await open(600, 300);
-    const step = (id: string) => ({ id, package: "P", instances: 1, level: null, long_running: false, in_cycle: true });
-    const graph: Graph = {
-      nodes: [step("A"), step("A"), step("B")],
-      edges: [
-        { from: "A", to: "A", kind: "data", in_cycle: true },
-        { from: "A", to: "B", kind: "control", in_cycle: false },
-      ],
-      unresolved: [{ from: "B", name: "A2", kind: "data" }],
-      levels: [],
-    };
+    const graph = await graphOf(
+      "self.flow",
+      'step A runs P (x = A.outs["o"]);\nstep A runs P ();\nstep B runs P after A (y = A2);\nstep C runs (n = sweep []);\n',
+    );
     await send(page, graphMessage("self", graph));
-    assert.equal(await count(page, "#graph .node"), 3);
+    // A, A#2, B, C and the unresolved name A2.
+    assert.deepEqual(await page.locator("#graph .node .name").allTextContents(), ["A", "A#2", "B", "C", "A2"]);
+    // A → A, A → B and A2 → B.
     assert.equal(await count(page, "#graph .edge"), 3);
+    assert.equal(await page.locator('#graph .node[data-id="C"] .detail.missing').textContent(), "no package");
+    // W0404: a step that never runs says so, as in the SVG of the command line.
+    assert.equal(await page.locator('#graph .node[data-id="C"] .instances').textContent(), "× 0");
     assert.deepEqual(errors, []);
     await page.close();
   });
 
-  test("draws large flows: ELK up to its limit, stacked columns beyond", async () => {
+  test("draws large flows, laid out by the server", async () => {
     const { page, errors } = await open();
     for (const steps of [400, 3000]) {
-      const graph = layered(steps);
+      const graph = await graphOf(`large-${steps}.flow`, layered(steps));
       const started = Date.now();
       await send(page, graphMessage(`large-${steps}`, graph));
       assert.equal(await count(page, "#graph .node"), steps);
@@ -228,18 +238,16 @@ describe("graph webview", () => {
   });
 });
 
-/** A flow shaped like genflow's: levels of 20 steps, each depending on two of the level before. */
-function layered(steps: number): Graph {
+/** A flow of levels of 20 steps, each depending on two of the level before. */
+function layered(steps: number): string {
   const width = 20;
-  const graph: Graph = { nodes: [], edges: [], unresolved: [], levels: [] };
+  const lines: string[] = [];
   for (let i = 0; i < steps; i++) {
     const level = Math.floor(i / width);
-    graph.nodes.push({ id: `S${i}`, package: `Pkg${i % 7}`, instances: 1 + (i % 3), level, long_running: false, in_cycle: false });
-    (graph.levels[level] ??= []).push(`S${i}`);
-    if (level > 0) {
-      graph.edges.push({ from: `S${i - width}`, to: `S${i}`, kind: "data", in_cycle: false });
-      graph.edges.push({ from: `S${(level - 1) * width + ((i * 7) % width)}`, to: `S${i}`, kind: "control", in_cycle: false });
-    }
+    const sweep = i % 3 === 0 ? "" : `, n = sweep [${Array.from({ length: 1 + (i % 3) }, (_, k) => k).join(", ")}]`;
+    const inputs = level > 0 ? `x = S${i - width}.outs["o"]${sweep}` : sweep.slice(2);
+    const after = level > 0 ? ` after S${(level - 1) * width + ((i * 7) % width)}` : "";
+    lines.push(`step S${i} runs Pkg${i % 7}${after} (${inputs});`);
   }
-  return graph;
+  return `${lines.join("\n")}\n`;
 }

@@ -7,7 +7,7 @@ use std::path::Path;
 
 use easyflow_cli::export::{Outcome, export};
 use easyflow_db::{Database, SourceFile, graph_view};
-use easyflow_ide::export::Format;
+use easyflow_ide::export::{CWL, FORMATS, Format};
 use easyflow_test_harness::Failed;
 use serde_json::Value;
 
@@ -246,22 +246,25 @@ pub fn generated_flows() -> Result<(), Failed> {
         };
         let path = dir.path().join(format!("generated-{seed}.flow"));
         std::fs::write(&path, &text)?;
-        let mut outputs = Vec::new();
-        for format in [Format::Diet, Format::Workload, Format::Model] {
+        // Every format exports the flow (but CWL, which needs a catalog that
+        // says how packages run: its property test is `runnable_flows`); the
+        // rules of three are checked.
+        let mut outputs = HashMap::new();
+        for format in FORMATS.iter().filter(|f| **f != CWL) {
             match export(&path, None, None, format)? {
-                Outcome::Exported(exported) => outputs.push(exported.text),
+                Outcome::Exported(exported) => outputs.insert(format.name, exported.text),
                 Outcome::Refused(_, refused) => {
                     return Err(format!("seed {seed} refused: {:?}", refused.errors).into());
                 }
-            }
+            };
         }
-        check_diet(&outputs[0])
+        check_diet(&outputs["diet"])
             .map_err(|e| format!("seed {seed}: {}", e.message().unwrap_or("")))?;
-        serde_json::from_str::<Value>(&outputs[1])?;
-        check_model(&outputs[2], &graph_json(&path)?)
+        serde_json::from_str::<Value>(&outputs["workload"])?;
+        check_model(&outputs["model"], &graph_json(&path)?)
             .map_err(|e| format!("seed {seed}: {}", e.message().unwrap_or("")))?;
         if with_topology {
-            let model: Value = serde_json::from_str(&outputs[2])?;
+            let model: Value = serde_json::from_str(&outputs["model"])?;
             let placed = model["jobs"]
                 .as_array()
                 .into_iter()
@@ -332,14 +335,15 @@ pub fn property_generated_flows_agree_with_their_graph() -> Result<(), Failed> {
     runner
         .run(&(1usize..160, any::<u64>()), |(steps, seed)| {
             std::fs::write(&path, easyflow_genflow::generate(steps, seed)).unwrap();
-            let exported = |format| match export(&path, None, None, format).unwrap() {
-                Outcome::Exported(exported) => exported.text,
-                Outcome::Refused(_, refused) => panic!("refused: {:?}", refused.errors),
-            };
+            let exported =
+                |name| match export(&path, None, None, Format::named(name).unwrap()).unwrap() {
+                    Outcome::Exported(exported) => exported.text,
+                    Outcome::Refused(_, refused) => panic!("refused: {:?}", refused.errors),
+                };
             let graph = graph_json(&path).unwrap();
-            check_model(&exported(Format::Model), &graph)
+            check_model(&exported("model"), &graph)
                 .map_err(|e| TestCaseError::fail(e.message().unwrap_or("").to_string()))?;
-            check_diet(&exported(Format::Diet))
+            check_diet(&exported("diet"))
                 .map_err(|e| TestCaseError::fail(e.message().unwrap_or("").to_string()))?;
             Ok(())
         })
@@ -512,13 +516,14 @@ pub fn property_generated_runnable_flows_scatter_as_the_model() -> Result<(), Fa
     runner
         .run(&(1usize..120, any::<u64>()), |(steps, seed)| {
             std::fs::write(&path, easyflow_genflow::generate_runnable(steps, seed)).unwrap();
-            let exported = |format| match export(&path, None, None, format).unwrap() {
-                Outcome::Exported(exported) => exported.text,
-                Outcome::Refused(_, refused) => {
-                    panic!("refused: {:?} {:?}", refused.errors, refused.reasons)
-                }
-            };
-            check_cwl(&exported(Format::Cwl), &exported(Format::Model))
+            let exported =
+                |name| match export(&path, None, None, Format::named(name).unwrap()).unwrap() {
+                    Outcome::Exported(exported) => exported.text,
+                    Outcome::Refused(_, refused) => {
+                        panic!("refused: {:?} {:?}", refused.errors, refused.reasons)
+                    }
+                };
+            check_cwl(&exported("cwl"), &exported("model"))
                 .map_err(|e| TestCaseError::fail(e.message().unwrap_or("").to_string()))?;
             Ok(())
         })

@@ -373,17 +373,21 @@ fn calls<T>(
 }
 
 /// `easyflow/graph` (`docs/lsp-extensions.md`).
-pub fn graph(s: &DocumentSnapshot, _: GraphParams) -> HandlerResult<Option<GraphResult>> {
+pub fn graph(s: &DocumentSnapshot, params: GraphParams) -> HandlerResult<Option<GraphResult>> {
     let graph = s.analysis.graph(s.file)?;
-    Ok(Some(
-        s.with_flat_lines(|lines| convert::graph(lines, graph)),
-    ))
+    let picture = match params.picture {
+        true => Some(s.analysis.graph_picture(s.file)?),
+        false => None,
+    };
+    Ok(Some(s.with_flat_lines(|lines| {
+        convert::graph(lines, graph, picture)
+    })))
 }
 
 /// `easyflow/export` (`docs/lsp-extensions.md`): the bytes of `easyflow
 /// export`, or `RequestFailed` listing the flow's errors.
 pub fn export(s: &DocumentSnapshot, params: ExportParams) -> HandlerResult<Option<ExportResult>> {
-    match s.analysis.export(s.file, params.to.into())? {
+    match s.analysis.export(s.file, params.to)? {
         Ok(exported) => Ok(Some(ExportResult {
             text: exported.text,
         })),

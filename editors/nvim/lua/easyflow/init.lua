@@ -21,10 +21,10 @@
 --   vim.api.nvim_create_autocmd("BufWritePre", { pattern = "*.flow",
 --     callback = function() vim.lsp.buf.format({ name = "easyflow_ls" }) end })
 --
--- `:EasyFlowExport diet|workload|model` (defined by setup) asks the server
--- for `easyflow/export` of the current flow and opens the result in a scratch
--- buffer (filetype xml or json) in a new window; a flow with errors is
--- refused with a message listing them.
+-- `:EasyFlowExport FORMAT` (defined by setup; it completes the formats the
+-- server announces) asks the server for `easyflow/export` of the current
+-- flow and opens the result in a scratch buffer (filetype xml or json) in a
+-- new window; a flow with errors is refused with a message listing them.
 --
 -- `:EasyFlowRun` asks the server for the current flow's CWL export (a flow
 -- that cannot run is refused with the reasons), asks for a file for each
@@ -194,15 +194,22 @@ local function register_filetypes()
   end
 end
 
---- The formats of `easyflow/export`, with the filetype of their text.
-M.export_formats = { diet = "xml", workload = "json", model = "json", cwl = "json" }
+--- The export formats the server of buffer `bufnr` announced (its
+--- `initialize` result's `experimental.exportFormats`: `name`, `label`,
+--- `description`, `language`, `suffix`); empty without a server.
+function M.export_formats(bufnr)
+  local client = M.clients(bufnr)[1]
+  local experimental = client and client.server_capabilities and client.server_capabilities.experimental
+  return type(experimental) == "table" and experimental.exportFormats or {}
+end
 
 local function notify(message, level)
   vim.notify("easyflow: " .. message, level or vim.log.levels.INFO)
 end
 
---- Opens `text`, the export of `flow` (a path) in `format`, in a scratch
---- buffer in a new window; returns the buffer.
+--- Opens `text`, the export of `flow` (a path) in `format` (one of
+--- `export_formats`), in a scratch buffer in a new window; returns the
+--- buffer.
 function M.show_export(flow, format, text)
   local lines = vim.split(text, "\n", { plain = true })
   if lines[#lines] == "" then
@@ -212,37 +219,46 @@ function M.show_export(flow, format, text)
   local buf = vim.api.nvim_create_buf(true, true)
   vim.api.nvim_win_set_buf(0, buf)
   vim.api.nvim_buf_set_lines(buf, 0, -1, false, lines)
-  local suffixes = { diet = ".diet.xml", cwl = ".cwl" }
-  local suffix = suffixes[format] or ("." .. format .. ".json")
-  local name = vim.fn.fnamemodify(flow, ":t:r") .. suffix
+  local name = vim.fn.fnamemodify(flow, ":t:r") .. format.suffix
   -- Unique: a second export of the same flow gets its own buffer.
   pcall(vim.api.nvim_buf_set_name, buf, "easyflow-export://" .. buf .. "/" .. name)
   vim.bo[buf].buftype = "nofile"
   vim.bo[buf].bufhidden = "wipe"
   vim.bo[buf].swapfile = false
-  vim.bo[buf].filetype = M.export_formats[format]
+  vim.bo[buf].filetype = format.language
   vim.bo[buf].modified = false
   return buf
 end
 
---- `:EasyFlowExport FORMAT`: the export of buffer `bufnr` (0: the current
---- one). Calls `on_done(buf_or_nil, error_message_or_nil)` when given.
-function M.export(format, bufnr, on_done)
+--- `:EasyFlowExport NAME`: the export of buffer `bufnr` (0: the current
+--- one) in the format called `name`. Calls `on_done(buf_or_nil,
+--- error_message_or_nil)` when given.
+function M.export(name, bufnr, on_done)
   bufnr = (bufnr == nil or bufnr == 0) and vim.api.nvim_get_current_buf() or bufnr
   on_done = on_done or function() end
-  if not M.export_formats[format] then
-    local message = "export to what? diet, workload, model or cwl"
-    notify(message, vim.log.levels.ERROR)
-    return on_done(nil, message)
-  end
   local client = M.clients(bufnr)[1]
   if not client or vim.bo[bufnr].filetype ~= "easyflow" then
     local message = "no EasyFlow language server for this buffer (open a .flow file)"
     notify(message, vim.log.levels.ERROR)
     return on_done(nil, message)
   end
+  local formats = M.export_formats(bufnr)
+  local format
+  for _, f in ipairs(formats) do
+    if f.name == name then
+      format = f
+    end
+  end
+  if not format then
+    local names = vim.tbl_map(function(f)
+      return f.name
+    end, formats)
+    local message = "export to what? " .. table.concat(names, ", ")
+    notify(message, vim.log.levels.ERROR)
+    return on_done(nil, message)
+  end
   local flow = vim.api.nvim_buf_get_name(bufnr)
-  local params = { textDocument = { uri = vim.uri_from_bufnr(bufnr) }, to = format }
+  local params = { textDocument = { uri = vim.uri_from_bufnr(bufnr) }, to = name }
   client.request("easyflow/export", params, function(err, result)
     if err then
       local message = "not exported: " .. tostring(err.message or err)
@@ -264,11 +280,14 @@ local function define_commands()
   end, {
     nargs = 1,
     complete = function(lead)
+      local names = vim.tbl_map(function(f)
+        return f.name
+      end, M.export_formats(0))
       return vim.tbl_filter(function(name)
         return name:sub(1, #lead) == lead
-      end, { "diet", "workload", "model", "cwl" })
+      end, names)
     end,
-    desc = "Export the current EasyFlow workflow (diet, workload, model or cwl) to a scratch buffer",
+    desc = "Export the current EasyFlow workflow to a scratch buffer (a format the server offers)",
   })
   vim.api.nvim_create_user_command("EasyFlowRun", function()
     M.run(0)

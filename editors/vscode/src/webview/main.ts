@@ -1,9 +1,9 @@
-// The graph page: receives graphs from the extension, lays them out, draws
-// them, pans and zooms, and asks the extension to reveal a clicked step.
+// The graph page: receives graphs from the extension, each with the server's
+// picture of it (the drawing of `easyflow graph --format svg`, laid out once
+// by the server, styled here by graph.css), shows it, pans and zooms, and
+// asks the extension to reveal a clicked step.
 
 import type { FromWebview, Graph, ToWebview } from "../protocol";
-import { type Layout, layout } from "./layout";
-import { draw } from "./render";
 
 interface VsCodeApi {
   postMessage(message: FromWebview): void;
@@ -21,19 +21,13 @@ const SVG = "http://www.w3.org/2000/svg";
 
 const svg = document.createElementNS(SVG, "svg");
 svg.id = "graph";
-svg.innerHTML = `<defs>
-  <marker id="arrow" viewBox="0 0 10 10" refX="9" refY="5" markerWidth="7" markerHeight="7" markerUnits="userSpaceOnUse" orient="auto-start-reverse"><path d="M0,0 L10,5 L0,10 z"/></marker>
-  <marker id="arrow-bad" viewBox="0 0 10 10" refX="9" refY="5" markerWidth="7" markerHeight="7" markerUnits="userSpaceOnUse" orient="auto-start-reverse"><path d="M0,0 L10,5 L0,10 z"/></marker>
-</defs>`;
 const viewport = document.createElementNS(SVG, "g");
 svg.append(viewport);
 canvas.append(svg);
 
-/** What is drawn, and how it is panned and zoomed. */
-let current: { uri: string; graph: Graph; layout: Layout } | undefined;
+/** What is drawn, its size, and how it is panned and zoomed. */
+let current: { uri: string; graph: Graph; width: number; height: number } | undefined;
 let view = { x: 0, y: 0, scale: 1 };
-/** Increases with each graph received; a layout finishing after a newer graph arrived is dropped. */
-let generation = 0;
 let selected: string | undefined;
 /** The view is as `fit` left it (the user has not panned or zoomed since). */
 let fitted = true;
@@ -41,12 +35,11 @@ let fitted = true;
 window.addEventListener("message", (event: MessageEvent<ToWebview>) => {
   const message = event.data;
   if (message?.type === "graph") {
-    void show(message);
+    show(message);
   }
 });
 
-async function show(message: ToWebview): Promise<void> {
-  const mine = ++generation;
+function show(message: ToWebview): void {
   title.textContent = message.title;
   errorLine.textContent = message.error ?? "";
   if (!message.graph) {
@@ -56,28 +49,36 @@ async function show(message: ToWebview): Promise<void> {
     return;
   }
   const graph = message.graph;
-  const laidOut = await layout(graph, measure);
-  if (mine !== generation) {
-    return;
-  }
   const refit = !current || current.uri !== message.uri;
-  current = { uri: message.uri, graph, layout: laidOut };
   summary.textContent = describe(graph);
   if (graph.nodes.length === 0) {
+    current = { uri: message.uri, graph, width: 0, height: 0 };
     showEmpty("No steps in this flow.");
     return;
   }
+  // Measured before the picture is in: measuring after would lay it out
+  // before its zoom (and so its level of detail) is known.
   empty.hidden = true;
   svg.style.display = "";
-  draw(viewport, laidOut);
+  const box = svg.getBoundingClientRect();
+  // The server's <svg>, as it drew it; its texts are escaped by the server.
+  viewport.innerHTML = graph.picture ?? "";
+  const picture = viewport.firstElementChild;
+  const size = (name: string) => Number(picture?.getAttribute(name) ?? 0);
+  current = { uri: message.uri, graph, width: size("width"), height: size("height") };
+  const nodes = viewport.querySelectorAll<SVGGElement>(".node");
+  for (const node of nodes) {
+    node.setAttribute("tabindex", "0");
+    node.setAttribute("role", "button");
+  }
   if (selected) {
     viewport.querySelector(`[data-id="${CSS.escape(selected)}"]`)?.classList.add("selected");
   }
   if (refit || fitted) {
-    fit();
+    fit(box);
   }
-  document.body.dataset.nodes = String(laidOut.boxes.length);
-  document.body.dataset.edges = String(laidOut.wires.length);
+  document.body.dataset.nodes = String(nodes.length);
+  document.body.dataset.edges = String(viewport.querySelectorAll(".edge").length);
   document.body.dataset.state = "drawn";
 }
 
@@ -107,15 +108,6 @@ function plural(n: number, word: string): string {
   return `${n} ${word}${n === 1 ? "" : "s"}`;
 }
 
-// Text widths for node sizes, in the fonts of graph.css.
-const context = document.createElement("canvas").getContext("2d")!;
-const family = getComputedStyle(document.body).fontFamily || "sans-serif";
-const widthIn = (font: string) => (text: string) => {
-  context.font = font;
-  return Math.ceil(context.measureText(text).width);
-};
-const measure = { name: widthIn(`600 13px ${family}`), detail: widthIn(`11px ${family}`) };
-
 // Clicks (and Enter or Space on a focused node) reveal the step in the editor.
 let dragged = false;
 
@@ -135,38 +127,44 @@ viewport.addEventListener("keydown", (event) => {
 function activate(target: EventTarget | null): void {
   const node = (target as Element | null)?.closest?.<SVGGElement>(".node");
   const id = node?.dataset.id;
-  const box = current?.layout.boxes.find((b) => b.id === id);
-  if (!node || !box) {
+  if (!node || !id || !current) {
     return;
   }
   viewport.querySelector(".selected")?.classList.remove("selected");
   node.classList.add("selected");
-  selected = box.id;
-  // An unresolved name has no place of its own: show the first step naming it.
-  const step = box.step ?? current?.graph.nodes.find((n) => n.id === box.namedBy[0]);
+  selected = id;
+  // An unresolved name has no place of its own: the picture names the
+  // step to show for it (`data-step`).
+  const stepId = node.dataset.step ?? id;
+  const step = current.graph.nodes.find((n) => n.id === stepId);
   if (step?.range) {
     vscode.postMessage({ type: "reveal", range: step.range });
   }
 }
 
 // Panning (drag) and zooming (wheel, around the pointer).
+
+/** Below this zoom, texts would be specks: graph.css leaves them out, with
+ * the arrowheads and dashes, so that a large flow draws and pans fast. */
+const FAR = 0.3;
+
 function apply(): void {
   viewport.setAttribute("transform", `translate(${view.x},${view.y}) scale(${view.scale})`);
+  svg.classList.toggle("far", view.scale < FAR);
 }
 
-function fit(): void {
+function fit(box = svg.getBoundingClientRect()): void {
   if (!current) {
     return;
   }
-  const { width, height } = current.layout;
-  const box = svg.getBoundingClientRect();
+  const { width, height } = current;
   const scale = Math.min(1, box.width / Math.max(width, 1), box.height / Math.max(height, 1));
   view = { scale, x: (box.width - width * scale) / 2, y: Math.max(0, (box.height - height * scale) / 2) };
   fitted = true;
   apply();
 }
 
-document.getElementById("fit")!.addEventListener("click", fit);
+document.getElementById("fit")!.addEventListener("click", () => fit());
 
 svg.addEventListener(
   "wheel",

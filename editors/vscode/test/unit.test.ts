@@ -106,10 +106,4 @@ describe("running a workflow", () => {
     assert.equal(findCli(extension), join(extension, "server", "easyflow"));
     rmSync(extension, { recursive: true, force: true });
   });
-
-  test("CWL is offered by the export command, saved as .cwl", () => {
-    const cwl = EXPORT_CHOICES.find((c) => c.format === "cwl");
-    assert.equal(cwl?.suffix, ".cwl");
-    assert.equal(exportPath("/w/greetings.flow", cwl!), "/w/greetings.cwl");
-  });
 });

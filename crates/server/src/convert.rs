@@ -545,10 +545,18 @@ pub fn export_refused(
     refused: &easyflow_ide::export::Refused,
 ) -> jsonrpc::Error {
     let count = refused.errors.len() + refused.reasons.len();
-    let mut message = format!(
-        "the flow has {count} error{} and cannot be exported:",
-        if count == 1 { "" } else { "s" }
-    );
+    let mut message = if refused.errors.is_empty() {
+        // The format cannot carry the flow (CWL: packages that cannot run…).
+        format!(
+            "the flow cannot be exported in this format ({count} reason{}):",
+            if count == 1 { "" } else { "s" }
+        )
+    } else {
+        format!(
+            "the flow has {count} error{} and cannot be exported:",
+            if count == 1 { "" } else { "s" }
+        )
+    };
     for error in refused.errors.iter().take(REFUSAL_ERRORS_SHOWN) {
         let line = lines.position(error.range.start()).line + 1;
         message.push_str(&format!(

@@ -340,9 +340,9 @@ fn toml_kind(block: &Block) -> Result<Toml, String> {
     let name = block
         .file()
         .and_then(|f| Path::new(f).file_name()?.to_str());
-    if block.has("catalog") || name == Some(easyflow_db::discovery::CATALOG_FILE_NAME) {
+    if block.has("catalog") || name == Some(easyflow_catalog::CATALOG_FILE_NAME) {
         Ok(Toml::Catalog)
-    } else if block.has("config") || name == Some(easyflow_db::discovery::CONFIG_FILE_NAME) {
+    } else if block.has("config") || name == Some(easyflow_project::config::CONFIG_FILE_NAME) {
         Ok(Toml::Config)
     } else if block.has("other") {
         Ok(Toml::Other)
@@ -375,9 +375,16 @@ fn diagnostics_of(block: &Block, project: &Project) -> Result<Option<Vec<String>
             Toml::Catalog => lines_of(&easyflow_catalog::parse(&block.text).diagnostics),
             Toml::Config => {
                 let path = project.root().join(kept.unwrap_or("easyflow.toml"));
-                let disk = easyflow_db::discovery::Disk::within(vec![project.root().to_path_buf()]);
-                let diagnostics =
-                    easyflow_db::discovery::config_diagnostics(&path, &block.text, &disk);
+                let workspace = easyflow_project::Workspace::new(
+                    [project.root().to_path_buf()],
+                    easyflow_project::PathSettings::default(),
+                );
+                let diagnostics = easyflow_project::discovery::config_diagnostics(
+                    &path,
+                    &block.text,
+                    &workspace,
+                    &easyflow_project::discovery::Disk,
+                );
                 lines_of(&diagnostics)
                     .into_iter()
                     .map(|line| project.shown(&line))

@@ -361,7 +361,8 @@ fn genflow(args: &[String]) -> Result<(), String> {
         }
     }
     let steps = steps.ok_or("genflow needs a step count")?;
-    let write = |path: &str, text: &str| std::fs::write(path, text).map_err(|e| format!("{path}: {e}"));
+    let write =
+        |path: &str, text: &str| std::fs::write(path, text).map_err(|e| format!("{path}: {e}"));
     let flow = match (&topology, &runnable) {
         (Some(_), Some(_)) => return Err("--topology and --runnable do not go together".into()),
         (Some(path), None) => {

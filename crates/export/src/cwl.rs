@@ -369,13 +369,11 @@ impl Serialize for WorkflowStepEntry<'_> {
                     .chain([STDOUT])
                     .map(move |id| Concat(["#main/", name, "/", id]))
             }),
-            scatter: scattered.then(|| {
-                Seq(move || {
-                    plan.scatter
-                        .iter()
-                        .map(move |id| Concat(["#main/", name, "/", id]))
-                })
-            }),
+            scatter: scattered.then_some(Seq(move || {
+                plan.scatter
+                    .iter()
+                    .map(move |id| Concat(["#main/", name, "/", id]))
+            })),
             scatter_method: scattered.then_some("flat_crossproduct"),
         }
         .serialize(serializer)
@@ -624,14 +622,12 @@ impl StepPlan<'_> {
             .slots
             .iter()
             .map(|(_, slot)| match slot {
-                Slot::Texts(texts) | Slot::Files(texts) | Slot::SweptFiles { sources: texts, .. } => {
+                Slot::Texts(texts)
+                | Slot::Files(texts)
+                | Slot::SweptFiles { sources: texts, .. } => {
                     texts.iter().map(|t| t.len() + 32).sum::<usize>()
                 }
-                Slot::SweptTexts(elements) => elements
-                    .iter()
-                    .flatten()
-                    .map(|t| t.len() + 48)
-                    .sum(),
+                Slot::SweptTexts(elements) => elements.iter().flatten().map(|t| t.len() + 48).sum(),
             })
             .sum();
         let command: usize = self
@@ -829,5 +825,64 @@ fn source_of(workflow: &ExpandedWorkflow, reference: &Reference) -> (String, boo
             )
         }
         _ => (format!("#main/{}", reference.head), false),
+    }
+}
+
+#[cfg(test)]
+mod tests {
+    use easyflow_db::{CatalogFile, Database, SourceFile, expanded_workflow};
+
+    const CATALOG: &str = r#"
+[[package]]
+name = "Tool.Write"
+  [package.run]
+  command = ["true"]
+
+  [[package.output]]
+  name = "s.txt"
+
+[[package]]
+name = "Tool.Read"
+  [package.run]
+  command = ["true"]
+
+  [[package.param]]
+  name = "input"
+  type = "File"
+"#;
+
+    /// The refusals and notes of `flow` under [`CATALOG`].
+    fn refusals_and_notes(flow: &str) -> (Vec<String>, Vec<String>) {
+        let db = Database::default();
+        let catalog = CatalogFile::new(&db, "easyflow-packages.toml".into(), CATALOG.into());
+        let file = SourceFile::builder("test.flow".into(), flow.into())
+            .catalog(Some(catalog))
+            .new(&db);
+        assert_eq!(db.check(file).len(), 0, "{:?}", db.check(file));
+        let workflow = expanded_workflow(&db, file);
+        (super::refusals(workflow), super::notes(workflow))
+    }
+
+    #[test]
+    fn a_reference_to_a_catalogued_package_is_refused() {
+        let (refusals, _) = refusals_and_notes("step R runs Tool.Read (input = Tool);\n");
+        assert_eq!(
+            refusals,
+            [
+                "step `R`, parameter `input`: `Tool` names a package, which a command line cannot take"
+            ]
+        );
+    }
+
+    #[test]
+    fn each_stream_parameter_is_a_note_and_no_refusal() {
+        let (refusals, notes) = refusals_and_notes(
+            "step W runs Tool.Write ();\n~step R runs Tool.Read (input <- W.outs[\"s.txt\"]);\n",
+        );
+        assert_eq!(refusals, Vec::<String>::new());
+        assert_eq!(
+            notes,
+            ["stream `R.input <- W.outs[\"s.txt\"]` runs as a data dependency"]
+        );
     }
 }

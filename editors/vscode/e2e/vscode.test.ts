@@ -433,26 +433,29 @@ check("Run Workflow refuses a flow that CWL cannot run, saying why", async () =>
   assert.ok(!existsSync(engineCall), "an engine ran");
 });
 
-check("the Run lens asks for the required file and runs easyflow run with cwltool in a terminal", async () => {
+/**
+ * Runs report.flow by `start` (the Run lens or the command), answering its
+ * question for `results`: the engine's call, the run folder, and the
+ * arguments `easyflow run` gives every engine last (`run.md` §4: the
+ * outputs beside the flow, no containers, the document and the job file).
+ */
+async function runReport(start: () => Promise<void>): Promise<{ call: EngineCall; runFolder: string; last: string[] }> {
   rmSync(engineCall, { recursive: true, force: true });
+  await start();
+  await workbench.chooseFile("the file for `results`", join(server.workspace, "results.csv"));
+  const call = await engineCalled();
+  const runFolder = dirname(call.args[call.args.length - 1]);
+  const outdir = join(server.workspace, "easyflow-out", "report");
+  return { call, runFolder, last: ["--outdir", outdir, "--no-container", join(runFolder, "report.cwl"), join(runFolder, "job.json")] };
+}
+
+check("the Run lens asks for the required file and runs easyflow run with cwltool in a terminal", async () => {
   await workbench.openFile("report.flow");
   await workbench.waitForCodeLenses((lenses) => lenses[0]?.includes("▶ Run") === true, "Run above the first step");
-  await workbench.clickCodeLens("▶ Run");
-  const results = join(server.workspace, "results.csv");
-  await workbench.chooseFile("the file for `results`", results);
-  const call = await engineCalled();
+  const { call, last } = await runReport(() => workbench.clickCodeLens("▶ Run"));
   assert.equal(call.engine, "cwltool");
-  // easyflow run's command line (run.md §4): the outputs beside the flow.
-  const runFolder = dirname(call.args[call.args.length - 1]);
-  assert.deepEqual(call.args, [
-    "--parallel",
-    "--outdir",
-    join(server.workspace, "easyflow-out", "report"),
-    "--no-container",
-    join(runFolder, "report.cwl"),
-    join(runFolder, "job.json"),
-  ]);
-  assert.deepEqual(call.job, { results: { class: "File", path: results } });
+  assert.deepEqual(call.args, ["--parallel", ...last]);
+  assert.deepEqual(call.job, { results: { class: "File", path: join(server.workspace, "results.csv") } });
   const main = call.document.$graph[0];
   assert.deepEqual(main.inputs?.map((i) => i.id), ["#main/results"]);
   assert.deepEqual(main.steps?.map((s) => s.id), ["#main/Collect", "#main/Summary"]);
@@ -472,24 +475,9 @@ check("with easyflow.run.engine toil the flow runs on Toil; easyflow.codeLens.en
   try {
     await workbench.openFile("report.flow");
     await workbench.waitForCodeLenses((lenses) => !lenses.some((l) => l.includes("▶ Run")), "no Run lens");
-    rmSync(engineCall, { recursive: true, force: true });
-    await workbench.runCommandAsking("EasyFlow: Run Workflow");
-    const results = join(server.workspace, "results.csv");
-    await workbench.chooseFile("the file for `results`", results);
-    const call = await engineCalled();
+    const { call, runFolder, last } = await runReport(() => workbench.runCommandAsking("EasyFlow: Run Workflow"));
     assert.equal(call.engine, "toil-cwl-runner");
-    const runFolder = dirname(call.args[call.args.length - 1]);
-    assert.deepEqual(call.args, [
-      "--batchSystem",
-      "single_machine",
-      "--jobStore",
-      join(runFolder, "jobstore"),
-      "--outdir",
-      join(server.workspace, "easyflow-out", "report"),
-      "--no-container",
-      join(runFolder, "report.cwl"),
-      join(runFolder, "job.json"),
-    ]);
+    assert.deepEqual(call.args, ["--batchSystem", "single_machine", "--jobStore", join(runFolder, "jobstore"), ...last]);
   } finally {
     await workbench.setSetting("easyflow.codeLens.enable", true, server.settingsFile, true);
     await workbench.setSetting("easyflow.run.engine", "cwltool", server.settingsFile, "cwltool");

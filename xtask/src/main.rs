@@ -1,8 +1,10 @@
 //! Project automation: `cargo xtask <task>`.
 //!
 //! - `test`: every test of the project (what `.ci/run` runs).
-//! - `genflow N [--seed S] [--topology FILE]`: prints a generated flow of N
-//!   steps (the benchmark workload, shaped like `shared/tools/genflow.py`).
+//! - `genflow N [--seed S] [--topology FILE | --runnable CATALOG]`: prints a
+//!   generated flow of N steps (the benchmark workload, shaped like
+//!   `shared/tools/genflow.py`); with `--runnable`, one without code blocks
+//!   and, into CATALOG, a catalog under which it runs (`export --to cwl`).
 //! - `codegen [--check]`: the syntax crate's node kinds and typed AST from
 //!   `crates/syntax/easyflow.ungram` (see `codegen.rs`).
 //! - `dist`: the release server packaged in the VS Code extension, as
@@ -27,7 +29,7 @@ fn main() -> ExitCode {
         Some("codegen") => codegen::codegen(&args[1..]),
         Some("book") => site().map(drop),
         _ => Err(
-            "usage: cargo xtask <test | genflow N [--seed S] [--topology FILE] | dist | codegen [--check] | book>".to_string(),
+            "usage: cargo xtask <test | genflow N [--seed S] [--topology FILE | --runnable CATALOG] | dist | codegen [--check] | book>".to_string(),
         ),
     };
     match result {
@@ -348,6 +350,7 @@ fn genflow(args: &[String]) -> Result<(), String> {
     let mut steps = None;
     let mut seed = 7;
     let mut topology = None;
+    let mut runnable = None;
     let mut args = args.iter();
     while let Some(arg) = args.next() {
         match arg.as_str() {
@@ -358,6 +361,7 @@ fn genflow(args: &[String]) -> Result<(), String> {
                     .ok_or("--seed needs a number")?;
             }
             "--topology" => topology = Some(args.next().ok_or("--topology needs a path")?.clone()),
+            "--runnable" => runnable = Some(args.next().ok_or("--runnable needs a path")?.clone()),
             n => {
                 steps = Some(
                     n.parse::<usize>()
@@ -367,12 +371,19 @@ fn genflow(args: &[String]) -> Result<(), String> {
         }
     }
     let steps = steps.ok_or("genflow needs a step count")?;
-    let flow = match &topology {
-        Some(path) => {
-            std::fs::write(path, easyflow_genflow::TOPOLOGY).map_err(|e| format!("{path}: {e}"))?;
+    let write =
+        |path: &str, text: &str| std::fs::write(path, text).map_err(|e| format!("{path}: {e}"));
+    let flow = match (&topology, &runnable) {
+        (Some(_), Some(_)) => return Err("--topology and --runnable do not go together".into()),
+        (Some(path), None) => {
+            write(path, easyflow_genflow::TOPOLOGY)?;
             easyflow_genflow::generate_with_topology(steps, seed)
         }
-        None => easyflow_genflow::generate(steps, seed),
+        (None, Some(path)) => {
+            write(path, &easyflow_genflow::runnable_catalog())?;
+            easyflow_genflow::generate_runnable(steps, seed)
+        }
+        (None, None) => easyflow_genflow::generate(steps, seed),
     };
     print!("{flow}");
     Ok(())

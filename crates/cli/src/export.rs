@@ -65,11 +65,12 @@ pub fn export_opened(
     }
 }
 
-/// A refusal on stderr (colored on a terminal).
-pub fn print_refusal(file: CheckedFile, refused: &Refused) {
+/// A refusal on stderr (colored on a terminal), ending with what was not
+/// done to the flow (`exported`; `run` by `easyflow run`).
+pub fn print_refusal(file: CheckedFile, refused: &Refused, not_done: &str) {
     let mut stderr =
         termcolor::StandardStream::stderr(report::color_choice(io::stderr().is_terminal()));
-    let _ = write_refusal(file, refused, &mut stderr);
+    let _ = write_refusal_of(file, refused, not_done, &mut stderr);
 }
 
 /// The refusal as `export` prints it on stderr: the errors as `check`'s
@@ -79,13 +80,22 @@ pub fn write_refusal(
     refused: &Refused,
     out: &mut dyn WriteColor,
 ) -> io::Result<()> {
+    write_refusal_of(file, refused, "exported", out)
+}
+
+fn write_refusal_of(
+    file: CheckedFile,
+    refused: &Refused,
+    not_done: &str,
+    out: &mut dyn WriteColor,
+) -> io::Result<()> {
     if !refused.errors.is_empty() {
         report::human(std::slice::from_ref(&file), out)?;
     }
     for reason in &refused.reasons {
         writeln!(out, "error: {}: {reason}", file.path.display())?;
     }
-    writeln!(out, "error: {} was not exported", file.path.display())?;
+    writeln!(out, "error: {} was not {not_done}", file.path.display())?;
     out.flush()
 }
 
@@ -129,7 +139,7 @@ pub fn run(
             }
         }
         Outcome::Refused(file, refused) => {
-            print_refusal(file, &refused);
+            print_refusal(file, &refused, "exported");
             exit::PROBLEMS
         }
     }

@@ -75,7 +75,7 @@ pub fn run(options: &RunOptions<'_>) -> u8 {
             exported.text
         }
         Outcome::Refused(checked, refused) => {
-            print_refusal(checked, &refused);
+            print_refusal(checked, &refused, "run");
             return exit::PROBLEMS;
         }
     };

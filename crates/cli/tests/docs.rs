@@ -340,7 +340,7 @@ fn toml_kind(block: &Block) -> Result<Toml, String> {
     let name = block
         .file()
         .and_then(|f| Path::new(f).file_name()?.to_str());
-    if block.has("catalog") || name == Some(easyflow_project::discovery::CATALOG_FILE_NAME) {
+    if block.has("catalog") || name == Some(easyflow_catalog::CATALOG_FILE_NAME) {
         Ok(Toml::Catalog)
     } else if block.has("config") || name == Some(easyflow_project::config::CONFIG_FILE_NAME) {
         Ok(Toml::Config)
@@ -375,9 +375,9 @@ fn diagnostics_of(block: &Block, project: &Project) -> Result<Option<Vec<String>
             Toml::Catalog => lines_of(&easyflow_catalog::parse(&block.text).diagnostics),
             Toml::Config => {
                 let path = project.root().join(kept.unwrap_or("easyflow.toml"));
-                let workspace = easyflow_project::workspace::Workspace::new(
+                let workspace = easyflow_project::Workspace::new(
                     [project.root().to_path_buf()],
-                    Default::default(),
+                    easyflow_project::PathSettings::default(),
                 );
                 let diagnostics = easyflow_project::discovery::config_diagnostics(
                     &path,

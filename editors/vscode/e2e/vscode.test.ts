@@ -2,7 +2,8 @@
 // packaged VSIX installed, driven in Debian's headless Chromium. It checks
 // what a user sees in e2e/workspace: diagnostics, language features, the
 // status bar, the graph view, a package catalog, a settings change, the
-// export command and formatting.
+// export command, the run command (with engine stubs on code-server's PATH
+// that record how `easyflow run` calls them) and formatting.
 //
 // Run by scripts/e2e.sh (which installs code-server and builds this file):
 //   CODE_SERVER_DIR   where scripts/code-server.sh installed code-server
@@ -13,14 +14,14 @@
 // Screenshots go to test-results/e2e/ (a failed check adds failed-NAME.png).
 
 import assert from "node:assert/strict";
-import { existsSync, mkdirSync, mkdtempSync, readFileSync, rmSync } from "node:fs";
+import { existsSync, mkdirSync, mkdtempSync, readFileSync, rmSync, writeFileSync } from "node:fs";
 import { tmpdir } from "node:os";
-import { join } from "node:path";
+import { dirname, join } from "node:path";
 import { after, before, test } from "node:test";
 import { type Browser, chromium } from "playwright-core";
 
 import { type CodeServer, startCodeServer } from "./codeServer";
-import { describeProblem, type Problem, STATUS_ITEM, Workbench, waitUntil } from "./workbench";
+import { describeProblem, type Problem, STATUS_ITEM, until, Workbench, waitUntil } from "./workbench";
 
 const root = join(__dirname, "..", "..");
 const fixture = join(root, "e2e", "workspace");
@@ -32,6 +33,8 @@ let server: CodeServer;
 let browser: Browser;
 let workbench: Workbench;
 let scratch: string;
+/** Where an engine stub records its call (`writeEngineStubs`). */
+let engineCall: string;
 let failed = false;
 
 before(
@@ -48,7 +51,17 @@ before(
     // The large flow is there from the start: a file added later may be
     // missing from Quick Open for a while.
     const large = process.env.EASYFLOW_LARGE_FLOW;
-    server = await startCodeServer({ installDir, vsix, workspace: fixture, scratch, extraFiles: large ? { "large.flow": large } : {} });
+    engineCall = join(scratch, "engine-call");
+    const engines = join(scratch, "engines");
+    writeEngineStubs(engines, engineCall);
+    server = await startCodeServer({
+      installDir,
+      vsix,
+      workspace: fixture,
+      scratch,
+      path: [engines],
+      extraFiles: large ? { "large.flow": large } : {},
+    });
     browser = await chromium.launch({
       executablePath,
       args: [
@@ -110,6 +123,59 @@ function required(name: string, what: string): string {
 }
 
 const has = (problems: Problem[], code: string) => problems.some((p) => p.code === code);
+
+/**
+ * `cwltool` and `toil-cwl-runner` stubs in `dir`: each records its name,
+ * its arguments (one a line) and the document and job file it was given
+ * (its last two arguments) into the folder `record`, made whole at once,
+ * then exits 0.
+ */
+function writeEngineStubs(dir: string, record: string): void {
+  mkdirSync(dir, { recursive: true });
+  const script = `#!/bin/sh
+set -e
+rm -rf "${record}.part" && mkdir "${record}.part"
+basename "$0" > "${record}.part/engine"
+for a in "$@"; do printf '%s\\n' "$a"; done > "${record}.part/args"
+for a in "$@"; do document=$job; job=$a; done
+cp "$document" "${record}.part/document.cwl"
+cp "$job" "${record}.part/job.json"
+mv "${record}.part" "${record}"
+`;
+  for (const engine of ["cwltool", "toil-cwl-runner"]) {
+    writeFileSync(join(dir, engine), script, { mode: 0o755 });
+  }
+}
+
+interface EngineCall {
+  engine: string;
+  args: string[];
+  document: { $graph: { id: string; inputs?: { id: string }[]; steps?: { id: string }[] }[] };
+  job: unknown;
+}
+
+/** The call an engine stub recorded, once there is one. */
+async function engineCalled(): Promise<EngineCall> {
+  await until(async () => existsSync(engineCall), `an engine called (${engineCall})`);
+  const read = (name: string) => readFileSync(join(engineCall, name), "utf8");
+  return {
+    engine: read("engine").trim(),
+    args: read("args").split("\n").slice(0, -1),
+    document: JSON.parse(read("document.cwl")),
+    job: JSON.parse(read("job.json")),
+  };
+}
+
+/** The notifications shown until one passes `test`. */
+async function waitForNotification(test: (text: string) => boolean, what: string): Promise<string[]> {
+  const toasts = workbench.page.locator(".notifications-toasts .notification-toast");
+  return waitUntil(
+    () => toasts.allInnerTexts(),
+    (texts) => texts.some(test),
+    what,
+    (texts) => `the notifications say: ${JSON.stringify(texts)}`,
+  );
+}
 
 check("the status bar shows the server ready", async () => {
   await workbench.openFile("pipeline.flow");
@@ -377,6 +443,91 @@ check("Export Workflow… refuses a flow with errors, and opens the export of a 
   );
   await workbench.screenshot("export");
   await workbench.runCommand("Notifications: Clear All Notifications");
+});
+
+check("Run Workflow refuses a flow with errors and shows them", async () => {
+  rmSync(engineCall, { recursive: true, force: true });
+  await workbench.openFile("pipeline.flow");
+  await workbench.waitForProblems("pipeline.flow", (p) => has(p, "E0201"), "E0201 on Palette");
+  await workbench.runCommand("View: Hide Panel");
+  const panel = workbench.page.locator(".markers-panel");
+  await panel.waitFor({ state: "hidden" });
+  await workbench.runCommand("EasyFlow: Run Workflow");
+  await waitForNotification(
+    (t) => /pipeline\.flow has \d+ errors?; fix (it|them) to run the workflow/.test(t),
+    "the message that pipeline.flow has errors",
+  );
+  // The errors themselves, in the Problems view the command opened.
+  await panel.waitFor();
+  await workbench.waitForProblems("pipeline.flow", (p) => has(p, "E0201") && has(p, "E0702"), "the errors of pipeline.flow");
+  await workbench.screenshot("run-refused");
+  await workbench.runCommand("Notifications: Clear All Notifications");
+  assert.ok(!existsSync(engineCall), "an engine ran");
+});
+
+check("Run Workflow refuses a flow that CWL cannot run, saying why", async () => {
+  rmSync(engineCall, { recursive: true, force: true });
+  await workbench.openFile("prepare.flow");
+  await workbench.runCommand("EasyFlow: Run Workflow");
+  await waitForNotification(
+    (t) => t.includes("cannot run this flow") && t.includes("its package `Mesh.Prepare` has no `[package.run]`"),
+    "the reason prepare.flow cannot run",
+  );
+  await workbench.runCommand("Notifications: Clear All Notifications");
+  assert.ok(!existsSync(engineCall), "an engine ran");
+});
+
+/**
+ * Runs report.flow by `start` (the Run lens or the command), answering its
+ * question for `results`: the engine's call, the run folder, and the
+ * arguments `easyflow run` gives every engine last (`run.md` §4: the
+ * outputs beside the flow, no containers, the document and the job file).
+ */
+async function runReport(start: () => Promise<void>): Promise<{ call: EngineCall; runFolder: string; last: string[] }> {
+  rmSync(engineCall, { recursive: true, force: true });
+  await start();
+  await workbench.chooseFile("the file for `results`", join(server.workspace, "results.csv"));
+  const call = await engineCalled();
+  const runFolder = dirname(call.args[call.args.length - 1]);
+  const outdir = join(server.workspace, "easyflow-out", "report");
+  return { call, runFolder, last: ["--outdir", outdir, "--no-container", join(runFolder, "report.cwl"), join(runFolder, "job.json")] };
+}
+
+check("the Run lens asks for the required file and runs easyflow run with cwltool in a terminal", async () => {
+  await workbench.openFile("report.flow");
+  await workbench.waitForCodeLenses((lenses) => lenses[0]?.includes("▶ Run") === true, "Run above the first step");
+  const { call, last } = await runReport(() => workbench.clickCodeLens("▶ Run"));
+  assert.equal(call.engine, "cwltool");
+  assert.deepEqual(call.args, ["--parallel", ...last]);
+  assert.deepEqual(call.job, { results: { class: "File", path: join(server.workspace, "results.csv") } });
+  const main = call.document.$graph[0];
+  assert.deepEqual(main.inputs?.map((i) => i.id), ["#main/results"]);
+  assert.deepEqual(main.steps?.map((s) => s.id), ["#main/Collect", "#main/Summary"]);
+  // The terminal it ran in, with what easyflow run printed.
+  await waitUntil(
+    () => workbench.terminalText(),
+    (text) => text.includes("easyflow: running cwltool") && text.includes("the outputs are in"),
+    "easyflow run's messages in the terminal",
+    (text) => `the terminal shows:\n${text}`,
+  );
+  await workbench.screenshot("run");
+});
+
+check("with easyflow.run.engine toil the flow runs on Toil; easyflow.codeLens.enable hides the Run lens", async () => {
+  await workbench.setSetting("easyflow.run.engine", "toil", server.settingsFile, "cwltool");
+  await workbench.setSetting("easyflow.codeLens.enable", false, server.settingsFile, true);
+  try {
+    await workbench.openFile("report.flow");
+    await workbench.waitForCodeLenses((lenses) => !lenses.some((l) => l.includes("▶ Run")), "no Run lens");
+    const { call, runFolder, last } = await runReport(() => workbench.runCommandAsking("EasyFlow: Run Workflow"));
+    assert.equal(call.engine, "toil-cwl-runner");
+    assert.deepEqual(call.args, ["--batchSystem", "single_machine", "--jobStore", join(runFolder, "jobstore"), ...last]);
+  } finally {
+    await workbench.setSetting("easyflow.codeLens.enable", true, server.settingsFile, true);
+    await workbench.setSetting("easyflow.run.engine", "cwltool", server.settingsFile, "cwltool");
+  }
+  await workbench.openFile("report.flow");
+  await workbench.waitForCodeLenses((lenses) => lenses[0]?.includes("▶ Run") === true, "Run back above the first step");
 });
 
 check("Format Document puts a disarranged step back in the canonical style", async () => {

@@ -149,6 +149,41 @@ export class Workbench {
     );
   }
 
+  /** Clicks the code lens titled `title` in the active editor. */
+  async clickCodeLens(title: string): Promise<void> {
+    await this.activeEditor().locator(".codelens-decoration a", { hasText: title }).first().click();
+  }
+
+  /**
+   * Answers an open-file dialog whose title contains `title` with `path`.
+   * In a browser, VS Code's dialog is a quick input holding a path.
+   */
+  async chooseFile(title: string, path: string): Promise<void> {
+    const dialog = this.page.locator(".quick-input-widget");
+    await waitUntil(
+      () => dialog.locator(".quick-input-title").innerText({ timeout: 1_000 }).catch(() => ""),
+      (shown) => shown.includes(title),
+      `the open dialog "${title}"`,
+      (shown) => `the quick input's title is ${JSON.stringify(shown)}`,
+    );
+    const input = dialog.locator("input");
+    await input.fill(path);
+    await waitUntil(
+      () => input.inputValue(),
+      (value) => value === path,
+      `${path} typed into the dialog`,
+      (value) => `it holds ${value}`,
+    );
+    await this.page.keyboard.press("Enter");
+    await input.waitFor({ state: "hidden" });
+  }
+
+  /** The text the terminals in the panel show (xterm.js's rows, rendered as text without a GPU). */
+  async terminalText(): Promise<string> {
+    const rows = await this.page.locator(".terminal-wrapper .xterm-rows").allInnerTexts();
+    return rows.join("\n").replace(/\u00a0/g, " ");
+  }
+
   /** Reverts the active editor to the file on disk ("File: Revert File"). */
   async revert(): Promise<void> {
     await this.runCommand("File: Revert File");
@@ -282,22 +317,34 @@ export class Workbench {
   }
 
   /**
-   * Sets a user setting in the Settings editor, as a user types it, waits
-   * until it is saved to `settingsFile`, and closes the editor.
+   * Sets a user setting in the Settings editor, as a user does (typing a
+   * text, choosing an option, ticking a box), waits until it is saved to
+   * `settingsFile` (a setting at its default, `byDefault`, may be removed
+   * from the file), and closes the editor.
    */
-  async setSetting(key: string, value: string, settingsFile: string): Promise<void> {
+  async setSetting(key: string, value: string | boolean, settingsFile: string, byDefault: string | boolean = ""): Promise<void> {
     await this.runCommand("Preferences: Open User Settings");
     await this.page.locator(".settings-editor").waitFor();
     // The search box has the focus.
     await this.page.keyboard.type(key);
-    const input = this.page.locator(`.setting-item-contents[data-key="${key}"] input`);
-    await input.click();
-    await input.fill(value);
+    const item = this.page.locator(`.setting-item-contents[data-key="${key}"]`);
+    await item.waitFor();
+    if (typeof value === "boolean") {
+      const box = item.locator(".setting-value-checkbox");
+      if ((await box.getAttribute("aria-checked")) !== String(value)) {
+        await box.click();
+      }
+    } else if ((await item.locator("select").count()) > 0) {
+      await item.locator("select").selectOption(value);
+    } else {
+      const input = item.locator("input");
+      await input.click();
+      await input.fill(value);
+    }
     await until(
       async () => {
         try {
-          // A cleared setting may be written as "" or removed.
-          return (JSON.parse(readFileSync(settingsFile, "utf8"))[key] ?? "") === value;
+          return (JSON.parse(readFileSync(settingsFile, "utf8"))[key] ?? byDefault) === value;
         } catch {
           return false; // Being written.
         }

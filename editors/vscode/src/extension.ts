@@ -16,6 +16,7 @@ export async function activate(context: vscode.ExtensionContext): Promise<void> 
   client = new EasyFlowClient(context.extensionPath, status);
   const graph = new GraphPanel(context.extensionUri, client);
   const current = client;
+  const runLens = new RunCodeLens();
   context.subscriptions.push(
     status,
     current,
@@ -27,7 +28,8 @@ export async function activate(context: vscode.ExtensionContext): Promise<void> 
     vscode.commands.registerCommand("easyflow.exportWorkflow", (format?: string) => exportWorkflow(current, format)),
     // The optional flow (the code lens passes it); else the active editor's.
     vscode.commands.registerCommand("easyflow.runWorkflow", (uri?: vscode.Uri) => runWorkflow(current, context.extensionPath, uri)),
-    vscode.languages.registerCodeLensProvider({ language: "easyflow" }, new RunCodeLens()),
+    runLens,
+    vscode.languages.registerCodeLensProvider({ language: "easyflow" }, runLens),
     vscode.workspace.onDidChangeConfiguration((e) => {
       // The other settings reach the running server through didChangeConfiguration.
       if (e.affectsConfiguration(`${SECTION}.server.path`)) {

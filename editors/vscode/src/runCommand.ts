@@ -5,13 +5,14 @@
 // folder (outputs in easyflow-out/STEM), with the engine of
 // `easyflow.run.engine`.
 
+import { type ChildProcess, spawn } from "node:child_process";
 import * as path from "node:path";
 
 import * as vscode from "vscode";
 import { ResponseError } from "vscode-languageclient/node";
 
 import { type EasyFlowClient, SECTION } from "./client";
-import { engineSetting, findCli, notRunMessage, requiredFiles, runArguments } from "./runWorkflow";
+import { commandLine, engineSetting, exitMessage, findCli, notRunMessage, requiredFiles, runArguments } from "./runWorkflow";
 
 const REQUEST_FAILED = -32803;
 
@@ -25,6 +26,8 @@ export async function runWorkflow(client: EasyFlowClient, extensionPath: string,
   }
   const errors = vscode.languages.getDiagnostics(flow.uri).filter((d) => d.severity === vscode.DiagnosticSeverity.Error).length;
   if (errors > 0) {
+    // The errors themselves: the Problems view, beside the message.
+    void vscode.commands.executeCommand("workbench.actions.view.problems");
     void vscode.window.showErrorMessage(notRunMessage(flow.fileName, errors));
     return undefined;
   }
@@ -66,16 +69,75 @@ export async function runWorkflow(client: EasyFlowClient, extensionPath: string,
   const engine = engineSetting(vscode.workspace.getConfiguration(SECTION, flow.uri).get("run.engine"));
   const terminal = vscode.window.createTerminal({
     name: `EasyFlow: run ${path.basename(flow.fileName)}`,
-    cwd: folder,
-    shellPath: cli,
-    shellArgs: runArguments(flow.uri.fsPath, engine, inputs),
+    pty: new RunTerminal(cli, runArguments(flow.uri.fsPath, engine, inputs), folder),
   });
   terminal.show();
   return terminal;
 }
 
+/**
+ * `easyflow run` in a terminal of the editor: what it and the engine print,
+ * as it comes, then its exit status, the terminal left open to read them (a
+ * terminal running the CLI itself would close on a quick failure, its
+ * message lost). Ctrl+C stops the run.
+ */
+class RunTerminal implements vscode.Pseudoterminal {
+  private readonly written = new vscode.EventEmitter<string>();
+  readonly onDidWrite = this.written.event;
+  private child: ChildProcess | undefined;
+
+  constructor(
+    private readonly cli: string,
+    private readonly args: string[],
+    private readonly cwd: string,
+  ) {}
+
+  open(): void {
+    this.write(`${commandLine(["easyflow", ...this.args])}\n`);
+    const child = spawn(this.cli, this.args, { cwd: this.cwd, stdio: ["ignore", "pipe", "pipe"] });
+    this.child = child;
+    for (const stream of [child.stdout, child.stderr]) {
+      const decoder = new TextDecoder();
+      stream.on("data", (chunk: Buffer) => this.write(decoder.decode(chunk, { stream: true })));
+    }
+    child.on("error", (error) => this.write(`EasyFlow: cannot run ${this.cli}: ${error.message}\n`));
+    child.on("close", (code, signal) => {
+      this.child = undefined;
+      this.write(`\n${exitMessage(code, signal)}\n`);
+    });
+  }
+
+  close(): void {
+    this.child?.kill();
+  }
+
+  handleInput(data: string): void {
+    if (data === "\x03") {
+      this.child?.kill("SIGINT");
+    }
+  }
+
+  private write(text: string): void {
+    this.written.fire(text.replace(/\r?\n/g, "\r\n"));
+  }
+}
+
 /** "Run" above the first step of each flow (steps are the server's Function symbols, long-running ones Event). */
-export class RunCodeLens implements vscode.CodeLensProvider {
+export class RunCodeLens implements vscode.CodeLensProvider, vscode.Disposable {
+  private readonly changed = new vscode.EventEmitter<void>();
+  /** Asked again when `easyflow.codeLens.enable` changes, not only when a flow does. */
+  readonly onDidChangeCodeLenses = this.changed.event;
+  private readonly watcher = vscode.workspace.onDidChangeConfiguration((e) => {
+    if (e.affectsConfiguration(`${SECTION}.codeLens.enable`)) {
+      this.changed.fire();
+    }
+  });
+
+  dispose(): void {
+    this.watcher.dispose();
+    this.changed.dispose();
+  }
+
   async provideCodeLenses(document: vscode.TextDocument): Promise<vscode.CodeLens[]> {
     if (vscode.workspace.getConfiguration(SECTION, document.uri).get("codeLens.enable") === false) {
       return [];

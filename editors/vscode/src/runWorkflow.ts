@@ -44,3 +44,17 @@ export function findCli(extensionPath: string): string | undefined {
 export function notRunMessage(fileName: string, errors: number): string {
   return `EasyFlow: ${path.basename(fileName)} has ${errors} error${errors === 1 ? "" : "s"}; fix ${errors === 1 ? "it" : "them"} to run the workflow (see the Problems view).`;
 }
+
+/** A command line as a POSIX shell would take it back: words with anything but `[\w@%+=:,./-]` single-quoted. */
+export function commandLine(words: readonly string[]): string {
+  return words.map((word) => (/^[\w@%+=:,./-]+$/.test(word) ? word : `'${word.replace(/'/g, "'\\''")}'`)).join(" ");
+}
+
+/** The last line of a run's terminal: how `easyflow run` ended (its status is the engine's, run.md §4). */
+export function exitMessage(code: number | null, signal: string | null): string {
+  if (code === 0) {
+    return "EasyFlow: the run succeeded (exit status 0).";
+  }
+  const how = code === null ? `was stopped (${signal ?? "by a signal"})` : `failed (exit status ${code})`;
+  return `EasyFlow: the run ${how}; the messages above say why.`;
+}

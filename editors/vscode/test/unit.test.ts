@@ -8,7 +8,7 @@ import { join } from "node:path";
 import { describe, test } from "node:test";
 
 import { blockedMessage, exportPath } from "../src/exportFormats";
-import { engineSetting, findCli, requiredFiles, runArguments } from "../src/runWorkflow";
+import { commandLine, engineSetting, exitMessage, findCli, requiredFiles, runArguments } from "../src/runWorkflow";
 import { findServer, isExecutable } from "../src/serverPath";
 import { serverSettings } from "../src/settings";
 
@@ -91,6 +91,16 @@ describe("running a workflow", () => {
     assert.deepEqual(runArguments("/w/greetings.flow", "toil", inputs), [
       "run", "/w/greetings.flow", "--engine", "toil", "--input", "names=/data/names with spaces.txt", "--input", "grid=g.txt",
     ]);
+  });
+
+  test("the run's terminal shows its command line as a shell would take it back, and how it ended", () => {
+    assert.equal(
+      commandLine(["easyflow", "run", "/w/a b.flow", "--input", "names=/d/it's.txt"]),
+      "easyflow run '/w/a b.flow' --input 'names=/d/it'\\''s.txt'",
+    );
+    assert.equal(exitMessage(0, null), "EasyFlow: the run succeeded (exit status 0).");
+    assert.equal(exitMessage(2, null), "EasyFlow: the run failed (exit status 2); the messages above say why.");
+    assert.equal(exitMessage(null, "SIGINT"), "EasyFlow: the run was stopped (SIGINT); the messages above say why.");
   });
 
   test("the engine setting is cwltool unless it says toil", () => {

@@ -45,6 +45,7 @@ use std::path::{Component, Path, PathBuf};
 use std::process::Stdio;
 
 use easyflow_diagnostics::{Code, Diagnostic, Severity};
+use easyflow_project::{PathSettings, Workspace, discovery};
 use easyflow_test_harness::{Failed, Harness, UPDATE_VARIABLE};
 use pulldown_cmark::{CodeBlockKind, Event, Options, Parser, Tag, TagEnd};
 
@@ -340,9 +341,9 @@ fn toml_kind(block: &Block) -> Result<Toml, String> {
     let name = block
         .file()
         .and_then(|f| Path::new(f).file_name()?.to_str());
-    if block.has("catalog") || name == Some(easyflow_db::discovery::CATALOG_FILE_NAME) {
+    if block.has("catalog") || name == Some(discovery::CATALOG_FILE_NAME) {
         Ok(Toml::Catalog)
-    } else if block.has("config") || name == Some(easyflow_db::discovery::CONFIG_FILE_NAME) {
+    } else if block.has("config") || name == Some(discovery::CONFIG_FILE_NAME) {
         Ok(Toml::Config)
     } else if block.has("other") {
         Ok(Toml::Other)
@@ -375,9 +376,14 @@ fn diagnostics_of(block: &Block, project: &Project) -> Result<Option<Vec<String>
             Toml::Catalog => lines_of(&easyflow_catalog::parse(&block.text).diagnostics),
             Toml::Config => {
                 let path = project.root().join(kept.unwrap_or("easyflow.toml"));
-                let disk = easyflow_db::discovery::Disk::within(vec![project.root().to_path_buf()]);
-                let diagnostics =
-                    easyflow_db::discovery::config_diagnostics(&path, &block.text, &disk);
+                let workspace =
+                    Workspace::new([project.root().to_path_buf()], PathSettings::default());
+                let diagnostics = discovery::config_diagnostics(
+                    &path,
+                    &block.text,
+                    &workspace,
+                    &discovery::Disk,
+                );
                 lines_of(&diagnostics)
                     .into_iter()
                     .map(|line| project.shown(&line))

@@ -56,9 +56,15 @@ fn fixes_of<'a>(
         whole_text,
         diagnostic,
     };
+    let allow = crate::allow::allow_on_its_line(db, file, diagnostic).map(|(title, edits)| QuickFix {
+        title,
+        edits,
+        preferred: false,
+    });
     fixer
         .quick_fixes()
         .into_iter()
+        .chain(allow)
         .map(|fix| {
             let mut edits = fix.edits;
             edits.sort_by_key(|e| e.range.start());
@@ -145,6 +151,8 @@ impl<'a> Fixer<'a> {
                 vec![edit(d.range, "after")],
             )),
             Fix::AddParams(names) => self.add_params(names),
+            Fix::RemoveAllowed => crate::allow::remove_allowed(self.db, self.file, d, self.text())
+                .map(|(title, edits)| QuickFix::new(title, edits)),
         };
         fix.into_iter().collect()
     }
@@ -451,7 +459,7 @@ fn remove_list_entry(entry: &SyntaxNode) -> Option<TextRange> {
 /// The range that removes a top-level item: its whole line when nothing else
 /// is on it (and one of two blank lines it would leave together), otherwise
 /// the item and the spaces on one side of it.
-fn remove_lines(text: &str, range: TextRange) -> TextRange {
+pub(crate) fn remove_lines(text: &str, range: TextRange) -> TextRange {
     let start = usize::from(range.start());
     let end = usize::from(range.end());
     let line_start = text[..start].rfind('\n').map_or(0, |i| i + 1);
@@ -554,10 +562,13 @@ mod tests {
         );
     }
 
+    /// The titles of the fixes of `code` at the cursor, less "Allow CODE on
+    /// this line", which every warning and note has (`allow.rs`).
     fn titles(text: &str, code: Code) -> Vec<(String, bool)> {
         actions_for(text, code)
             .1
             .into_iter()
+            .filter(|a| a.title != format!("Allow {code} on this line"))
             .map(|a| (a.title, a.is_preferred))
             .collect()
     }
@@ -934,7 +945,8 @@ mod tests {
             .iter()
             .filter_map(|a| a.diagnostic.as_ref().map(|d| d.code))
             .collect();
-        assert_eq!(all, vec![Code::W0206, Code::E0202]);
+        // W0206's removal, W0206's "Allow W0206 on this line", E0202's.
+        assert_eq!(all, vec![Code::W0206, Code::W0206, Code::E0202]);
         let none = code_actions(&f.db, f.file, TextRange::empty(TextSize::of(text)));
         assert!(none.is_empty());
     }
@@ -959,6 +971,7 @@ mod tests {
             "[flow: autor$0 = \"me\"]\nstep A runs P ();\n",
             "[flow: priority = @lo$0]\nstep A runs P ();\n",
             "step A runs P ();\nstep B runs P o$0n A ();\n",
+            "step A runs P (); // easyflow: allow(I0209, W0$0206)\n",
         ];
         for text in texts {
             let f = fixture(text);

@@ -235,9 +235,10 @@ fn unique_id(id: &str, used: &mut HashSet<String>) -> String {
     candidate
 }
 
-/// A diagnostic as the examples write it: `error[E0201]: message`.
-fn line_of(code: Code, message: &str) -> String {
-    let severity = match code.severity() {
+/// A diagnostic as the examples write it: `error[E0201]: message` (a
+/// denied warning is an error: `error[W0405]`).
+fn line_of(severity: Severity, code: Code, message: &str) -> String {
+    let severity = match severity {
         Severity::Error => "error",
         Severity::Warning => "warning",
         Severity::Information => "note",
@@ -248,7 +249,7 @@ fn line_of(code: Code, message: &str) -> String {
 fn lines_of(diagnostics: &[Diagnostic]) -> Vec<String> {
     diagnostics
         .iter()
-        .map(|d| line_of(d.code, &d.message))
+        .map(|d| line_of(d.severity(), d.code, &d.message))
         .collect()
 }
 
@@ -324,7 +325,12 @@ impl Project {
             .flatten()
             .map(|d| {
                 let code = Code::parse(d["code"].as_str().unwrap_or("")).expect("a known code");
-                line_of(code, d["message"].as_str().unwrap_or(""))
+                let severity = match d["severity"].as_str() {
+                    Some("error") => Severity::Error,
+                    Some("warning") => Severity::Warning,
+                    _ => Severity::Information,
+                };
+                line_of(severity, code, d["message"].as_str().unwrap_or(""))
             })
             .collect())
     }
@@ -583,7 +589,11 @@ fn is_diagnostic_line(line: &str) -> bool {
         return false;
     };
     let code = Code::parse(code).filter(|c| c.as_str() == code);
-    code.is_some_and(|code| line_of(code, message).starts_with(severity)) && !message.is_empty()
+    // Any code may be an error (denied); otherwise its own severity.
+    let known = |code: Code| {
+        severity == "error" || line_of(code.severity(), code, message).starts_with(severity)
+    };
+    code.is_some_and(known) && !message.is_empty()
 }
 
 /// The links of `page` that lead nowhere.

@@ -384,12 +384,8 @@ fn diagnostics_of(block: &Block, project: &Project) -> Result<Option<Vec<String>
                 let path = project.root().join(kept.unwrap_or("easyflow.toml"));
                 let workspace =
                     Workspace::new([project.root().to_path_buf()], PathSettings::default());
-                let diagnostics = discovery::config_diagnostics(
-                    &path,
-                    &block.text,
-                    &workspace,
-                    &discovery::Disk,
-                );
+                let diagnostics =
+                    discovery::config_diagnostics(&path, &block.text, &workspace, &discovery::Disk);
                 lines_of(&diagnostics)
                     .into_iter()
                     .map(|line| project.shown(&line))

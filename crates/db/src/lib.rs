@@ -56,7 +56,6 @@ use std::sync::{Arc, Mutex};
 use easyflow_syntax::SourceText;
 use rayon::prelude::*;
 
-pub use silence::file_diagnostics;
 pub use easyflow_diagnostics::{Code, Diagnostic, Severity, TextRange, TextSize};
 pub use graph::{DependencyGraph, EdgeKind, dependency_graph};
 pub use items::{
@@ -65,6 +64,7 @@ pub use items::{
 };
 pub use resolve::{Resolution, name_resolution};
 pub use salsa::{self, Setter};
+pub use silence::file_diagnostics;
 pub use view::{GraphEdge, GraphNode, GraphView, UnresolvedName, graph_view};
 pub use workflow::{ExpandedWorkflow, expanded_workflow};
 

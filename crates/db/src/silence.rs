@@ -20,8 +20,7 @@ use easyflow_diagnostics::allow::{self, AllowDirective, CodeLevels, Level, Named
 use easyflow_diagnostics::suggest::did_you_mean;
 use easyflow_diagnostics::{Code, Diagnostic, Fix, Severity, Tag, TextRange, TextSize};
 use easyflow_syntax::green::GreenRef;
-use easyflow_syntax::tree::TreeNode;
-use easyflow_syntax::{GreenNode, SyntaxKind, SyntaxNode, SyntaxToken};
+use easyflow_syntax::{GreenNode, GreenNodeData, NodeOrToken, SyntaxKind, SyntaxNode, SyntaxToken};
 use smol_str::SmolStr;
 
 use crate::{Db, SourceFile, parse};
@@ -86,7 +85,10 @@ pub fn allow_comments(db: &dyn Db, file: SourceFile) -> Vec<AllowComment> {
     // The red tree, for the lines around the comments (only if any).
     let mut root: Option<SyntaxNode> = None;
     for chunk in GreenRef::root(parse.green()).child_nodes() {
-        let found = chunk_allow_comments(db, CommentChunk::new(db, ChunkNode(chunk.green().to_owned())));
+        let found = chunk_allow_comments(
+            db,
+            CommentChunk::new(db, ChunkNode(chunk.green().to_owned())),
+        );
         if found.is_empty() {
             continue;
         }
@@ -148,25 +150,49 @@ pub struct ChunkAllowComment {
 /// The allow comments of one chunk: its line comments that are allow
 /// directives ([`allow::parse_directive`]).
 #[salsa::tracked(returns(ref))]
-pub fn chunk_allow_comments<'db>(db: &'db dyn Db, chunk: CommentChunk<'db>) -> Vec<ChunkAllowComment> {
+pub fn chunk_allow_comments<'db>(
+    db: &'db dyn Db,
+    chunk: CommentChunk<'db>,
+) -> Vec<ChunkAllowComment> {
     let mut found = Vec::new();
-    GreenRef::root(&chunk.node(db).0).for_each_token(&mut |token| {
-        if token.kind != SyntaxKind::LINE_COMMENT {
-            return;
-        }
-        if let Some(AllowDirective { codes, insert_at }) = allow::parse_directive(token.text) {
-            let start = token.range.start();
-            found.push(ChunkAllowComment {
-                range: token.range,
-                codes: codes
-                    .into_iter()
-                    .map(|(range, code)| (range + start, SmolStr::new(code)))
-                    .collect(),
-                insert_at: insert_at + start,
-            });
-        }
-    });
+    find_allow_comments(&chunk.node(db).0, 0, &mut found);
     found
+}
+
+/// The allow comments in `node`, which starts at `offset`: a walk over the
+/// green tree that looks only at the kinds and lengths of tokens (a chunk
+/// an edit touched is walked whole on each keystroke). A node of one token
+/// (a name, a literal) is not entered: trivia lies between a node's
+/// children, never at its ends.
+fn find_allow_comments(node: &GreenNodeData, mut offset: u32, found: &mut Vec<ChunkAllowComment>) {
+    const LINE_COMMENT: u16 = SyntaxKind::LINE_COMMENT as u16;
+    for child in node.children() {
+        match child {
+            NodeOrToken::Node(node) => {
+                if node.children().len() > 1 || node.children().any(|c| c.as_node().is_some()) {
+                    find_allow_comments(node, offset, found);
+                }
+                offset += u32::from(node.text_len());
+            }
+            NodeOrToken::Token(token) => {
+                let text = token.text();
+                if token.kind().0 == LINE_COMMENT
+                    && let Some(AllowDirective { codes, insert_at }) = allow::parse_directive(text)
+                {
+                    let start = TextSize::from(offset);
+                    found.push(ChunkAllowComment {
+                        range: TextRange::at(start, TextSize::of(text)),
+                        codes: codes
+                            .into_iter()
+                            .map(|(range, code)| (range + start, SmolStr::new(code)))
+                            .collect(),
+                        insert_at: insert_at + start,
+                    });
+                }
+                offset += text.len() as u32;
+            }
+        }
+    }
 }
 
 /// The line an allow comment at `comment` applies to (see

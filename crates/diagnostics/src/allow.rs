@@ -32,7 +32,10 @@ pub enum Level {
 impl CodeLevels {
     /// The levels of `allow` and `deny`, leaving out the errors and the
     /// codes of both lists.
-    pub fn new(allow: impl IntoIterator<Item = Code>, deny: impl IntoIterator<Item = Code>) -> Self {
+    pub fn new(
+        allow: impl IntoIterator<Item = Code>,
+        deny: impl IntoIterator<Item = Code>,
+    ) -> Self {
         let mut allow: Vec<Code> = allow.into_iter().filter(|c| can_be_silenced(*c)).collect();
         let mut deny: Vec<Code> = deny.into_iter().filter(|c| can_be_silenced(*c)).collect();
         for list in [&mut allow, &mut deny] {
@@ -131,7 +134,10 @@ const DIRECTIVE: &str = "easyflow:";
 /// text (a reason, say), or the end of the comment while the list is being
 /// typed. Ranges are relative to the comment.
 pub fn parse_directive(comment: &str) -> Option<AllowDirective<'_>> {
-    let mut reader = Reader { text: comment, at: 0 };
+    let mut reader = Reader {
+        text: comment,
+        at: 0,
+    };
     reader.expect("//")?;
     reader.spaces();
     reader.expect(DIRECTIVE)?;
@@ -172,7 +178,9 @@ struct Reader<'a> {
 
 impl Reader<'_> {
     fn expect(&mut self, word: &str) -> Option<()> {
-        self.text[self.at..].starts_with(word).then(|| self.at += word.len())
+        self.text[self.at..]
+            .starts_with(word)
+            .then(|| self.at += word.len())
     }
 
     fn spaces(&mut self) {

@@ -98,7 +98,10 @@ fn free_line_end(token: &SyntaxToken) -> Option<(TextSize, TextSize)> {
 /// The start of the line that `offset` (in `token`) is on, with its
 /// indentation and its line break, when the line starts between tokens
 /// (not inside a string or a code block that spans lines).
-fn clean_line_start(token: &SyntaxToken, offset: TextSize) -> Option<(TextSize, String, &'static str)> {
+fn clean_line_start(
+    token: &SyntaxToken,
+    offset: TextSize,
+) -> Option<(TextSize, String, &'static str)> {
     let within = usize::from(offset - token.text_range().start());
     if token.text()[..within].contains('\n') {
         return None;
@@ -257,7 +260,11 @@ mod tests {
     #[test]
     fn errors_and_w0905_cannot_be_allowed() {
         let f = fixture("step A runs P (x = B); // easyflow: allow(W0206)\n");
-        let actions = code_actions(&f.db, f.file, TextRange::up_to(TextSize::of(f.text.as_str())));
+        let actions = code_actions(
+            &f.db,
+            f.file,
+            TextRange::up_to(TextSize::of(f.text.as_str())),
+        );
         let titles: Vec<&str> = actions.iter().map(|a| a.title.as_str()).collect();
         assert!(!titles.iter().any(|t| t.starts_with("Allow")), "{titles:?}");
         assert!(titles.contains(&"Remove the allow comment"), "{titles:?}");
@@ -308,15 +315,15 @@ mod tests {
         };
         assert_eq!(
             report(&f),
-            [(Code::W0208, Severity::Warning), (Code::W0905, Severity::Warning)]
+            [
+                (Code::W0208, Severity::Warning),
+                (Code::W0905, Severity::Warning)
+            ]
         );
         let mut f = f;
         f.file
             .set_levels(&mut f.db)
             .to(CodeLevels::new([Code::W0905], [Code::W0208, Code::W0206]));
-        assert_eq!(
-            report(&f),
-            [(Code::W0208, Severity::Error)]
-        );
+        assert_eq!(report(&f), [(Code::W0208, Severity::Error)]);
     }
 }

@@ -56,11 +56,12 @@ fn fixes_of<'a>(
         whole_text,
         diagnostic,
     };
-    let allow = crate::allow::allow_on_its_line(db, file, diagnostic).map(|(title, edits)| QuickFix {
-        title,
-        edits,
-        preferred: false,
-    });
+    let allow =
+        crate::allow::allow_on_its_line(db, file, diagnostic).map(|(title, edits)| QuickFix {
+            title,
+            edits,
+            preferred: false,
+        });
     fixer
         .quick_fixes()
         .into_iter()

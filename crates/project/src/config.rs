@@ -197,7 +197,12 @@ fn code_levels(table: &DeTable<'_>, diagnostics: &mut Vec<Diagnostic>) -> CodeLe
         };
         let name = format!("diagnostics.{}", key.get_ref());
         let DeValue::Array(elements) = value.get_ref() else {
-            wrong_type(&name, "a list of codes", range_of(value.span()), diagnostics);
+            wrong_type(
+                &name,
+                "a list of codes",
+                range_of(value.span()),
+                diagnostics,
+            );
             continue;
         };
         for element in elements {
@@ -206,7 +211,12 @@ fn code_levels(table: &DeTable<'_>, diagnostics: &mut Vec<Diagnostic>) -> CodeLe
                     text: text.as_ref(),
                     range: range_of(element.span()),
                 }),
-                _ => wrong_type(&name, "a list of codes", range_of(element.span()), diagnostics),
+                _ => wrong_type(
+                    &name,
+                    "a list of codes",
+                    range_of(element.span()),
+                    diagnostics,
+                ),
             }
         }
     }
@@ -420,6 +430,10 @@ mod tests {
         assert!(config.code_levels().is_default());
         let config = parse_config("[diagnostics]\nalow = [\"W0206\"]\n");
         assert_eq!(config.diagnostics[0].code, Code::W0902);
-        assert!(config.diagnostics[0].message.contains("did you mean `allow`"));
+        assert!(
+            config.diagnostics[0]
+                .message
+                .contains("did you mean `allow`")
+        );
     }
 }

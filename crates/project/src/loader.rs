@@ -150,7 +150,9 @@ impl<'a> Loader<'a> {
             )
         });
         let root = workspace.folder_of(flow).map(|folder| folder.root.clone());
-        let levels = config.map(|(_, config)| config.code_levels()).unwrap_or_default();
+        let levels = config
+            .map(|(_, config)| config.code_levels())
+            .unwrap_or_default();
         self.say(skipped, None);
         if let Some((path, _)) = &topology {
             self.read_topology(path);

@@ -356,7 +356,9 @@ impl Session<'_> {
             self.send_changes(doc, vec![(at, end, String::new())]);
             return;
         }
-        let codes = ["W0206", "W0208", "I0209", "W0405", "W0501", "E0201", "W0905", "x"];
+        let codes = [
+            "W0206", "W0208", "I0209", "W0405", "W0501", "E0201", "W0905", "x",
+        ];
         let list: Vec<&str> = (0..self.rng.usize(1..4))
             .map(|_| codes[self.rng.usize(..codes.len())])
             .collect();

@@ -25,6 +25,10 @@ use easyflow_test_harness::{Case, Failed, Harness, Outputs};
 use serde_json::{Value, json};
 use support::Server;
 
+/// A diagnostic as the property compares it: code, line, column (bytes:
+/// its flows are ASCII), severity.
+type Reported = (String, u32, u32, &'static str);
+
 fn severity_name(severity: &Value) -> &'static str {
     match severity.as_u64() {
         Some(1) => "error",
@@ -124,12 +128,7 @@ fn levels_follow_easyflow_toml() -> Result<(), Failed> {
         "workspace/didChangeWatchedFiles",
         json!({"changes": [{"uri": support::uri(&config), "type": 2}]}),
     );
-    wait_for_codes(
-        &mut server,
-        &uri,
-        0,
-        &["W0206 warning", "W0405 error"],
-    );
+    wait_for_codes(&mut server, &uri, 0, &["W0206 warning", "W0405 error"]);
 
     let config_uri = server.open(&config, "[diagnostics]\ndeny = [\"W0405\"]\n");
     assert!(server.diagnostics(&config_uri, 0).is_empty());
@@ -141,19 +140,17 @@ fn levels_follow_easyflow_toml() -> Result<(), Failed> {
         }),
     );
     // W0405 in both lists: W0904 on the file, and the code is neither.
-    assert_eq!(codes(&server.diagnostics(&config_uri, 1)), ["W0904 warning"]);
+    assert_eq!(
+        codes(&server.diagnostics(&config_uri, 1)),
+        ["W0904 warning"]
+    );
     wait_for_codes(&mut server, &uri, 0, &["W0405 warning"]);
 
     server.notify(
         "textDocument/didClose",
         json!({"textDocument": {"uri": config_uri}}),
     );
-    wait_for_codes(
-        &mut server,
-        &uri,
-        0,
-        &["W0206 warning", "W0405 error"],
-    );
+    wait_for_codes(&mut server, &uri, 0, &["W0206 warning", "W0405 error"]);
     assert_eq!(server.stop().code(), Some(0));
     Ok(())
 }
@@ -211,7 +208,13 @@ fn allow_quick_fix_applied_and_rechecked() -> Result<(), Failed> {
     let uri = server.open(&flow, text);
     let diagnostics = server.diagnostics(&uri, 0);
     assert_eq!(codes(&diagnostics), ["W0206 warning"]);
-    let allow = action(&mut server, &uri, &diagnostics, "W0206", "Allow W0206 on this line");
+    let allow = action(
+        &mut server,
+        &uri,
+        &diagnostics,
+        "W0206",
+        "Allow W0206 on this line",
+    );
     assert_eq!(allow["isPreferred"], false);
     apply(&mut server, &uri, 1, &allow);
     assert!(server.diagnostics(&uri, 1).is_empty());
@@ -227,7 +230,13 @@ fn allow_quick_fix_applied_and_rechecked() -> Result<(), Failed> {
     let diagnostics = server.diagnostics(&uri, 2);
     assert_eq!(codes(&diagnostics), ["W0905 warning"]);
     assert_eq!(diagnostics[0]["tags"], json!([1]));
-    let remove = action(&mut server, &uri, &diagnostics, "W0905", "Remove the allow comment");
+    let remove = action(
+        &mut server,
+        &uri,
+        &diagnostics,
+        "W0905",
+        "Remove the allow comment",
+    );
     apply(&mut server, &uri, 3, &remove);
     assert!(server.diagnostics(&uri, 3).is_empty());
     let symbols = server.request(
@@ -243,6 +252,7 @@ mod property {
     //! Random flows, random allow comments, random `[diagnostics]`: the
     //! oracle works in lines, as the specification words it.
 
+    use super::Reported;
     use easyflow_db::{Database, SourceFile};
     use fastrand::Rng;
 
@@ -251,7 +261,7 @@ mod property {
     pub struct Generated {
         pub flow: String,
         pub config: String,
-        pub expected: Vec<(String, u32, u32, &'static str)>,
+        pub expected: Vec<Reported>,
         /// How many diagnostics a comment silenced, the levels allowed,
         /// and the levels denied (so the property is seen to cover each).
         pub counts: [usize; 3],
@@ -265,8 +275,8 @@ mod property {
     }
 
     const CODES: &[&str] = &[
-        "W0204", "W0206", "W0208", "I0209", "W0210", "W0404", "W0405", "W0406", "W0501",
-        "W0502", "W0503", "W0905", "E0201", "E0203", "w0206", "X1",
+        "W0204", "W0206", "W0208", "I0209", "W0210", "W0404", "W0405", "W0406", "W0501", "W0502",
+        "W0503", "W0905", "E0201", "E0203", "w0206", "X1",
     ];
 
     fn pick<'a>(rng: &mut Rng, from: &[&'a str]) -> &'a str {
@@ -275,7 +285,11 @@ mod property {
 
     /// Lines of code, each a complete line (so a comment can end it), with
     /// the codes each is likely to get.
-    fn code_lines(rng: &mut Rng, i: usize, steps: &mut Vec<String>) -> Vec<(String, &'static [&'static str])> {
+    fn code_lines(
+        rng: &mut Rng,
+        i: usize,
+        steps: &mut Vec<String>,
+    ) -> Vec<(String, &'static [&'static str])> {
         let e = match steps.is_empty() {
             true => "input".to_string(),
             false => steps[rng.usize(..steps.len())].clone(),
@@ -290,7 +304,10 @@ mod property {
                 format!("step S{i} runs P after {e}, {e} (x = {e}.outs);"),
                 &["W0208", "I0209"],
             )],
-            3 => vec![(format!("[prority = @high] step S{i} runs P ();"), &["W0405"])],
+            3 => vec![(
+                format!("[prority = @high] step S{i} runs P ();"),
+                &["W0405"],
+            )],
             4 => vec![
                 ("[priority = @hihg]".to_string(), &["W0406"]),
                 (format!("step S{i} runs P ();"), &[]),
@@ -317,7 +334,10 @@ mod property {
             ],
             _ => vec![(format!("step S{i} runs P (x = {e}.outs);"), &[])],
         };
-        if lines.iter().any(|(l, _)| l.contains(&format!("step S{i} "))) {
+        if lines
+            .iter()
+            .any(|(l, _)| l.contains(&format!("step S{i} ")))
+        {
             steps.push(format!("S{i}"));
         }
         lines
@@ -389,7 +409,10 @@ mod property {
             let line = lines.len() as u32;
             let (text, codes) = allow_text(&mut rng, &[], line, 0);
             lines.push(text);
-            comments.push(Comment { codes, target: None });
+            comments.push(Comment {
+                codes,
+                target: None,
+            });
         }
         let flow = lines.join("\n") + "\n";
         let list = |rng: &mut Rng| -> Vec<&'static str> {
@@ -432,7 +455,7 @@ mod property {
         comments: &[Comment],
         allow: &[&str],
         deny: &[&str],
-    ) -> (Vec<(String, u32, u32, &'static str)>, [usize; 3]) {
+    ) -> (Vec<Reported>, [usize; 3]) {
         let db = Database::default();
         let file = SourceFile::new(&db, "p.flow".into(), flow.into());
         let rules = easyflow_db::diagnostics::rule_diagnostics(&db, file);
@@ -441,7 +464,10 @@ mod property {
             let start = flow[..offset].rfind('\n').map_or(0, |i| i + 1);
             (line, (offset - start) as u32)
         };
-        let mut used: Vec<Vec<bool>> = comments.iter().map(|c| vec![false; c.codes.len()]).collect();
+        let mut used: Vec<Vec<bool>> = comments
+            .iter()
+            .map(|c| vec![false; c.codes.len()])
+            .collect();
         let mut counts = [0; 3];
         let mut out = Vec::new();
         for d in &rules {
@@ -479,8 +505,10 @@ mod property {
                 .iter()
                 .any(|c| c.as_str() == code && !code.starts_with('E'))
         };
-        let allowed = |code: &str| silenceable(code) && allow.contains(&code) && !deny.contains(&code);
-        let denied = |code: &str| silenceable(code) && deny.contains(&code) && !allow.contains(&code);
+        let allowed =
+            |code: &str| silenceable(code) && allow.contains(&code) && !deny.contains(&code);
+        let denied =
+            |code: &str| silenceable(code) && deny.contains(&code) && !allow.contains(&code);
         counts[1] = out.iter().filter(|(code, _, _)| allowed(code)).count();
         counts[2] = out.iter().filter(|(code, _, _)| denied(code)).count();
         let mut expected: Vec<_> = out
@@ -506,7 +534,7 @@ mod property {
 /// diagnostics from the JSON report, each with the SARIF result's level and
 /// the human report's severity word, which must agree; and the exit status
 /// `easyflow check` would give.
-fn cli_reports(flow: &Path) -> Result<(Vec<(String, u32, u32, &'static str)>, bool), Failed> {
+fn cli_reports(flow: &Path) -> Result<(Vec<Reported>, bool), Failed> {
     use easyflow_cli::{check, checked::Counts, report};
     let check = check::check(&[flow.to_path_buf()], None, None)?;
     let mut json = Vec::new();
@@ -518,8 +546,14 @@ fn cli_reports(flow: &Path) -> Result<(Vec<(String, u32, u32, &'static str)>, bo
     let mut human = codespan_buffer();
     report::human(&check.files[..1], &mut human)?;
     let human = String::from_utf8(human.into_inner())?;
-    let results = sarif["runs"][0]["results"].as_array().cloned().unwrap_or_default();
-    let diagnostics = json["files"][0]["diagnostics"].as_array().cloned().unwrap_or_default();
+    let results = sarif["runs"][0]["results"]
+        .as_array()
+        .cloned()
+        .unwrap_or_default();
+    let diagnostics = json["files"][0]["diagnostics"]
+        .as_array()
+        .cloned()
+        .unwrap_or_default();
     assert_eq!(results.len(), diagnostics.len());
     let mut found = Vec::new();
     for (d, result) in diagnostics.iter().zip(&results) {
@@ -597,7 +631,7 @@ fn reported_equals_unsilenced() -> Result<(), Failed> {
             context()
         );
         let uri = server.open(&flow, &generated.flow);
-        let mut published: Vec<(String, u32, u32, &'static str)> = server
+        let mut published: Vec<Reported> = server
             .diagnostics(&uri, 0)
             .iter()
             .map(|d| {

@@ -128,15 +128,21 @@ fn clean_line_start(
     Some((0.into(), indent, "\n"))
 }
 
-/// W0905: the code at the diagnostic's range goes from its allow comment
-/// with one comma, or the whole comment goes when it has no other code.
-/// `text` is the flow's whole text, for the lines around the comment.
-pub(crate) fn remove_allowed(
+/// What W0905's fix removes.
+pub(crate) enum UnusedCode {
+    /// The code, with one comma: the comment has others.
+    Code(TextRange),
+    /// The whole comment (its range), whose only code it is.
+    Comment(TextRange),
+}
+
+/// W0905's fix: its title, and the code at the diagnostic's range removed
+/// from its allow comment, or the whole comment when it has no other code.
+pub(crate) fn unused_code(
     db: &dyn Db,
     file: SourceFile,
     diagnostic: &Diagnostic,
-    text: &str,
-) -> Option<(String, Vec<TextEdit>)> {
+) -> Option<(String, UnusedCode)> {
     let range = diagnostic.range;
     let comment = allow_comments(db, file)
         .iter()
@@ -149,19 +155,13 @@ pub(crate) fn remove_allowed(
         (None, None) => {
             return Some((
                 "Remove the allow comment".to_string(),
-                vec![TextEdit {
-                    range: crate::code_actions::remove_lines(text, comment.range),
-                    insert: String::new(),
-                }],
+                UnusedCode::Comment(comment.range),
             ));
         }
     };
     Some((
         format!("Remove `{name}` from the allow comment"),
-        vec![TextEdit {
-            range: removed,
-            insert: String::new(),
-        }],
+        UnusedCode::Code(removed),
     ))
 }
 

@@ -152,8 +152,7 @@ impl<'a> Fixer<'a> {
                 vec![edit(d.range, "after")],
             )),
             Fix::AddParams(names) => self.add_params(names),
-            Fix::RemoveAllowed => crate::allow::remove_allowed(self.db, self.file, d, self.text())
-                .map(|(title, edits)| QuickFix::new(title, edits)),
+            Fix::RemoveAllowed => self.remove_unused_allowed_code(),
         };
         fix.into_iter().collect()
     }
@@ -405,6 +404,17 @@ impl<'a> Fixer<'a> {
         ))
     }
 
+    /// W0905: the code goes from its allow comment, or the whole comment
+    /// (its line, when it has one of its own).
+    fn remove_unused_allowed_code(&self) -> Option<QuickFix> {
+        let (title, removal) = crate::allow::unused_code(self.db, self.file, self.diagnostic)?;
+        let range = match removal {
+            crate::allow::UnusedCode::Code(range) => range,
+            crate::allow::UnusedCode::Comment(range) => remove_lines(self.text(), range),
+        };
+        Some(QuickFix::remove(title, range))
+    }
+
     /// E0401: `~` before the step's `step` keyword.
     fn make_long_running(&self) -> Option<QuickFix> {
         let step = ast::Step::cast(self.node(SyntaxKind::STEP)?)?;
@@ -460,7 +470,7 @@ fn remove_list_entry(entry: &SyntaxNode) -> Option<TextRange> {
 /// The range that removes a top-level item: its whole line when nothing else
 /// is on it (and one of two blank lines it would leave together), otherwise
 /// the item and the spaces on one side of it.
-pub(crate) fn remove_lines(text: &str, range: TextRange) -> TextRange {
+fn remove_lines(text: &str, range: TextRange) -> TextRange {
     let start = usize::from(range.start());
     let end = usize::from(range.end());
     let line_start = text[..start].rfind('\n').map_or(0, |i| i + 1);

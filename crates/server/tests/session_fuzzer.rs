@@ -330,6 +330,11 @@ impl Session<'_> {
         })
             .map(|_| self.change(&mut text, seeds))
             .collect();
+        self.notify_changes(doc, text, changes);
+    }
+
+    /// The document's new `text` after `changes`, sent as one `didChange`.
+    fn notify_changes(&mut self, doc: usize, text: String, changes: Vec<Value>) {
         let d = &mut self.docs[doc];
         d.text = text;
         d.version += 1;
@@ -395,18 +400,7 @@ impl Session<'_> {
             }));
             text.replace_range(from..to, &inserted);
         }
-        let d = &mut self.docs[doc];
-        d.text = text;
-        d.version += 1;
-        self.trace.push(format!(
-            "change {} v{} {}",
-            d.uri,
-            d.version,
-            Value::from(changes.clone())
-        ));
-        let params = json!({"textDocument": {"uri": d.uri, "version": d.version}, "contentChanges": changes});
-        self.server.notify("textDocument/didChange", params);
-        self.record_text(doc);
+        self.notify_changes(doc, text, changes);
     }
 
     fn request(&mut self, doc: usize) {

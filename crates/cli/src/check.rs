@@ -127,6 +127,7 @@ impl Session {
         SourceFile::builder(path.to_path_buf(), text.into())
             .topology(topology)
             .catalog(catalog)
+            .levels(files.levels)
             .new(&self.db)
     }
 

@@ -45,6 +45,7 @@ use std::path::{Component, Path, PathBuf};
 use std::process::Stdio;
 
 use easyflow_diagnostics::{Code, Diagnostic, Severity};
+use easyflow_project::{PathSettings, Workspace, discovery};
 use easyflow_test_harness::{Failed, Harness, UPDATE_VARIABLE};
 use pulldown_cmark::{CodeBlockKind, Event, Options, Parser, Tag, TagEnd};
 
@@ -234,9 +235,10 @@ fn unique_id(id: &str, used: &mut HashSet<String>) -> String {
     candidate
 }
 
-/// A diagnostic as the examples write it: `error[E0201]: message`.
-fn line_of(code: Code, message: &str) -> String {
-    let severity = match code.severity() {
+/// A diagnostic as the examples write it: `error[E0201]: message` (a
+/// denied warning is an error: `error[W0405]`).
+fn line_of(severity: Severity, code: Code, message: &str) -> String {
+    let severity = match severity {
         Severity::Error => "error",
         Severity::Warning => "warning",
         Severity::Information => "note",
@@ -247,7 +249,7 @@ fn line_of(code: Code, message: &str) -> String {
 fn lines_of(diagnostics: &[Diagnostic]) -> Vec<String> {
     diagnostics
         .iter()
-        .map(|d| line_of(d.code, &d.message))
+        .map(|d| line_of(d.severity(), d.code, &d.message))
         .collect()
 }
 
@@ -323,7 +325,12 @@ impl Project {
             .flatten()
             .map(|d| {
                 let code = Code::parse(d["code"].as_str().unwrap_or("")).expect("a known code");
-                line_of(code, d["message"].as_str().unwrap_or(""))
+                let severity = match d["severity"].as_str() {
+                    Some("error") => Severity::Error,
+                    Some("warning") => Severity::Warning,
+                    _ => Severity::Information,
+                };
+                line_of(severity, code, d["message"].as_str().unwrap_or(""))
             })
             .collect())
     }
@@ -340,9 +347,9 @@ fn toml_kind(block: &Block) -> Result<Toml, String> {
     let name = block
         .file()
         .and_then(|f| Path::new(f).file_name()?.to_str());
-    if block.has("catalog") || name == Some(easyflow_catalog::CATALOG_FILE_NAME) {
+    if block.has("catalog") || name == Some(discovery::CATALOG_FILE_NAME) {
         Ok(Toml::Catalog)
-    } else if block.has("config") || name == Some(easyflow_project::config::CONFIG_FILE_NAME) {
+    } else if block.has("config") || name == Some(discovery::CONFIG_FILE_NAME) {
         Ok(Toml::Config)
     } else if block.has("other") {
         Ok(Toml::Other)
@@ -375,16 +382,10 @@ fn diagnostics_of(block: &Block, project: &Project) -> Result<Option<Vec<String>
             Toml::Catalog => lines_of(&easyflow_catalog::parse(&block.text).diagnostics),
             Toml::Config => {
                 let path = project.root().join(kept.unwrap_or("easyflow.toml"));
-                let workspace = easyflow_project::Workspace::new(
-                    [project.root().to_path_buf()],
-                    easyflow_project::PathSettings::default(),
-                );
-                let diagnostics = easyflow_project::discovery::config_diagnostics(
-                    &path,
-                    &block.text,
-                    &workspace,
-                    &easyflow_project::discovery::Disk,
-                );
+                let workspace =
+                    Workspace::new([project.root().to_path_buf()], PathSettings::default());
+                let diagnostics =
+                    discovery::config_diagnostics(&path, &block.text, &workspace, &discovery::Disk);
                 lines_of(&diagnostics)
                     .into_iter()
                     .map(|line| project.shown(&line))
@@ -584,7 +585,11 @@ fn is_diagnostic_line(line: &str) -> bool {
         return false;
     };
     let code = Code::parse(code).filter(|c| c.as_str() == code);
-    code.is_some_and(|code| line_of(code, message).starts_with(severity)) && !message.is_empty()
+    // Any code may be an error (denied); otherwise its own severity.
+    let known = |code: Code| {
+        severity == "error" || line_of(code.severity(), code, message).starts_with(severity)
+    };
+    code.is_some_and(known) && !message.is_empty()
 }
 
 /// The links of `page` that lead nowhere.

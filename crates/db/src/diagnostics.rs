@@ -1,7 +1,8 @@
 //! Layer 6: the file's diagnostics, assembled from the rule families
 //! (`rules/`, `attributes.rs`, `fit.rs`, `catalog.rs`). [`semantic_diagnostics`] runs the
 //! file-wide rules on the position-free layers, anchored to parts of steps;
-//! [`file_diagnostics`] places everything at byte ranges.
+//! [`rule_diagnostics`] places everything at byte ranges, for
+//! [`crate::silence::file_diagnostics`] to silence.
 
 use easyflow_diagnostics::{Code, Diagnostic};
 
@@ -74,9 +75,11 @@ fn flow_attribute_diagnostics(outline: &FileOutline<'_>, out: &mut Vec<Diagnosti
     }
 }
 
-/// Every diagnostic of the file at byte ranges, in the specification's order.
-#[salsa::tracked(returns(ref))]
-pub fn file_diagnostics(db: &dyn Db, file: SourceFile) -> Vec<Diagnostic> {
+/// Every diagnostic the rules find in the file, at byte ranges, in the
+/// specification's order, before anything is silenced: a part of
+/// [`crate::silence::file_diagnostics`] (what hosts report), which owns
+/// the list it silences, so nothing is copied.
+pub fn rule_diagnostics(db: &dyn Db, file: SourceFile) -> Vec<Diagnostic> {
     let mut out = parse(db, file).errors().to_vec();
     let outline = file_outline(db, file);
     for id in &item_index(db, file).steps_with_local_diagnostics {

@@ -27,8 +27,13 @@
 //!    [`fit::fit_diagnostics`] (against the flow's [`TopologyFile`]) and
 //!    the catalog checks of [`catalog`] (against its [`CatalogFile`]),
 //!    at [`anchor::Anchor`]s rather than offsets, and
-//!    [`diagnostics::file_diagnostics`], which places everything at byte
+//!    [`diagnostics::rule_diagnostics`], which places everything at byte
 //!    ranges and sorts it.
+//! 7. [`silence::file_diagnostics`]: the flow's diagnostics as every host
+//!    reports them: the rules', silenced by the flow's allow comments and
+//!    its `easyflow.toml`'s `[diagnostics]` ([`SourceFile::levels`]), the
+//!    denied codes made errors, with W0905 on what an allow comment
+//!    silences in vain.
 
 pub mod anchor;
 pub mod attributes;
@@ -41,6 +46,7 @@ pub mod items;
 pub mod links;
 pub mod resolve;
 mod rules;
+pub mod silence;
 pub mod view;
 pub mod workflow;
 
@@ -50,7 +56,6 @@ use std::sync::{Arc, Mutex};
 use easyflow_syntax::SourceText;
 use rayon::prelude::*;
 
-pub use diagnostics::file_diagnostics;
 pub use easyflow_diagnostics::{Code, Diagnostic, Severity, TextRange, TextSize};
 pub use graph::{DependencyGraph, EdgeKind, dependency_graph};
 pub use items::{
@@ -59,6 +64,7 @@ pub use items::{
 };
 pub use resolve::{Resolution, name_resolution};
 pub use salsa::{self, Setter};
+pub use silence::file_diagnostics;
 pub use view::{GraphEdge, GraphNode, GraphView, UnresolvedName, graph_view};
 pub use workflow::{ExpandedWorkflow, expanded_workflow};
 
@@ -82,6 +88,11 @@ pub struct SourceFile {
     #[default]
     #[returns(copy)]
     pub catalog: Option<CatalogFile>,
+    /// What its `easyflow.toml`'s `[diagnostics]` allows and denies, set
+    /// by the host from the project loader like `topology`.
+    #[default]
+    #[returns(ref)]
+    pub levels: easyflow_diagnostics::allow::CodeLevels,
     /// The parse of `text` when the host already has it (from an
     /// incremental reparse, `easyflow_syntax::reparse`); `None` otherwise.
     /// The host keeps it in step with `text`.

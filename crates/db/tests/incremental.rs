@@ -285,6 +285,45 @@ proptest! {
     }
 }
 
+/// Typing an allow comment character by character, then deleting it: each
+/// keystroke searches for allow comments in the one chunk it touches (two
+/// when it moves a chunk's end), as it analyses that chunk's steps again
+/// and no other's, and runs no file-wide rule again; the diagnostics always
+/// equal a fresh check.
+#[test]
+fn typing_an_allow_comment_searches_one_chunk() {
+    let (mut db, log) = Database::with_execution_log();
+    let mut text = flow_with_problems();
+    let file = SourceFile::new(&db, "a.flow".into(), text.as_str().into());
+    let codes = |db: &Database| -> Vec<&'static str> {
+        file_diagnostics(db, file)
+            .iter()
+            .map(|d| d.code.as_str())
+            .collect()
+    };
+    assert!(codes(&db).contains(&"W0206"));
+    log.take();
+    let at = text.find("require unusedFile;").unwrap() + "require unusedFile;".len();
+    let comment = " // easyflow: allow(W0206)";
+    for (i, c) in comment.char_indices() {
+        edit_with_reparse(&mut db, file, &mut text, at + i..at + i, &c.to_string());
+        let diagnostics = file_diagnostics(&db, file).clone();
+        let executed = query_names(&log.take());
+        assert_eq!(diagnostics, fresh_check(&text), "{text}");
+        for query in ["chunk_allow_comments", "chunk_analysis"] {
+            assert!(count(&executed, query) <= 2, "{executed:?}");
+        }
+        assert_not_executed(
+            &executed,
+            &["semantic_diagnostics", "names", "dependency_graph"],
+        );
+    }
+    assert!(!codes(&db).contains(&"W0206"), "{:?}", codes(&db));
+    edit_with_reparse(&mut db, file, &mut text, at..at + comment.len(), "");
+    assert_eq!(file_diagnostics(&db, file), &fresh_check(&text));
+    assert!(codes(&db).contains(&"W0206"));
+}
+
 #[test]
 fn editing_the_topology_reruns_only_the_fit_check() {
     use easyflow_db::TopologyFile;

@@ -2,6 +2,7 @@
 //! fixed severities (`../shared/spec/diagnostics.md`), and the plain
 //! [`Diagnostic`] value (byte ranges, no editor types).
 
+pub mod allow;
 pub mod docs;
 pub mod suggest;
 
@@ -9,7 +10,8 @@ use std::fmt;
 
 pub use text_size::{TextRange, TextSize};
 
-/// How serious a diagnostic is. Fixed per [`Code`].
+/// How serious a diagnostic is: its [`Code`]'s, or an error for a code an
+/// `easyflow.toml` denies ([`allow::CodeLevels`]).
 #[derive(Debug, Clone, Copy, PartialEq, Eq, PartialOrd, Ord, Hash)]
 pub enum Severity {
     Error,
@@ -109,9 +111,13 @@ codes! {
     E0901 => "invalid configuration file",
     W0902 => "unknown configuration key",
     E0903 => "configured path does not exist",
+    W0904 => "code that cannot be allowed or denied",
+    W0905 => "allow comment that silences nothing",
 }
 
 impl Code {
+    /// The code's own severity, by its letter (a denied code's diagnostics
+    /// are errors all the same: [`Diagnostic::severity`]).
     pub fn severity(self) -> Severity {
         match self.as_str().as_bytes()[0] {
             b'E' => Severity::Error,
@@ -176,6 +182,9 @@ pub enum Fix {
     RemoveRequire(Removal),
     /// Remove the name at the range from its `after`/`on` list (W0208, I0209).
     RemoveDependency(Removal),
+    /// Remove the code at the range from its allow comment, or the whole
+    /// comment when it is the only code (W0905).
+    RemoveAllowed,
     /// Make the step a `~step` (E0401).
     MakeLongRunning,
     /// Wrap the value at the range in `[ ]` (E0403).
@@ -204,6 +213,9 @@ pub enum Removal {
 #[derive(Debug, Clone, PartialEq, Eq, Hash)]
 pub struct Diagnostic<At = TextRange> {
     pub code: Code,
+    /// The code's severity, or [`Severity::Error`] when an `easyflow.toml`
+    /// denies the code (set by the analysis's last step, silencing).
+    pub severity: Severity,
     pub range: At,
     pub message: String,
     pub related: Vec<Related<At>>,
@@ -215,6 +227,7 @@ impl<At> Diagnostic<At> {
     pub fn new(code: Code, range: At, message: impl Into<String>) -> Self {
         Diagnostic {
             code,
+            severity: code.severity(),
             range,
             message: message.into(),
             related: Vec::new(),
@@ -242,7 +255,7 @@ impl<At> Diagnostic<At> {
     }
 
     pub fn severity(&self) -> Severity {
-        self.code.severity()
+        self.severity
     }
 
     /// The diagnostic at the places `place` gives for its locations; `None`
@@ -251,6 +264,7 @@ impl<At> Diagnostic<At> {
     pub fn place<To>(&self, place: impl Fn(&At) -> Option<To>) -> Option<Diagnostic<To>> {
         Some(Diagnostic {
             code: self.code,
+            severity: self.severity,
             range: place(&self.range)?,
             message: self.message.clone(),
             related: self

@@ -2,7 +2,8 @@
 //! opens a generated flow of `STEPS` steps (default 100000) in an
 //! `AnalysisHost`, checks it, then applies `COUNT` edits of one `KIND`
 //! (`string`, `reference`, `newstep`, `delete`: delete a step then
-//! undo, or `paste`: paste 50 steps then undo), each followed by the file's
+//! undo, `paste`: paste 50 steps then undo, or `allow`: type an allow
+//! comment above a step, `// easyflow: allow(W0405)`), each followed by the file's
 //! diagnostics, as the server does per keystroke. Only `analyse_edit`
 //! matters to a profiler, e.g.
 //! `valgrind --tool=callgrind --toggle-collect='*analyse_edit*' edits 100000 string 6`.
@@ -133,10 +134,13 @@ fn main() {
         _ => {
             let step = text.find(&format!("\nstep S{middle} ")).unwrap();
             let blank = text[..step].rfind("\n\n").unwrap() + 1;
-            let typed = format!(
-                "step New runs Tools.Prepare (x = S{}.outs);\n\n",
-                middle - 1
-            );
+            let typed = match kind {
+                "allow" => "// easyflow: allow(W0405)\n".to_string(),
+                _ => format!(
+                    "step New runs Tools.Prepare (x = S{}.outs);\n\n",
+                    middle - 1
+                ),
+            };
             for (i, c) in typed.char_indices().take(count) {
                 edit_and_check(
                     &mut host,

@@ -56,9 +56,16 @@ fn fixes_of<'a>(
         whole_text,
         diagnostic,
     };
+    let allow =
+        crate::allow::allow_on_its_line(db, file, diagnostic).map(|(title, edits)| QuickFix {
+            title,
+            edits,
+            preferred: false,
+        });
     fixer
         .quick_fixes()
         .into_iter()
+        .chain(allow)
         .map(|fix| {
             let mut edits = fix.edits;
             edits.sort_by_key(|e| e.range.start());
@@ -145,6 +152,7 @@ impl<'a> Fixer<'a> {
                 vec![edit(d.range, "after")],
             )),
             Fix::AddParams(names) => self.add_params(names),
+            Fix::RemoveAllowed => self.remove_unused_allowed_code(),
         };
         fix.into_iter().collect()
     }
@@ -396,6 +404,17 @@ impl<'a> Fixer<'a> {
         ))
     }
 
+    /// W0905: the code goes from its allow comment, or the whole comment
+    /// (its line, when it has one of its own).
+    fn remove_unused_allowed_code(&self) -> Option<QuickFix> {
+        let (title, removal) = crate::allow::unused_code(self.db, self.file, self.diagnostic)?;
+        let range = match removal {
+            crate::allow::UnusedCode::Code(range) => range,
+            crate::allow::UnusedCode::Comment(range) => remove_lines(self.text(), range),
+        };
+        Some(QuickFix::remove(title, range))
+    }
+
     /// E0401: `~` before the step's `step` keyword.
     fn make_long_running(&self) -> Option<QuickFix> {
         let step = ast::Step::cast(self.node(SyntaxKind::STEP)?)?;
@@ -554,10 +573,13 @@ mod tests {
         );
     }
 
+    /// The titles of the fixes of `code` at the cursor, less "Allow CODE on
+    /// this line", which every warning and note has (`allow.rs`).
     fn titles(text: &str, code: Code) -> Vec<(String, bool)> {
         actions_for(text, code)
             .1
             .into_iter()
+            .filter(|a| a.title != format!("Allow {code} on this line"))
             .map(|a| (a.title, a.is_preferred))
             .collect()
     }
@@ -934,7 +956,8 @@ mod tests {
             .iter()
             .filter_map(|a| a.diagnostic.as_ref().map(|d| d.code))
             .collect();
-        assert_eq!(all, vec![Code::W0206, Code::E0202]);
+        // W0206's removal, W0206's "Allow W0206 on this line", E0202's.
+        assert_eq!(all, vec![Code::W0206, Code::W0206, Code::E0202]);
         let none = code_actions(&f.db, f.file, TextRange::empty(TextSize::of(text)));
         assert!(none.is_empty());
     }
@@ -959,6 +982,7 @@ mod tests {
             "[flow: autor$0 = \"me\"]\nstep A runs P ();\n",
             "[flow: priority = @lo$0]\nstep A runs P ();\n",
             "step A runs P ();\nstep B runs P o$0n A ();\n",
+            "step A runs P (); // easyflow: allow(I0209, W0$0206)\n",
         ];
         for text in texts {
             let f = fixture(text);

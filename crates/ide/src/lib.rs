@@ -12,6 +12,7 @@
 //! applies, a byte offset. [`defs`] is their shared core: what the name
 //! under the cursor defines or refers to, and where else it appears.
 
+mod allow;
 pub mod call_hierarchy;
 mod catalog;
 pub mod code_actions;
@@ -41,6 +42,7 @@ use std::path::{Path, PathBuf};
 
 use easyflow_db::salsa::{self, Database as _, Setter};
 pub use easyflow_db::{CatalogFile, Database, Db, SourceFile, StepId, TopologyFile};
+pub use easyflow_diagnostics::allow::CodeLevels;
 pub use easyflow_diagnostics::{Diagnostic, TextRange, TextSize};
 pub use easyflow_syntax::SourceText;
 pub use salsa::{CancellationToken, Cancelled};
@@ -108,6 +110,7 @@ impl AnalysisHost {
         self.set_flow(file, SourceText::default(), None);
         self.set_flow_topology(file, None);
         self.set_flow_catalog(file, None);
+        self.set_flow_levels(file, CodeLevels::default());
         let _ = self.db.check(file);
         self.free_flows.push(file);
     }
@@ -177,6 +180,14 @@ impl AnalysisHost {
     pub fn set_flow_catalog(&mut self, file: SourceFile, catalog: Option<CatalogFile>) {
         if file.catalog(&self.db) != catalog {
             file.set_catalog(&mut self.db).to(catalog);
+        }
+    }
+
+    /// What a flow's `easyflow.toml` allows and denies (its `[diagnostics]`,
+    /// found by discovery).
+    pub fn set_flow_levels(&mut self, file: SourceFile, levels: CodeLevels) {
+        if *file.levels(&self.db) != levels {
+            file.set_levels(&mut self.db).to(levels);
         }
     }
 

@@ -1,6 +1,7 @@
 //! `easyflow.toml`, the project configuration (`config.md`): parsed with the
 //! `toml` crate, keeping the spans of keys and values for diagnostics.
 
+use easyflow_diagnostics::allow::{self, CodeLevels, Named};
 use easyflow_diagnostics::suggest::{closest, did_you_mean};
 use easyflow_diagnostics::{Code, Diagnostic, TextRange, TextSize};
 use easyflow_fmt::Options as FormatOptions;
@@ -23,7 +24,9 @@ pub struct Config {
     pub catalog: Option<ConfiguredPath>,
     pub format_width: Option<i64>,
     pub format_indent: Option<i64>,
-    /// E0901 (then the file is ignored as a whole) and W0902.
+    /// `[diagnostics] allow` and `deny`, without what W0904 reports.
+    pub levels: CodeLevels,
+    /// E0901 (then the file is ignored as a whole), W0902 and W0904.
     pub diagnostics: Vec<Diagnostic>,
 }
 
@@ -46,6 +49,15 @@ impl Config {
         }
     }
 
+    /// The levels `[diagnostics]` gives codes in the flows this file
+    /// configures (`config.md`): none when the file is ignored.
+    pub fn code_levels(&self) -> CodeLevels {
+        match self.is_usable() {
+            true => self.levels.clone(),
+            false => CodeLevels::default(),
+        }
+    }
+
     /// False after E0901: the file is then ignored as a whole, and flows fall
     /// back to the next discovery rule.
     pub fn is_usable(&self) -> bool {
@@ -53,8 +65,9 @@ impl Config {
     }
 }
 
-const TOP_LEVEL_KEYS: &[&str] = &["topology", "catalog", "format"];
+const TOP_LEVEL_KEYS: &[&str] = &["topology", "catalog", "format", "diagnostics"];
 const FORMAT_KEYS: &[&str] = &["width", "indent"];
+const DIAGNOSTICS_KEYS: &[&str] = &["allow", "deny"];
 
 fn range_of(span: std::ops::Range<usize>) -> TextRange {
     TextRange::new(
@@ -133,6 +146,17 @@ pub fn parse_config(text: &str) -> Config {
                 }
                 _ => wrong_type("format", "a table", value_range, &mut config.diagnostics),
             },
+            "diagnostics" => match value.get_ref() {
+                DeValue::Table(table) => {
+                    config.levels = code_levels(table, &mut config.diagnostics);
+                }
+                _ => wrong_type(
+                    "diagnostics",
+                    "a table",
+                    value_range,
+                    &mut config.diagnostics,
+                ),
+            },
             other => unknown_key(
                 other,
                 key_range,
@@ -143,6 +167,103 @@ pub fn parse_config(text: &str) -> Config {
         }
     }
     config
+}
+
+/// A code of `[diagnostics] allow` or `deny` as written, with its range.
+struct ListedCode<'a> {
+    text: &'a str,
+    range: TextRange,
+}
+
+/// The `[diagnostics]` table: its `allow` and `deny` lists, with W0904 on
+/// each element that is no code, is an error's code, or is denied and
+/// allowed at once (on the `deny` element; the code is then neither).
+fn code_levels(table: &DeTable<'_>, diagnostics: &mut Vec<Diagnostic>) -> CodeLevels {
+    let mut lists: [Vec<ListedCode>; 2] = [Vec::new(), Vec::new()];
+    for (key, value) in table {
+        let list = match key.get_ref().as_ref() {
+            "allow" => &mut lists[0],
+            "deny" => &mut lists[1],
+            other => {
+                unknown_key(
+                    other,
+                    range_of(key.span()),
+                    DIAGNOSTICS_KEYS,
+                    "[diagnostics]",
+                    diagnostics,
+                );
+                continue;
+            }
+        };
+        let name = format!("diagnostics.{}", key.get_ref());
+        let DeValue::Array(elements) = value.get_ref() else {
+            wrong_type(
+                &name,
+                "a list of codes",
+                range_of(value.span()),
+                diagnostics,
+            );
+            continue;
+        };
+        for element in elements {
+            match element.get_ref() {
+                DeValue::String(text) => list.push(ListedCode {
+                    text: text.as_ref(),
+                    range: range_of(element.span()),
+                }),
+                _ => wrong_type(
+                    &name,
+                    "a list of codes",
+                    range_of(element.span()),
+                    diagnostics,
+                ),
+            }
+        }
+    }
+    let [allowed, denied] = lists.map(|list| {
+        list.into_iter()
+            .filter_map(|listed| match allow::named(listed.text) {
+                Named::Silenceable(code) => Some((code, listed.range)),
+                Named::Error(code) => {
+                    diagnostics.push(Diagnostic::new(
+                        Code::W0904,
+                        listed.range,
+                        format!("`{code}` is an error: errors can be neither allowed nor denied"),
+                    ));
+                    None
+                }
+                Named::Unknown { suggestion } => {
+                    diagnostics.push(Diagnostic::new(
+                        Code::W0904,
+                        listed.range,
+                        format!(
+                            "unknown code `{}`{}",
+                            listed.text,
+                            did_you_mean(suggestion.map(Code::as_str))
+                        ),
+                    ));
+                    None
+                }
+            })
+            .collect::<Vec<_>>()
+    });
+    let mut reported = Vec::new();
+    for &(code, range) in &denied {
+        if allowed.iter().any(|(c, _)| *c == code) && !reported.contains(&code) {
+            reported.push(code);
+            diagnostics.push(Diagnostic::new(
+                Code::W0904,
+                range,
+                format!(
+                    "`{code}` is both allowed and denied, so it is neither; remove it from one list"
+                ),
+            ));
+        }
+    }
+    CodeLevels::new(
+        allowed.into_iter().map(|(code, _)| code),
+        denied.into_iter().map(|(code, _)| code),
+    )
 }
 
 fn path_value(
@@ -254,5 +375,65 @@ mod tests {
         assert!(!config.is_usable());
         let config = parse_config("topology = 3\n");
         assert_eq!(config.diagnostics[0].code, Code::E0901);
+    }
+
+    #[test]
+    fn diagnostics_levels_with_w0904_on_each_element_that_cannot_be_one() {
+        let text = "[diagnostics]\nallow = [\"W0206\", \"E0201\", \"w0405\", \"I0209\"]\ndeny = [\"W0405\", \"I0209\", \"X\"]\n";
+        let config = parse_config(text);
+        let found: Vec<(Code, &str, &str)> = config
+            .diagnostics
+            .iter()
+            .map(|d| (d.code, &text[d.range], d.message.as_str()))
+            .collect();
+        assert_eq!(
+            found,
+            [
+                (
+                    Code::W0904,
+                    "\"E0201\"",
+                    "`E0201` is an error: errors can be neither allowed nor denied"
+                ),
+                (
+                    Code::W0904,
+                    "\"w0405\"",
+                    "unknown code `w0405` (did you mean `W0405`?)"
+                ),
+                (Code::W0904, "\"X\"", "unknown code `X`"),
+                (
+                    Code::W0904,
+                    "\"I0209\"",
+                    "`I0209` is both allowed and denied, so it is neither; remove it from one list"
+                ),
+            ]
+        );
+        let levels = config.code_levels();
+        use easyflow_diagnostics::allow::Level;
+        assert_eq!(levels.level(Code::W0206), Level::Allow);
+        assert_eq!(levels.level(Code::W0405), Level::Deny);
+        assert_eq!(levels.level(Code::I0209), Level::Default);
+    }
+
+    #[test]
+    fn diagnostics_of_the_wrong_type_make_the_file_ignored() {
+        for text in [
+            "[diagnostics]\nallow = \"W0206\"\n",
+            "[diagnostics]\nallow = [1]\n",
+            "diagnostics = 3\n",
+        ] {
+            let config = parse_config(text);
+            assert_eq!(config.diagnostics[0].code, Code::E0901, "{text}");
+            assert!(config.code_levels().is_default(), "{text}");
+        }
+        let config = parse_config("topology = 3\n[diagnostics]\nallow = [\"W0206\"]\n");
+        assert!(!config.is_usable());
+        assert!(config.code_levels().is_default());
+        let config = parse_config("[diagnostics]\nalow = [\"W0206\"]\n");
+        assert_eq!(config.diagnostics[0].code, Code::W0902);
+        assert!(
+            config.diagnostics[0]
+                .message
+                .contains("did you mean `allow`")
+        );
     }
 }

@@ -10,6 +10,7 @@ use std::collections::{HashMap, HashSet};
 use std::fmt;
 use std::path::{Path, PathBuf};
 
+use easyflow_diagnostics::allow::CodeLevels;
 use easyflow_fmt::Options as FormatOptions;
 
 use crate::config::{CONFIG_FILE_NAME, Config, parse_config};
@@ -28,6 +29,9 @@ pub struct FlowFiles {
     pub config: Option<PathBuf>,
     pub topology: Option<(PathBuf, Origin)>,
     pub catalog: Option<(PathBuf, Origin)>,
+    /// The levels its `easyflow.toml`'s `[diagnostics]` gives codes (none
+    /// without a usable one).
+    pub levels: CodeLevels,
 }
 
 /// A file that was not read, and the `easyflow.toml` that named it when
@@ -146,6 +150,9 @@ impl<'a> Loader<'a> {
             )
         });
         let root = workspace.folder_of(flow).map(|folder| folder.root.clone());
+        let levels = config
+            .map(|(_, config)| config.code_levels())
+            .unwrap_or_default();
         self.say(skipped, None);
         if let Some((path, _)) = &topology {
             self.read_topology(path);
@@ -158,6 +165,7 @@ impl<'a> Loader<'a> {
             config: config_path,
             topology,
             catalog,
+            levels,
         }
     }
 

@@ -102,8 +102,9 @@ pub enum Flows {
 /// Decides again which topology and which package catalog each of `flows`
 /// uses, through the project loader (`easyflow_project::Loader`: the
 /// setting, the nearest `easyflow.toml`, the nearest `easyflow.topology` or
-/// `easyflow-packages.toml`), loading the files found, and sets the flows'
-/// inputs where they changed. The one way the server runs discovery: after
+/// `easyflow-packages.toml`), and what its `easyflow.toml` allows and
+/// denies, loading the files found, and sets the flows' inputs where they
+/// changed. The one way the server runs discovery: after
 /// a flow is read or opened, and after anything that can change the answer
 /// (a configuration file, a topology created or deleted, the setting).
 pub fn rediscover(state: &SharedState, flows: Flows) {
@@ -160,6 +161,7 @@ pub fn rediscover(state: &SharedState, flows: Flows) {
             .catalog
             .and_then(|(path, _)| state.catalogs.get(&path).copied());
         state.host.set_flow_catalog(file, catalog);
+        state.host.set_flow_levels(file, files.levels);
     }
 }
 

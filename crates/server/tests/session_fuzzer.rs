@@ -5,7 +5,7 @@
 //! of whole flows), with every request kind at random positions pipelined
 //! among the changes (the custom `easyflow/graph` and `easyflow/export`
 //! too), `$/cancelRequest`s, saves, configuration and watched-file
-//! changes, and project folders on the disk whose `easyflow.toml`,
+//! changes, allow comments typed (a key at a time) and deleted, and project folders on the disk whose `easyflow.toml`,
 //! topologies and catalogs are anything (folders, missing, outside the
 //! workspace, any reader's test case), requested on through a closed
 //! flow. The invariants:
@@ -149,6 +149,8 @@ const INSERTS: &[&str] = &[
     "step Z runs P (a = Load.outs);\n",
     "step Y runs P (a = Z, b = [1, 2]) after Z;\r\n",
     "pre code\necho 😀\ncode end\n",
+    "// easyflow: allow(W0206)\n",
+    " // easyflow: allow(I0209, W0208, E0201)",
     "[[[[[[[[[[[[[[[[[[[[[[[[[[[[[[[[",
     "]]]]]]]]]]]]]]]]]]]]]]]]]]]]]]]]",
 ];
@@ -328,6 +330,11 @@ impl Session<'_> {
         })
             .map(|_| self.change(&mut text, seeds))
             .collect();
+        self.notify_changes(doc, text, changes);
+    }
+
+    /// The document's new `text` after `changes`, sent as one `didChange`.
+    fn notify_changes(&mut self, doc: usize, text: String, changes: Vec<Value>) {
         let d = &mut self.docs[doc];
         d.text = text;
         d.version += 1;
@@ -340,6 +347,60 @@ impl Session<'_> {
         let params = json!({"textDocument": {"uri": d.uri, "version": d.version}, "contentChanges": changes});
         self.server.notify("textDocument/didChange", params);
         self.record_text(doc);
+    }
+
+    /// An allow comment typed a key at a time (a change each) at the end of
+    /// a line or on a line of its own, or one of the document's allow
+    /// comments deleted.
+    fn allow_comment(&mut self, doc: usize) {
+        let text = self.docs[doc].text.clone();
+        if let Some(at) = text.find("// easyflow:")
+            && self.rng.bool()
+        {
+            let end = text[at..].find('\n').map_or(text.len(), |i| at + i);
+            self.send_changes(doc, vec![(at, end, String::new())]);
+            return;
+        }
+        let codes = [
+            "W0206", "W0208", "I0209", "W0405", "W0501", "E0201", "W0905", "x",
+        ];
+        let list: Vec<&str> = (0..self.rng.usize(1..4))
+            .map(|_| codes[self.rng.usize(..codes.len())])
+            .collect();
+        let comment = format!("// easyflow: allow({})", list.join(", "));
+        let line_starts: Vec<usize> = std::iter::once(0)
+            .chain(text.match_indices('\n').map(|(i, _)| i + 1))
+            .collect();
+        let line = self.rng.usize(..line_starts.len());
+        let (mut at, typed) = if self.rng.bool() {
+            let end = text[line_starts[line]..]
+                .find(['\r', '\n'])
+                .map_or(text.len(), |i| line_starts[line] + i);
+            (end, format!(" {comment}"))
+        } else {
+            (line_starts[line], format!("{comment}\n"))
+        };
+        for c in typed.chars() {
+            self.send_changes(doc, vec![(at, at, c.to_string())]);
+            at += c.len_utf8();
+        }
+    }
+
+    /// One `didChange` of byte ranges of the document's text (applied in
+    /// order), sent as ranges in the negotiated encoding.
+    fn send_changes(&mut self, doc: usize, edits: Vec<(usize, usize, String)>) {
+        let mut text = std::mem::take(&mut self.docs[doc].text);
+        let mut changes = Vec::new();
+        for (from, to, inserted) in edits {
+            let start = position_of(&text, from, self.encoding);
+            let end = position_of(&text, to, self.encoding);
+            changes.push(json!({
+                "range": {"start": {"line": start.0, "character": start.1}, "end": {"line": end.0, "character": end.1}},
+                "text": inserted
+            }));
+            text.replace_range(from..to, &inserted);
+        }
+        self.notify_changes(doc, text, changes);
     }
 
     fn request(&mut self, doc: usize) {
@@ -539,6 +600,7 @@ impl Session<'_> {
                 "topology = \"/etc/hostname\"\n",
                 "topology = \"..\"\ncatalog = \".\"\n",
                 "topology = [1, 2\n",
+                "[diagnostics]\nallow = [\"W0206\", \"E0201\"]\ndeny = [\"I0209\", \"W0206\", \"w1\"]\n",
                 "",
             ],
         );
@@ -937,7 +999,8 @@ fn run_session(
             0 if s.docs[doc].open => s.close(doc),
             0 | 1 if !s.docs[doc].open => s.open(doc, seeds),
             _ if !s.docs[doc].open => {}
-            1..=8 => s.edit(doc, seeds),
+            1..=7 => s.edit(doc, seeds),
+            8 => s.allow_comment(doc),
             9 if s.rng.bool() => s.save(doc),
             9 => s.configuration(),
             10 if s.rng.bool() => s.watched_file(seeds),

@@ -9,10 +9,16 @@
 //! inside the text on char boundaries, lossless trees, incremental equals
 //! fresh.
 
+pub mod format_properties;
+pub mod layout;
+
 use std::path::Path;
 
 use easyflow_diagnostics::{Diagnostic, TextRange, TextSize};
 use easyflow_ide::{AnalysisHost, SourceText};
+
+/// A structure-aware mutation of an input, from a random seed (`None`: none applies).
+pub type Mutation = fn(&[u8], u32) -> Option<Vec<u8>>;
 
 /// A target: its name (the `fuzz/fuzz_targets/NAME.rs` and corpus folder)
 /// and its check.
@@ -21,6 +27,9 @@ pub struct Target {
     pub check: fn(&[u8]),
     /// The folders under `tests/data` whose files seed it.
     pub seeds: &'static [&'static str],
+    /// Its structure-aware mutation, beside libFuzzer's byte mutations (its
+    /// target's `fuzz_mutator!`, and the smoke run of `tests/replay.rs`).
+    pub mutate: Option<Mutation>,
 }
 
 /// Every target, in `fuzz/campaign.sh`'s order.
@@ -29,41 +38,49 @@ pub const TARGETS: &[Target] = &[
         name: "parse",
         check: parse,
         seeds: &["parser/corpus", "parser/ok", "parser/err"],
+        mutate: None,
     },
     Target {
         name: "analysis",
         check: analysis,
         seeds: &["analysis", "fit", "parser/corpus"],
+        mutate: None,
     },
     Target {
         name: "ide",
         check: ide,
         seeds: &["analysis", "parser/corpus"],
+        mutate: None,
     },
     Target {
         name: "edits",
         check: edits,
         seeds: &["analysis", "parser/corpus"],
+        mutate: None,
     },
     Target {
         name: "topology",
         check: topology,
         seeds: &["topology"],
+        mutate: None,
     },
     Target {
         name: "config",
         check: config,
         seeds: &["cli/discovery"],
+        mutate: None,
     },
     Target {
         name: "catalog",
         check: catalog,
         seeds: &["catalog"],
+        mutate: None,
     },
     Target {
         name: "format",
         check: format,
         seeds: &["fmt", "parser/corpus", "parser/ok"],
+        mutate: Some(mutate_format),
     },
 ];
 
@@ -299,35 +316,75 @@ pub fn catalog(data: &[u8]) {
     }
 }
 
-/// The formatter, with a width and indent the first two bytes choose: no
-/// panic, never an internal error (its output check failing), and
-/// formatting is idempotent.
+/// The formatter on a text: every property of `formatting.md`
+/// ([`format_properties`]: idempotent, meaning-preserving, safe, stable,
+/// within the width, one line ending, no trailing whitespace) at the
+/// default width and indent, and at those of the input's options, if any
+/// (see [`format_input`]).
 pub fn format(data: &[u8]) {
-    let (options, rest) = match data {
-        [width, indent, rest @ ..] => (
-            easyflow_fmt::Options {
-                width: usize::from(*width % 160) + 1,
-                indent: usize::from(*indent % 9),
-            },
-            rest,
-        ),
-        _ => return,
-    };
-    let Ok(text) = std::str::from_utf8(rest) else {
+    let (text, options) = format_input(data);
+    let Ok(text) = std::str::from_utf8(text) else {
         return;
     };
-    match easyflow_fmt::format(text, &options) {
-        Ok(formatted) => {
-            let again = easyflow_fmt::format(&formatted, &options);
-            assert_eq!(
-                again.as_ref(),
-                Ok(&formatted),
-                "formatting is not idempotent"
-            );
+    for options in std::iter::once(easyflow_fmt::Options::default()).chain(options) {
+        if let Err(why) = format_properties::check_properties(text, &options) {
+            panic!("width {}, indent {}: {why}", options.width, options.indent);
         }
-        Err(easyflow_fmt::FormatError::Syntax(_)) => {}
-        Err(error) => panic!("{error}"),
     }
+}
+
+/// The input of `format`: a text, then optionally a zero byte and two
+/// option bytes (the width, 1 to 160, and the indent, 0 to 8). Without
+/// them, the whole input is the text, so every seed (a test flow) is a
+/// valid flow.
+fn format_input(data: &[u8]) -> (&[u8], Option<easyflow_fmt::Options>) {
+    match data {
+        [text @ .., 0, width, indent] => (
+            text,
+            Some(easyflow_fmt::Options {
+                width: usize::from(*width % 160) + 1,
+                indent: usize::from(*indent % 9),
+            }),
+        ),
+        _ => (data, None),
+    }
+}
+
+/// A mutation of an input of `format` that `seed` chooses: one of its
+/// text's layout ([`layout::mutate`]), or other options.
+pub fn mutate_format(data: &[u8], seed: u32) -> Option<Vec<u8>> {
+    let (text, options) = format_input(data);
+    if seed.is_multiple_of(4) {
+        let [_, width, indent, _] = seed.to_le_bytes();
+        return Some([text, &[0, width, indent]].concat());
+    }
+    let mut out = layout::mutate(text, seed)?;
+    if options.is_some() {
+        out.extend_from_slice(&data[text.len()..]);
+    }
+    Some(out)
+}
+
+/// The body of a target's `fuzz_mutator!`: half the time (by `seed`) its
+/// structure-aware mutation `mutate` of the input, when it gives one that
+/// fits in `max_size`; otherwise libFuzzer's own (`fuzzer_mutate`). Returns
+/// the new size, as libFuzzer expects.
+pub fn fuzz_mutate(
+    mutate: Mutation,
+    data: &mut [u8],
+    size: usize,
+    max_size: usize,
+    seed: u32,
+    fuzzer_mutate: fn(&mut [u8], usize, usize) -> usize,
+) -> usize {
+    if seed.is_multiple_of(2)
+        && let Some(mutated) = mutate(&data[..size], seed / 2)
+        && mutated.len() <= max_size
+    {
+        data[..mutated.len()].copy_from_slice(&mutated);
+        return mutated.len();
+    }
+    fuzzer_mutate(data, size, max_size)
 }
 
 #[cfg(test)]

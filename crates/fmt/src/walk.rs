@@ -556,6 +556,7 @@ impl<'a> Walker<'a> {
         if !empty {
             self.push(Cmd::SoftLine);
         }
+        let mut close_index = None;
         for element in elements {
             match element {
                 NodeOrToken::Token(token) if token.kind() == COMMA => {
@@ -570,15 +571,22 @@ impl<'a> Walker<'a> {
                         self.push(Cmd::SoftLine);
                     }
                     self.push(Cmd::Text(&self.text[close.text_range()]));
-                    if index != self.item_last {
-                        self.trailing(index);
-                    }
+                    close_index = Some(index);
                     self.next += 1;
                 }
                 NodeOrToken::Node(child) => self.expr(&child)?,
             }
         }
         self.push(Cmd::GroupEnd);
+        // The comments after `]` stand after the list, outside its group: a
+        // line comment there breaks the groups around the list, not the list
+        // (once formatted, they follow the `,` after `]`, outside it too).
+        if let Some(index) = close_index
+            && index != self.item_last
+            && index != self.held
+        {
+            self.trailing(index);
+        }
         Ok(())
     }
 

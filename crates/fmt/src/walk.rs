@@ -133,12 +133,29 @@ impl<'a> Walker<'a> {
         if index != self.item_first {
             self.leading(index, false);
         }
+        self.separator_keeps_its_line(index);
         self.push(Cmd::Text(&self.text[token.text_range()]));
         if index != self.item_last && index != self.held {
             self.trailing(index);
         }
         self.next += 1;
         Ok(())
+    }
+
+    /// A `,` or `;` goes before the comment that ends the line of the token
+    /// before it (the printer writes it there), unless it has comments of
+    /// its own after it: then it starts the next line, as it did (the
+    /// comment before it could not stay trailing after it, nor its own
+    /// after the other; see `comments::move_line_ends_to_separators`).
+    fn separator_keeps_its_line(&mut self, index: usize) {
+        let ends_line = |comments: &[Comment]| comments.last().is_some_and(|c| c.newline_after);
+        if index > 0
+            && matches!(&self.text[self.tokens.tokens[index].range], "," | ";")
+            && ends_line(self.tokens.trailing(index - 1))
+            && !self.tokens.trailing(index).is_empty()
+        {
+            self.push(Cmd::HardLine);
+        }
     }
 
     /// Holds the trailing comments of the last token of `node` until
@@ -161,6 +178,7 @@ impl<'a> Walker<'a> {
     fn tok_if_break(&mut self, token: &SyntaxToken, text: &'static str) -> Walk {
         let index = self.expect(token)?;
         self.leading(index, false);
+        self.separator_keeps_its_line(index);
         self.push(Cmd::IfBreak(text));
         self.trailing(index);
         self.next += 1;

@@ -89,7 +89,7 @@ impl<'a> Walker<'a> {
         } else {
             self.push(Cmd::Space);
         }
-        self.push(Cmd::Text(self.comment_text(&comment)));
+        self.push(Cmd::Comment(self.comment_text(&comment)));
         self.push(if comment.newline_after {
             Cmd::HardLine
         } else {
@@ -107,7 +107,7 @@ impl<'a> Walker<'a> {
                 self.push(Cmd::BreakParent);
             } else {
                 self.push(Cmd::Space);
-                self.push(Cmd::Text(text));
+                self.push(Cmd::Comment(text));
                 self.push(Cmd::Space);
             }
         }

@@ -264,15 +264,15 @@ fn overlong_line(out: &str, width: usize) -> Option<String> {
 /// `words` joined where the formatter cannot break between them: an empty
 /// `()` or `[]` and the word before it (also a `(` that ends the line: the
 /// list holds only comments), and a list with the `name =` (or
-/// `name = sweep`) before it.
+/// `name = sweep`) before it (also a `name = sweep` that ends the line).
 fn unbreakable_words(words: &[String]) -> Vec<String> {
     let mut joined: Vec<String> = Vec::with_capacity(words.len());
     for (i, word) in words.iter().enumerate() {
         let mut word = word.clone();
-        let empty = word.starts_with("()")
-            || word.starts_with("[]")
-            || (word == "(" && i + 1 == words.len());
-        if word.starts_with('[') {
+        let last = i + 1 == words.len();
+        let empty = word.starts_with("()") || word.starts_with("[]") || (word == "(" && last);
+        // A list, or the `sweep` of one whose `[` a comment sent to the next line.
+        if word.starts_with('[') || (word == "sweep" && last) {
             // Back over `sweep`, then `=` or `<-`, then the name.
             let mut glue = |joined: &mut Vec<String>, is: &dyn Fn(&str) -> bool| {
                 if joined.last().is_some_and(|w| is(w)) {

@@ -386,6 +386,26 @@ name = "Vis.Mesh"
             signature("step A runs ORCA.DFT (input$0 = x"),
             Some((label.to_string(), Some("input: File".to_string())))
         );
+        // The value being typed: missing (a syntax error) or broken.
+        let method = Some("method: Enum (\"B3LYP\" | \"PBE0\")".to_string());
+        for text in [
+            "step A runs ORCA.DFT (charge = 1, input = x, method = $0);",
+            "step A runs ORCA.DFT (charge = 1, method =$0 , input = x);",
+            "step A runs ORCA.DFT (method = B3 LYP$0, input = x);",
+            "step A runs ORCA.DFT (method = @$0, input = x);",
+            "step A runs ORCA.DFT (method = \"PB$0",
+            "step A runs ORCA.DFT (app: method = $0",
+        ] {
+            assert_eq!(
+                signature(text),
+                Some((label.to_string(), method.clone())),
+                "{text}"
+            );
+        }
+        assert_eq!(
+            signature("step A runs ORCA.DFT (input = x, exec: nodes = $0);"),
+            Some((label.to_string(), None))
+        );
         assert_eq!(signature("step A runs ORCA.DFT (input = x)$0;"), None);
         assert_eq!(signature("step A runs Other ($0);"), None);
     }

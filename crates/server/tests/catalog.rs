@@ -93,6 +93,52 @@ fn diagnostics_completion_signature_help_and_hover() {
     assert_eq!(server.stop().code(), Some(0));
 }
 
+/// The label of the active parameter of the signature help at the end of
+/// `before` (in a flow `before` + `after` of the catalog workspace).
+fn active_parameter_at_end_of(before: &str, after: &str) -> Option<String> {
+    let mut server = Server::start();
+    server.initialize(&workspace(), json!({}), json!({}));
+    let path = workspace().join("typing.flow");
+    let uri = server.open(&path, &format!("{before}{after}"));
+    let line = before.lines().count() as u32 - 1;
+    let character = before.lines().last().unwrap().len() as u32;
+    let help = server.request("textDocument/signatureHelp", at(&uri, line, character));
+    assert_eq!(server.stop().code(), Some(0));
+    let signature = &help["signatures"][0];
+    assert!(
+        signature["label"]
+            .as_str()
+            .unwrap()
+            .starts_with("ORCA.DFT(")
+    );
+    assert_eq!(help["activeParameter"], signature["activeParameter"]);
+    let active = help["activeParameter"].as_u64()? as usize;
+    Some(
+        signature["parameters"][active]["label"]
+            .as_str()?
+            .to_string(),
+    )
+}
+
+#[test]
+fn signature_help_names_the_parameter_whose_value_is_being_typed() {
+    let step = "require mol;\nstep B runs ORCA.DFT (charge = 1, input = mol, method = ";
+    let method = Some("method: Enum (\"B3LYP\" | \"PBE0\")".to_string());
+    // An empty value (a syntax error there), with or without the space.
+    assert_eq!(active_parameter_at_end_of(step, ");\n"), method);
+    assert_eq!(active_parameter_at_end_of(step.trim_end(), " );\n"), method);
+    // A broken value: an enum value typed without its quotes, in two words.
+    assert_eq!(
+        active_parameter_at_end_of(&format!("{step}B3 LYP"), ");\n"),
+        method
+    );
+    // After the comma: the next parameter is not chosen yet.
+    assert_eq!(
+        active_parameter_at_end_of(&format!("{step}\"PBE0\", "), ");\n"),
+        None
+    );
+}
+
 fn write(path: &Path, text: &str) {
     std::fs::write(path, text).unwrap();
 }

@@ -71,17 +71,25 @@ impl Server {
     }
 
     pub fn start_with_env(env: &[(&str, &str)]) -> Server {
+        Server::start_with(env, None)
+    }
+
+    /// A server with `env`, its stderr going to `stderr` when given (its
+    /// [`Server::log`] is then empty), else to a log file.
+    pub fn start_with(env: &[(&str, &str)], stderr: Option<Stdio>) -> Server {
         let log = std::env::temp_dir().join(format!(
             "easyflow-ls-test-{}-{}.log",
             std::process::id(),
             fastrand_id()
         ));
+        let stderr =
+            stderr.unwrap_or_else(|| std::fs::File::create(&log).expect("a log file").into());
         let mut command = Command::new(env!("CARGO_BIN_EXE_easyflow-ls"));
         command
             .arg("--stdio")
             .stdin(Stdio::piped())
             .stdout(Stdio::piped())
-            .stderr(std::fs::File::create(&log).expect("a log file"));
+            .stderr(stderr);
         for (key, value) in env {
             command.env(key, value);
         }

@@ -12,6 +12,9 @@ import { blockedMessage, EXPORT_CHOICES, type ExportChoice, exportPath } from ".
 /** LSP's RequestFailed: the server refused (the flow has errors). */
 const REQUEST_FAILED = -32803;
 export const SAVE_BESIDE = "Save Beside the Flow";
+/** Where an export opens: at its first line, whatever the editor would
+ * restore (the end, where the user left the file after an earlier export). */
+const TOP = new vscode.Range(0, 0, 0, 0);
 
 export async function exportWorkflow(client: EasyFlowClient, format?: string): Promise<vscode.TextDocument | undefined> {
   const editor = vscode.window.activeTextEditor;
@@ -50,7 +53,7 @@ export async function exportWorkflow(client: EasyFlowClient, format?: string): P
     return undefined;
   }
   const exported = await vscode.workspace.openTextDocument({ content: text, language: choice.language });
-  await vscode.window.showTextDocument(exported, { viewColumn: vscode.ViewColumn.Beside, preview: false });
+  await vscode.window.showTextDocument(exported, { viewColumn: vscode.ViewColumn.Beside, preview: false, selection: TOP });
   void offerToSave(flow, choice, text);
   return exported;
 }
@@ -75,5 +78,5 @@ async function offerToSave(flow: vscode.TextDocument, choice: ExportChoice, text
     // Not there yet.
   }
   await vscode.workspace.fs.writeFile(target, Buffer.from(text, "utf8"));
-  await vscode.window.showTextDocument(target, { viewColumn: vscode.ViewColumn.Beside, preview: false });
+  await vscode.window.showTextDocument(target, { viewColumn: vscode.ViewColumn.Beside, preview: false, selection: TOP });
 }

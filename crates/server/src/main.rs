@@ -10,6 +10,7 @@ mod handlers;
 mod line_index;
 mod lsp_ext;
 mod memory;
+mod path_settings;
 mod server;
 mod skipped;
 mod state;

@@ -288,3 +288,83 @@ fn catalogs_are_watched_under_any_name() {
     assert!(diagnostics.is_empty());
     assert_eq!(server.stop().code(), Some(0));
 }
+
+/// The `window/showMessage` warnings received so far whose text holds `needle`.
+fn warnings_about(server: &Server, needle: &str) -> Vec<String> {
+    server
+        .notifications
+        .iter()
+        .filter(|n| n["method"] == "window/showMessage" && n["params"]["type"] == 2)
+        .filter_map(|n| n["params"]["message"].as_str())
+        .filter(|m| m.contains(needle))
+        .map(str::to_string)
+        .collect()
+}
+
+#[test]
+fn a_setting_naming_a_missing_file_is_said_with_its_path() {
+    let dir = tempfile::tempdir().unwrap();
+    let root = dir.path();
+    std::fs::create_dir(root.join("cluster")).unwrap();
+    write(
+        &root.join("cluster/site.topology"),
+        "compute+CPU:4,1073741824\n",
+    );
+    write(&root.join("a.flow"), "step A runs P.Run (n = 4);\n");
+    let mut server = Server::start();
+    server.initialize(
+        root,
+        json!({}),
+        json!({"topology": "cluster/site.topolgy", "catalog": "pkgs/typo.toml"}),
+    );
+    for (setting, path) in [
+        ("easyflow.topology", "cluster/site.topolgy"),
+        ("easyflow.catalog", "pkgs/typo.toml"),
+    ] {
+        let warning = server.wait_for(|m| {
+            m["method"] == "window/showMessage"
+                && m["params"]["message"]
+                    .as_str()
+                    .is_some_and(|t| t.contains(setting))
+        });
+        assert_eq!(warning["params"]["type"], 2, "a warning");
+        let message = warning["params"]["message"].as_str().unwrap();
+        assert!(message.contains(path), "{message}");
+        assert!(
+            message.contains(&root.join(path).display().to_string()),
+            "the full path too: {message}"
+        );
+    }
+    // Corrected: the topology is used, and nothing more is said about it.
+    server.notify(
+        "workspace/didChangeConfiguration",
+        json!({"settings": {"easyflow": {"topology": "cluster/site.topology", "catalog": "pkgs/typo.toml"}}}),
+    );
+    let uri = server.open(&root.join("a.flow"), "step A runs P.Run (n = 4);\n");
+    server.diagnostics(&uri, 0);
+    assert_eq!(
+        warnings_about(&server, "easyflow.topology"),
+        Vec::<String>::new()
+    );
+    // Wrong again: said again, with the new path.
+    server.notify(
+        "workspace/didChangeConfiguration",
+        json!({"settings": {"easyflow": {"topology": "/nowhere/x.topology"}}}),
+    );
+    server.wait_for(|m| {
+        m["method"] == "window/showMessage"
+            && m["params"]["message"].as_str().is_some_and(|t| {
+                t.contains("easyflow.topology") && t.contains("/nowhere/x.topology")
+            })
+    });
+    let log = server.log();
+    assert!(
+        log.contains("easyflow.topology") && log.contains("cluster/site.topolgy"),
+        "{log}"
+    );
+    assert!(
+        log.contains("easyflow.catalog") && log.contains("pkgs/typo.toml"),
+        "{log}"
+    );
+    assert_eq!(server.stop().code(), Some(0));
+}

@@ -8,7 +8,7 @@ mod support;
 use std::path::{Path, PathBuf};
 
 use serde_json::{Value, json};
-use support::{Server, repo_root};
+use support::{Server, apply_edits, repo_root};
 
 fn workspace() -> PathBuf {
     repo_root().join("tests/data/lsp/catalog-workspace")
@@ -367,4 +367,61 @@ fn a_setting_naming_a_missing_file_is_said_with_its_path() {
         "{log}"
     );
     assert_eq!(server.stop().code(), Some(0));
+}
+
+/// Applies the E0803 quick fix of `text` (in the catalog workspace) and
+/// returns the fixed text with its diagnostics' codes.
+fn apply_missing_parameters_fix(text: &str) -> (String, Vec<String>) {
+    let mut server = Server::start();
+    server.initialize(&workspace(), json!({}), json!({}));
+    let uri = server.open(&workspace().join("fixing.flow"), text);
+    let diagnostics = server.diagnostics(&uri, 0);
+    let missing = diagnostics
+        .iter()
+        .find(|d| d["code"] == "E0803")
+        .expect("E0803")
+        .clone();
+    let actions = server.request(
+        "textDocument/codeAction",
+        json!({
+            "textDocument": {"uri": uri},
+            "range": missing["range"],
+            "context": {"diagnostics": [missing]}
+        }),
+    );
+    let action = actions
+        .as_array()
+        .unwrap()
+        .iter()
+        .find(|a| {
+            a["title"]
+                .as_str()
+                .unwrap()
+                .starts_with("Add the missing required parameters")
+        })
+        .expect("the E0803 fix");
+    let fixed = apply_edits(text, &action["edit"]["changes"][uri.as_str()]);
+    server.notify(
+        "textDocument/didChange",
+        json!({"textDocument": {"uri": uri, "version": 1}, "contentChanges": [{"text": fixed}]}),
+    );
+    let codes = codes(&server.diagnostics(&uri, 1));
+    assert_eq!(server.stop().code(), Some(0));
+    (fixed, codes)
+}
+
+#[test]
+fn the_missing_parameters_fix_gives_a_file_parameter_a_file() {
+    // No required file: one is required for it (`input = ""` was an E0804).
+    let (fixed, codes) =
+        apply_missing_parameters_fix("step B runs ORCA.DFT (method = \"PBE0\");\n");
+    assert_eq!(
+        fixed,
+        "require input;\n\nstep B runs ORCA.DFT (method = \"PBE0\", input = input);\n"
+    );
+    assert_eq!(codes, Vec::<String>::new());
+    // A required file of the flow.
+    let (fixed, codes) = apply_missing_parameters_fix("require mol;\nstep B runs ORCA.DFT ();\n");
+    assert_eq!(fixed, "require mol;\nstep B runs ORCA.DFT (input = mol);\n");
+    assert_eq!(codes, Vec::<String>::new());
 }

@@ -410,3 +410,36 @@ pub fn offset_in(text: &str, line: u32, character: u32, encoding: Encoding) -> u
     }
     start + line_text.len()
 }
+
+/// Applies LSP text edits (positions on ASCII text) to `text`.
+pub fn apply_edits(text: &str, edits: &Value) -> String {
+    let line_starts: Vec<usize> = std::iter::once(0)
+        .chain(text.match_indices('\n').map(|(i, _)| i + 1))
+        .collect();
+    let offset = |p: &Value| {
+        line_starts[p["line"].as_u64().unwrap() as usize]
+            + p["character"].as_u64().unwrap() as usize
+    };
+    let mut edits: Vec<(usize, usize, String)> = edits
+        .as_array()
+        .unwrap()
+        .iter()
+        .map(|e| {
+            (
+                offset(&e["range"]["start"]),
+                offset(&e["range"]["end"]),
+                e["newText"].as_str().unwrap().to_string(),
+            )
+        })
+        .collect();
+    edits.sort();
+    let mut out = String::new();
+    let mut at = 0;
+    for (start, end, new) in edits {
+        out.push_str(&text[at..start]);
+        out.push_str(&new);
+        at = end;
+    }
+    out.push_str(&text[at..]);
+    out
+}

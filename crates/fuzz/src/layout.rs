@@ -23,18 +23,39 @@ const COMMENTS: &[&str] = &[
 ];
 
 /// Whitespace that can replace the whitespace between two tokens (none
-/// only where it glues no two words into one).
+/// only where the two tokens stay apart).
 const GAPS: &[&str] = &[" ", "\n", "\r\n", "\n\n", "\t", "   ", "\n  ", ""];
 
-/// One layout mutation of `data` that `seed` chooses, or `None` when the
+/// One layout mutation of `data` that `seed` chooses: [`relayout`], or
+/// every line ending switched between `\n` and `\r\n`; `None` when the
 /// text is not UTF-8 or has no token.
 pub fn mutate(data: &[u8], seed: u32) -> Option<Vec<u8>> {
     let text = std::str::from_utf8(data).ok()?;
+    if seed % 5 == 4 {
+        let switched = if text.contains("\r\n") {
+            text.replace("\r\n", "\n")
+        } else {
+            text.replace('\n', "\r\n")
+        };
+        return Some(switched.into_bytes());
+    }
+    relayout(text, seed / 5).map(String::into_bytes)
+}
+
+/// `text` with a comment or other whitespace between two of its tokens, as
+/// `seed` chooses: the same tokens (comments aside), laid out differently.
+/// Never between `~` and `step` (they must touch). `None` without a token.
+pub fn relayout(text: &str, seed: u32) -> Option<String> {
     let mut rng = fastrand::Rng::with_seed(u64::from(seed));
     let lexed = lex(text);
     // Where one token ends: a gap, with its whitespace (possibly none).
     let gaps: Vec<(usize, usize)> = (0..lexed.len())
-        .filter(|&i| !matches!(lexed.kind(i), SyntaxKind::WHITESPACE | SyntaxKind::NEWLINE))
+        .filter(|&i| {
+            !matches!(
+                lexed.kind(i),
+                SyntaxKind::WHITESPACE | SyntaxKind::NEWLINE | SyntaxKind::TILDE
+            )
+        })
         .map(|i| {
             let start = usize::from(lexed.range(i).end());
             let end = (i + 1..lexed.len())
@@ -49,43 +70,43 @@ pub fn mutate(data: &[u8], seed: u32) -> Option<Vec<u8>> {
     }
     let newline = if text.contains("\r\n") { "\r\n" } else { "\n" };
     let (start, end) = gaps[rng.usize(..gaps.len())];
-    let mut out = String::with_capacity(text.len() + 80);
-    match rng.u8(..5) {
+    let splice = |at: usize, to: usize, insert: &str| {
+        let mut out = String::with_capacity(text.len() + insert.len());
+        out.push_str(&text[..at]);
+        out.push_str(insert);
+        out.push_str(&text[to..]);
+        out
+    };
+    let out = if rng.bool() {
         // A comment after the token (a line comment ends its line).
-        0 | 1 => {
-            let comment = COMMENTS[rng.usize(..COMMENTS.len())];
-            out.push_str(&text[..start]);
-            out.push_str(&comment.replace('\n', newline));
-            if comment.trim_start().starts_with("//") {
-                out.push_str(newline);
-            }
-            out.push_str(&text[start..]);
+        let comment = COMMENTS[rng.usize(..COMMENTS.len())];
+        let mut inserted = comment.replace('\n', newline);
+        if comment.trim_start().starts_with("//") {
+            inserted.push_str(newline);
         }
-        // Other whitespace between this token and the next.
-        2 | 3 => {
-            let word = |c: Option<char>| c.is_some_and(|c| c.is_alphanumeric() || c == '_');
-            let gap = match GAPS[rng.usize(..GAPS.len())] {
-                "" if word(text[..start].chars().next_back())
-                    && word(text[end..].chars().next()) =>
-                {
-                    " "
-                }
-                gap => gap,
-            };
-            out.push_str(&text[..start]);
-            out.push_str(gap);
-            out.push_str(&text[end..]);
-        }
-        // Every line ending the other one.
-        _ => {
-            out = if text.contains("\r\n") {
-                text.replace("\r\n", "\n")
-            } else {
-                text.replace('\n', "\r\n")
-            }
-        }
-    }
-    Some(out.into_bytes())
+        splice(start, start, &inserted)
+    } else {
+        splice(start, end, GAPS[rng.usize(..GAPS.len())])
+    };
+    // A gap made smaller may glue two tokens into one (`- 1`, `/ /`): then
+    // a space keeps them apart.
+    Some(if same_tokens(text, &out) {
+        out
+    } else {
+        splice(start, end, " ")
+    })
+}
+
+/// Whether `a` and `b` have the same tokens, comments and whitespace aside.
+pub fn same_tokens(a: &str, b: &str) -> bool {
+    let tokens = |text: &str| -> Vec<String> {
+        let lexed = lex(text);
+        (0..lexed.len())
+            .filter(|&i| !lexed.kind(i).is_trivia())
+            .map(|i| lexed.text(text, i).to_string())
+            .collect()
+    };
+    tokens(a) == tokens(b)
 }
 
 #[cfg(test)]

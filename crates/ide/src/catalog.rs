@@ -12,6 +12,11 @@ use easyflow_catalog::{Number, Package, Param, ParamType, Value};
 /// the parameter, else the first; `None` when there is none (the caller
 /// then requires one).
 pub fn placeholder(param: &Param, files: &[String]) -> Option<String> {
+    placeholder_value(param, files).map(|(text, _)| text)
+}
+
+/// [`placeholder`], with the value it spells as the checks see it.
+pub fn placeholder_value(param: &Param, files: &[String]) -> Option<(String, Value)> {
     let mut candidates: Vec<(String, Value)> = Vec::new();
     if let Some(default) = &param.default
         && let Some(value) = literal(default)
@@ -56,11 +61,10 @@ pub fn placeholder(param: &Param, files: &[String]) -> Option<String> {
             candidates.push(("\"\"".into(), Value::String(String::new())))
         }
     }
-    let first = candidates.first().map(|(text, _)| text.clone());
+    let first = candidates.first().cloned();
     candidates
         .into_iter()
         .find(|(_, value)| check_value(param, value).is_none())
-        .map(|(text, _)| text)
         .or(first)
 }
 

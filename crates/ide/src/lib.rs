@@ -13,7 +13,7 @@
 //! under the cursor defines or refers to, and where else it appears.
 
 pub mod call_hierarchy;
-mod catalog;
+pub mod catalog;
 pub mod code_actions;
 pub mod code_lens;
 pub mod completion;

@@ -27,9 +27,10 @@ seeds() {
   case $1 in
     parse) echo "$data/parser/corpus $data/parser/ok $data/parser/err" ;;
     analysis) echo "$data/analysis $data/fit $data/parser/corpus" ;;
-    ide|edits) echo "$data/analysis $data/parser/corpus" ;;
+    ide) echo "$data/analysis $data/parser/corpus $data/lsp/catalog-workspace" ;;
+    edits) echo "$data/analysis $data/parser/corpus" ;;
     topology) echo "$data/topology" ;;
-    config) echo "$data/cli/discovery/easyflow.toml" ;;
+    config) echo "$data/cli/discovery/easyflow.toml $data/catalog-config/easyflow.toml" ;;
     catalog) echo "$data/catalog" ;;
     format) echo "$data/fmt $data/parser/corpus" ;;
     *) echo "unknown target $1 (one of: ${targets[*]})" >&2; exit 2 ;;
@@ -42,7 +43,8 @@ campaign() {
   shift
   mkdir -p "$corpus" logs "regressions/$name"
   for seed in $(seeds "$name"); do
-    if [[ -d $seed ]]; then inputs+=("$seed"); else cp "$seed" "$corpus/"; fi
+    # Named by their path: two seeds may share a file name.
+    if [[ -d $seed ]]; then inputs+=("$seed"); else cp "$seed" "$corpus/${seed//\//_}"; fi
   done
   local log=logs/$name${FUZZ_WORKER:+.$FUZZ_WORKER}.log dict=() build=()
   [[ $name == parse || $name == analysis || $name == ide || $name == edits || $name == format ]] && dict=(-dict=parse.dict)

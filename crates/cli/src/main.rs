@@ -25,6 +25,19 @@ fn return_freed_pages_at_once() {
     unsafe { libmimalloc_sys::mi_option_set(MI_OPTION_PURGE_DELAY, 0) };
 }
 
+/// A closed standard output or error (`easyflow check | head -1`) is the
+/// end of the output: the process ends there, quietly, as Unix tools do
+/// (SIGPIPE's default action). Rust ignores SIGPIPE, which turns such a
+/// write into an error: a panic in `println!`, a "cannot write" message.
+#[cfg(unix)]
+fn end_at_a_closed_pipe() {
+    // SAFETY: restores a signal's default action, before any other thread
+    // runs and with no handler involved.
+    unsafe {
+        libc::signal(libc::SIGPIPE, libc::SIG_DFL);
+    }
+}
+
 #[derive(Parser)]
 #[command(
     name = "easyflow",
@@ -141,6 +154,8 @@ enum Command {
 }
 
 fn main() -> ExitCode {
+    #[cfg(unix)]
+    end_at_a_closed_pipe();
     return_freed_pages_at_once();
     let cli = Cli::parse();
     let status = match cli.command {

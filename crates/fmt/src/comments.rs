@@ -138,10 +138,32 @@ pub(crate) fn attach(text: &str) -> Tokens {
     }
     // The end of the file ends the line of the last comment.
     close_previous(&tokens, &mut comments, Some(1));
+    move_line_ends_to_separators(text, &mut tokens, &comments);
     Tokens {
         tokens,
         comments,
         line_ending: line_ending.unwrap_or("\n"),
+    }
+}
+
+/// The comment that ends the line of a token followed by a `,` or `;` on a
+/// later line (`x = 1 // c` then `, y`) becomes a trailing comment of that
+/// `,` or `;`, which the formatter writes before it (`x = 1, // c`): it is
+/// attached then as it will be once formatted, so that it breaks the same
+/// groups on the first formatting as on the next. Not when the `,` or `;`
+/// has comments of its own: it then stays after the comment, on its line.
+fn move_line_ends_to_separators(text: &str, tokens: &mut [Token], comments: &[Comment]) {
+    for i in 1..tokens.len() {
+        let (before, rest) = tokens.split_at_mut(i);
+        let (previous, token) = (&mut before[i - 1], &mut rest[0]);
+        let has_own_comments = token.leading_from != token.trailing_to;
+        let ends_line = previous.trailing_to > previous.trailing_from
+            && comments[previous.trailing_to as usize - 1].newline_after;
+        if ends_line && !has_own_comments && matches!(&text[token.range], "," | ";") {
+            previous.trailing_to -= 1;
+            token.leading_from = previous.trailing_to;
+            token.trailing_from = previous.trailing_to;
+        }
     }
 }
 
@@ -199,5 +221,9 @@ mod tests {
         assert_eq!(show("a\n\n// own\nb // end"), "a [B^// own$] b <// end$> ");
         assert_eq!(show("// first\na\n// last"), "[^// first$] a [^// last$] ");
         assert_eq!(show("a /* x */\n/* y */ b"), "a </* x */$> [^/* y */] b ");
+        // The comment that ends a line goes to the `,` or `;` after it.
+        assert_eq!(show("a // c\n, b"), "a , <// c$> b ");
+        assert_eq!(show("a /* i */ // c\n;"), "a </* i */> ; <// c$> ");
+        assert_eq!(show("a // c\n, // d\nb"), "a <// c$> , <// d$> b ");
     }
 }

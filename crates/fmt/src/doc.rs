@@ -11,6 +11,11 @@
 #[derive(Debug, Clone, Copy, PartialEq, Eq)]
 pub(crate) enum Cmd<'a> {
     Text(&'a str),
+    /// A comment inside a line: written as text, but of no width when the
+    /// printer fits groups (a comment is never moved to fit, and whether it
+    /// is written inline or as a [`Cmd::LineSuffix`] must not change which
+    /// groups fit). One that spans lines breaks its groups, as a text does.
+    Comment(&'a str),
     /// A space, written only before more text on the same line: never trailing,
     /// and several in a row are one.
     Space,
@@ -76,6 +81,12 @@ fn measure(cmds: &[Cmd<'_>]) -> Vec<Group> {
                 };
                 add(&mut stack, w);
             }
+            Cmd::Comment(text) => {
+                if text.contains(['\n', '\r']) {
+                    add(&mut stack, MUST_BREAK);
+                }
+            }
+            Cmd::Space if beside_comment(cmds, i) => {}
             Cmd::Space | Cmd::Line => add(&mut stack, 1),
             Cmd::SoftLine | Cmd::IfBreak(_) | Cmd::LineSuffix(_) => {}
             Cmd::HardLine | Cmd::BlankLine | Cmd::BreakParent => add(&mut stack, MUST_BREAK),
@@ -128,7 +139,7 @@ pub(crate) fn print(
         let cmd = cmds[i];
         let is_broken = broken.last().copied().unwrap_or(true);
         match cmd {
-            Cmd::Text(text) => p.text(text),
+            Cmd::Text(text) | Cmd::Comment(text) => p.text(text),
             Cmd::Space => p.space = true,
             Cmd::Line | Cmd::SoftLine => {
                 if is_broken {
@@ -187,7 +198,7 @@ pub(crate) fn print(
 /// (in the broken groups around it, every line breaks).
 fn rest_width(rest: &[Cmd<'_>]) -> usize {
     let mut width = 0;
-    for cmd in rest {
+    for (i, cmd) in rest.iter().enumerate() {
         match *cmd {
             Cmd::Text(text) | Cmd::IfBreak(text) => {
                 if text.contains(['\n', '\r']) {
@@ -196,12 +207,20 @@ fn rest_width(rest: &[Cmd<'_>]) -> usize {
                 }
                 width += text_width(text);
             }
-            Cmd::Space => width += 1,
+            Cmd::Comment(text) if text.contains(['\n', '\r']) => return width,
+            Cmd::Space if !beside_comment(rest, i) => width += 1,
             Cmd::Line | Cmd::SoftLine | Cmd::HardLine | Cmd::BlankLine => return width,
             _ => {}
         }
     }
     width
+}
+
+/// Whether the space `cmds[i]` stands next to a comment: of no width, as
+/// the comment.
+fn beside_comment(cmds: &[Cmd<'_>], i: usize) -> bool {
+    let is_comment = |cmd: Option<&Cmd<'_>>| matches!(cmd, Some(Cmd::Comment(_)));
+    is_comment(cmds.get(i + 1)) || (i > 0 && is_comment(cmds.get(i - 1)))
 }
 
 struct Printer<'a, 'n> {

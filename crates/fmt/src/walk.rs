@@ -89,7 +89,7 @@ impl<'a> Walker<'a> {
         } else {
             self.push(Cmd::Space);
         }
-        self.push(Cmd::Text(self.comment_text(&comment)));
+        self.push(Cmd::Comment(self.comment_text(&comment)));
         self.push(if comment.newline_after {
             Cmd::HardLine
         } else {
@@ -107,7 +107,7 @@ impl<'a> Walker<'a> {
                 self.push(Cmd::BreakParent);
             } else {
                 self.push(Cmd::Space);
-                self.push(Cmd::Text(text));
+                self.push(Cmd::Comment(text));
                 self.push(Cmd::Space);
             }
         }
@@ -133,12 +133,29 @@ impl<'a> Walker<'a> {
         if index != self.item_first {
             self.leading(index, false);
         }
+        self.separator_keeps_its_line(index);
         self.push(Cmd::Text(&self.text[token.text_range()]));
         if index != self.item_last && index != self.held {
             self.trailing(index);
         }
         self.next += 1;
         Ok(())
+    }
+
+    /// A `,` or `;` goes before the comment that ends the line of the token
+    /// before it (the printer writes it there), unless it has comments of
+    /// its own after it: then it starts the next line, as it did (the
+    /// comment before it could not stay trailing after it, nor its own
+    /// after the other; see `comments::move_line_ends_to_separators`).
+    fn separator_keeps_its_line(&mut self, index: usize) {
+        let ends_line = |comments: &[Comment]| comments.last().is_some_and(|c| c.newline_after);
+        if index > 0
+            && matches!(&self.text[self.tokens.tokens[index].range], "," | ";")
+            && ends_line(self.tokens.trailing(index - 1))
+            && !self.tokens.trailing(index).is_empty()
+        {
+            self.push(Cmd::HardLine);
+        }
     }
 
     /// Holds the trailing comments of the last token of `node` until
@@ -161,6 +178,7 @@ impl<'a> Walker<'a> {
     fn tok_if_break(&mut self, token: &SyntaxToken, text: &'static str) -> Walk {
         let index = self.expect(token)?;
         self.leading(index, false);
+        self.separator_keeps_its_line(index);
         self.push(Cmd::IfBreak(text));
         self.trailing(index);
         self.next += 1;
@@ -556,6 +574,7 @@ impl<'a> Walker<'a> {
         if !empty {
             self.push(Cmd::SoftLine);
         }
+        let mut close_index = None;
         for element in elements {
             match element {
                 NodeOrToken::Token(token) if token.kind() == COMMA => {
@@ -570,15 +589,22 @@ impl<'a> Walker<'a> {
                         self.push(Cmd::SoftLine);
                     }
                     self.push(Cmd::Text(&self.text[close.text_range()]));
-                    if index != self.item_last {
-                        self.trailing(index);
-                    }
+                    close_index = Some(index);
                     self.next += 1;
                 }
                 NodeOrToken::Node(child) => self.expr(&child)?,
             }
         }
         self.push(Cmd::GroupEnd);
+        // The comments after `]` stand after the list, outside its group: a
+        // line comment there breaks the groups around the list, not the list
+        // (once formatted, they follow the `,` after `]`, outside it too).
+        if let Some(index) = close_index
+            && index != self.item_last
+            && index != self.held
+        {
+            self.trailing(index);
+        }
         Ok(())
     }
 

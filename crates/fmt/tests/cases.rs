@@ -4,11 +4,9 @@
 //! it. A carriage return is written `␍` in `X.formatted` (the harness reads
 //! expected files with either line ending as the same). Regenerate with `UPDATE_EXPECT=1 cargo test -p easyflow-fmt --test cases`.
 
-mod support;
-
 use easyflow_fmt::{FormatError, Options};
+use easyflow_fuzz::format_properties::check_properties;
 use easyflow_test_harness::{Case, Failed, Harness, Outputs};
-use support::check_properties;
 
 fn formatted(case: &Case) -> Result<Outputs, Failed> {
     let result = check_properties(&case.text, &Options::default())?;

@@ -5,11 +5,9 @@
 //! and within the width; also at other widths and indents, and on generated
 //! flows.
 
-mod support;
-
 use easyflow_fmt::Options;
+use easyflow_fuzz::format_properties::check_properties;
 use easyflow_test_harness::{Case, Failed, Harness, Outputs};
-use support::check_properties;
 
 const OPTIONS: [Options; 3] = [
     Options {

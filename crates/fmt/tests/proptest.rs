@@ -3,12 +3,10 @@
 //! the same output), and on random edits of them (which often break the
 //! syntax: then the text must be refused).
 
-mod support;
-
 use easyflow_fmt::{Options, format};
+use easyflow_fuzz::format_properties::check_properties;
 use easyflow_syntax::{SyntaxKind, lex};
 use proptest::prelude::*;
-use support::check_properties;
 
 /// `text` with every gap between two tokens that are not comments (and not
 /// `~step`) replaced by one of `layouts`, picked by `choices`; blank lines

@@ -1,8 +1,10 @@
 //! Every fuzz target's check on stable, without libFuzzer: the checked-in
 //! regressions (`fuzz/regressions/TARGET/`, each a minimised finding of a
-//! campaign), the test cases that seed it (also the campaigns' seeds), and a short smoke run of random mutations of those
-//! seeds (`EASYFLOW_FUZZ_SMOKE` mutations per target, 200 by default; the
-//! mutations are the same on every run unless `EASYFLOW_FUZZ_SEED` is set).
+//! campaign), the test cases that seed it (also the campaigns' seeds), and a
+//! short smoke run of random mutations of those seeds (`EASYFLOW_FUZZ_SMOKE`
+//! mutations per target, 200 by default, half of them the target's own
+//! structure-aware mutations when it has some; the mutations are the same
+//! on every run unless `EASYFLOW_FUZZ_SEED` is set).
 
 use std::path::{Path, PathBuf};
 
@@ -147,6 +149,24 @@ fn mutate(rng: &mut fastrand::Rng, seeds: &[Vec<u8>]) -> Vec<u8> {
     data
 }
 
+/// A few of the target's structure-aware mutations of one seed.
+fn mutate_structure(
+    rng: &mut fastrand::Rng,
+    seeds: &[Vec<u8>],
+    mutate: easyflow_fuzz::Mutation,
+) -> Vec<u8> {
+    let mut data = seeds
+        .get(rng.usize(..seeds.len().max(1)))
+        .cloned()
+        .unwrap_or_default();
+    for _ in 0..rng.usize(1..4) {
+        if let Some(mutated) = mutate(&data, rng.u32(..)) {
+            data = mutated;
+        }
+    }
+    data
+}
+
 fn replay(name: &str) {
     let target = easyflow_fuzz::target(name).expect("a target");
     let fuzz = repo_root().join("fuzz");
@@ -168,7 +188,10 @@ fn replay(name: &str) {
         .unwrap_or(0x5eed);
     let mut rng = fastrand::Rng::with_seed(seed);
     for i in 0..count {
-        let input = mutate(&mut rng, &seeds);
+        let input = match target.mutate {
+            Some(structured) if rng.bool() => mutate_structure(&mut rng, &seeds, structured),
+            _ => mutate(&mut rng, &seeds),
+        };
         run(target, &input, &format_args!("mutation {i} of seed {seed}"));
     }
 }

@@ -1,30 +1,90 @@
 //! What the IDE features share about the package catalog: values to fill
 //! in for a parameter, and how a package and a parameter read in Markdown.
 
-use easyflow_catalog::{Package, Param, ParamType};
+use easyflow_catalog::check::check_value;
+use easyflow_catalog::{Number, Package, Param, ParamType, Value};
 
-/// A value of `param`'s type to fill in: its default when the catalog gives
-/// one in a form a flow can hold, else the smallest allowed value of its type.
-pub fn placeholder(param: &Param) -> String {
-    if let Some(default) = &param.default {
-        let flow_literal = default.starts_with('"')
-            || default == "true"
-            || default == "false"
-            || default.parse::<f64>().is_ok();
-        if flow_literal {
-            return default.clone();
+/// A value to fill in for `param` that its checks accept (no E0804 nor
+/// E0805): its default when the catalog gives one that a flow can hold and
+/// that is allowed, else the first allowed of a few values of its type (0
+/// or the nearest bound, `false`, `[]`, `""`, an Enum's first value). A
+/// File takes one of `files`, the flow's required files: the one named like
+/// the parameter, else the first; `None` when there is none (the caller
+/// then requires one).
+pub fn placeholder(param: &Param, files: &[String]) -> Option<String> {
+    placeholder_value(param, files).map(|(text, _)| text)
+}
+
+/// [`placeholder`], with the value it spells as the checks see it.
+pub fn placeholder_value(param: &Param, files: &[String]) -> Option<(String, Value)> {
+    let mut candidates: Vec<(String, Value)> = Vec::new();
+    if let Some(default) = &param.default
+        && let Some(value) = literal(default)
+    {
+        candidates.push((default.clone(), value));
+    }
+    let number = |n: &Number| n.to_string();
+    match param.ty {
+        Some(ParamType::Int) => {
+            // The bounds rounded inwards: an Int's bound may be written 0.5.
+            let rounded = |n: Number, round: fn(f64) -> f64| match n {
+                Number::Int(i) => i,
+                Number::Double(d) => round(d) as i64,
+            };
+            let min = param.min.map(|m| rounded(m, f64::ceil));
+            let max = param.max.map(|m| rounded(m, f64::floor));
+            for n in [Some(0), min, max].into_iter().flatten() {
+                candidates.push((n.to_string(), Value::Int(n)));
+            }
+        }
+        Some(ParamType::Double) => {
+            let bounds = [param.min, param.max]
+                .into_iter()
+                .flatten()
+                .map(|n| number(&n));
+            for text in std::iter::once("0.0".to_string()).chain(bounds) {
+                candidates.push((text.clone(), Value::Double(text)));
+            }
+        }
+        Some(ParamType::Bool) => candidates.push(("false".into(), Value::Bool(false))),
+        Some(ParamType::List) => candidates.push(("[]".into(), Value::List(Vec::new()))),
+        Some(ParamType::Enum) => {
+            for v in &param.values {
+                candidates.push((format!("{v:?}"), Value::String(v.clone())));
+            }
+        }
+        Some(ParamType::File) => {
+            let file = files.iter().find(|f| **f == param.name).or(files.first())?;
+            candidates.push((file.clone(), Value::File(file.clone())));
+        }
+        Some(ParamType::String) | None => {
+            candidates.push(("\"\"".into(), Value::String(String::new())))
         }
     }
-    match param.ty {
-        Some(ParamType::Int) => param.min.map_or("0".to_string(), |m| m.to_string()),
-        Some(ParamType::Double) => param.min.map_or("0.0".to_string(), |m| m.to_string()),
-        Some(ParamType::Bool) => "false".to_string(),
-        Some(ParamType::List) => "[]".to_string(),
-        Some(ParamType::Enum) => param
-            .values
-            .first()
-            .map_or("\"\"".to_string(), |v| format!("{v:?}")),
-        Some(ParamType::File | ParamType::String) | None => "\"\"".to_string(),
+    let first = candidates.first().cloned();
+    candidates
+        .into_iter()
+        .find(|(_, value)| check_value(param, value).is_none())
+        .or(first)
+}
+
+/// A catalog's default as the flow value it spells, when a flow can hold it
+/// as written: a string, `true`, `false`, or a number.
+fn literal(default: &str) -> Option<Value> {
+    if let Some(inner) = default.strip_prefix('"').and_then(|d| d.strip_suffix('"')) {
+        return Some(Value::String(inner.to_string()));
+    }
+    match default {
+        "true" => Some(Value::Bool(true)),
+        "false" => Some(Value::Bool(false)),
+        _ => match default.parse::<i64>() {
+            Ok(i) => Some(Value::Int(i)),
+            Err(_) => default
+                .parse::<f64>()
+                .ok()
+                .filter(|d| d.is_finite())
+                .map(|_| Value::Double(default.to_string())),
+        },
     }
 }
 
@@ -176,8 +236,8 @@ name = "Vis.Mesh"
   required = true
 "#;
 
-    fn codes(text: &str) -> Vec<Code> {
-        let f = with_catalog(text, CATALOG);
+    fn codes(text: &str, catalog: &str) -> Vec<Code> {
+        let f = with_catalog(text, catalog);
         file_diagnostics(&f.db, f.file)
             .iter()
             .map(|d| d.code)
@@ -199,7 +259,20 @@ name = "Vis.Mesh"
         };
         let fixed = apply(&f.text, &action.edits);
         assert_eq!(fixed, after);
-        assert!(!codes(&fixed).contains(&code), "{code:?} left in {fixed:?}");
+        assert_fixed(&f.text, &fixed, code, CATALOG);
+    }
+
+    /// `code` is gone from `fixed`, and `fixed` has no diagnostic that
+    /// `before` did not have.
+    fn assert_fixed(before: &str, fixed: &str, code: Code, catalog: &str) {
+        let (mut left, after) = (codes(before, catalog), codes(fixed, catalog));
+        assert!(!after.contains(&code), "{code:?} left in {fixed:?}");
+        for new in &after {
+            let Some(i) = left.iter().position(|c| c == new) else {
+                panic!("the fix brought {new:?}: {fixed:?} (before: {before:?})");
+            };
+            left.remove(i);
+        }
     }
 
     #[test]
@@ -237,30 +310,168 @@ name = "Vis.Mesh"
     #[test]
     fn missing_required_parameters_are_added() {
         let title = "Add the missing required parameters: `input`, `charge`";
+        // No required file: one is required for the File parameter.
         check_fix(
             "step $0A runs ORCA.DFT (method = \"PBE0\");\n",
             Code::E0803,
             title,
-            "step A runs ORCA.DFT (method = \"PBE0\", input = \"\", charge = -10);\n",
+            "require input;\n\nstep A runs ORCA.DFT (method = \"PBE0\", input = input, charge = 0);\n",
         );
         check_fix(
-            "step $0A runs ORCA.DFT ();\n",
+            "// Optimise.\nstep $0A runs ORCA.DFT ();\n",
             Code::E0803,
             title,
-            "step A runs ORCA.DFT (input = \"\", charge = -10);\n",
+            "// Optimise.\nrequire input;\nstep A runs ORCA.DFT (input = input, charge = 0);\n",
+        );
+        // A required file: the one named like the parameter, else the first.
+        check_fix(
+            "require mol, input;\nstep $0A runs ORCA.DFT (exec: nodes = 2);\n",
+            Code::E0803,
+            title,
+            "require mol, input;\nstep A runs ORCA.DFT (input = input, charge = 0, exec: nodes = 2);\n",
         );
         check_fix(
-            "step $0A runs ORCA.DFT (exec: nodes = 2);\n",
+            "require mol;\nstep $0A runs ORCA.DFT;\n",
             Code::E0803,
             title,
-            "step A runs ORCA.DFT (input = \"\", charge = -10, exec: nodes = 2);\n",
+            "require mol;\nstep A runs ORCA.DFT (input = mol, charge = 0);\n",
         );
+        // The parameter's name is a step's: the file is named apart.
         check_fix(
-            "step $0A runs ORCA.DFT;\n",
+            "step input runs Vis.Mesh (data = input);\nstep $0A runs ORCA.DFT ();\n",
             Code::E0803,
             title,
-            "step A runs ORCA.DFT (input = \"\", charge = -10);\n",
+            "require input_file;\n\nstep input runs Vis.Mesh (data = input);\nstep A runs ORCA.DFT (input = input_file, charge = 0);\n",
         );
+    }
+
+    /// A package with one required parameter for each case of each type,
+    /// whose E0803 fix must leave no error: every parameter gets a value of
+    /// its type, inside its range.
+    const EVERY_TYPE: &str = r#"
+[[package]]
+name = "All.Types"
+  [[package.param]]
+  name = "file"
+  type = "File"
+  required = true
+  [[package.param]]
+  name = "other_file"
+  type = "File"
+  required = true
+  [[package.param]]
+  name = "text"
+  type = "String"
+  required = true
+  [[package.param]]
+  name = "count"
+  type = "Int"
+  required = true
+  [[package.param]]
+  name = "positive"
+  type = "Int"
+  min = 1
+  required = true
+  [[package.param]]
+  name = "negative"
+  type = "Int"
+  max = -3
+  required = true
+  [[package.param]]
+  name = "halves"
+  type = "Int"
+  min = 0.5
+  max = 7.5
+  required = true
+  [[package.param]]
+  name = "ratio"
+  type = "Double"
+  required = true
+  [[package.param]]
+  name = "above_one"
+  type = "Double"
+  min = 1.5
+  required = true
+  [[package.param]]
+  name = "below_zero"
+  type = "Double"
+  max = -0.25
+  required = true
+  [[package.param]]
+  name = "flag"
+  type = "Bool"
+  required = true
+  [[package.param]]
+  name = "items"
+  type = "List"
+  required = true
+  [[package.param]]
+  name = "mode"
+  type = "Enum"
+  values = ["fast", "exact"]
+  required = true
+  [[package.param]]
+  name = "mode_with_default"
+  type = "Enum"
+  values = ["fast", "exact"]
+  default = "exact"
+  required = true
+  [[package.param]]
+  name = "string_default"
+  type = "String"
+  default = "x y"
+  required = true
+  [[package.param]]
+  name = "file_with_a_string_default"
+  type = "File"
+  default = "in.xyz"
+  required = true
+"#;
+
+    #[test]
+    fn the_missing_parameters_fix_leaves_no_error_for_any_type() {
+        let title = "Add the missing required parameters: ";
+        let catalog = easyflow_catalog::parse(EVERY_TYPE);
+        assert_eq!(catalog.diagnostics, []);
+        let package = catalog.package("All.Types").unwrap();
+        for ty in easyflow_catalog::ParamType::ALL {
+            assert!(
+                package.params.iter().any(|p| p.ty == Some(ty)),
+                "no {ty} parameter"
+            );
+        }
+        for (before, after) in [
+            (
+                "step $0A runs All.Types ();\n",
+                "require file, other_file, file_with_a_string_default;\n\nstep A runs All.Types (file = file, \
+                 other_file = other_file, text = \"\", count = 0, positive = 1, negative = -3, halves = 1, \
+                 ratio = 0.0, above_one = 1.5, below_zero = -0.25, flag = false, \
+                 items = [], mode = \"fast\", mode_with_default = \"exact\", string_default = \"x y\", \
+                 file_with_a_string_default = file_with_a_string_default);\n",
+            ),
+            (
+                "require data;\nstep $0A runs All.Types (count = 3, exec: nodes = 1);\n",
+                "require data;\nstep A runs All.Types (count = 3, file = data, other_file = data, text = \"\", \
+                 positive = 1, negative = -3, halves = 1, ratio = 0.0, above_one = 1.5, \
+                 below_zero = -0.25, flag = false, items = [], mode = \"fast\", mode_with_default = \"exact\", \
+                 string_default = \"x y\", file_with_a_string_default = data, exec: nodes = 1);\n",
+            ),
+        ] {
+            let f = with_catalog(before, EVERY_TYPE);
+            assert!(
+                file_diagnostics(&f.db, f.file)
+                    .iter()
+                    .any(|d| d.code == Code::E0803)
+            );
+            let actions = code_actions(&f.db, f.file, TextRange::empty(f.offset));
+            let action = actions
+                .iter()
+                .find(|a| a.title.starts_with(title))
+                .expect("the E0803 fix");
+            let fixed = apply(&f.text, &action.edits);
+            assert_eq!(fixed, after);
+            assert_fixed(&f.text, &fixed, Code::E0803, EVERY_TYPE);
+        }
     }
 
     #[test]
@@ -465,6 +676,26 @@ name = "Text.Upper"
         assert_eq!(
             signature("step A runs ORCA.DFT (input$0 = x"),
             Some((label.to_string(), Some("input: File".to_string())))
+        );
+        // The value being typed: missing (a syntax error) or broken.
+        let method = Some("method: Enum (\"B3LYP\" | \"PBE0\")".to_string());
+        for text in [
+            "step A runs ORCA.DFT (charge = 1, input = x, method = $0);",
+            "step A runs ORCA.DFT (charge = 1, method =$0 , input = x);",
+            "step A runs ORCA.DFT (method = B3 LYP$0, input = x);",
+            "step A runs ORCA.DFT (method = @$0, input = x);",
+            "step A runs ORCA.DFT (method = \"PB$0",
+            "step A runs ORCA.DFT (app: method = $0",
+        ] {
+            assert_eq!(
+                signature(text),
+                Some((label.to_string(), method.clone())),
+                "{text}"
+            );
+        }
+        assert_eq!(
+            signature("step A runs ORCA.DFT (input = x, exec: nodes = $0);"),
+            Some((label.to_string(), None))
         );
         assert_eq!(signature("step A runs ORCA.DFT (input = x)$0;"), None);
         assert_eq!(signature("step A runs Other ($0);"), None);

@@ -338,24 +338,72 @@ impl<'a> Fixer<'a> {
     }
 
     /// E0803: the missing parameters at the end of the step's application
-    /// section, each with a value of its type to fill in (its default when
-    /// the catalog gives one).
+    /// section, each with a value that its checks accept
+    /// ([`crate::catalog::placeholder`]): a File one of the flow's required
+    /// files, or, when it has none, a file required for it (`require
+    /// input;`, as the E0201 fix adds one), so that the fix leaves no error
+    /// behind.
     fn add_params(&self, names: &[String]) -> Option<QuickFix> {
         let step = ast::Step::cast(self.node(SyntaxKind::STEP)?)?;
         let catalog = easyflow_db::catalog::catalog_of(self.db, self.file);
         let package = step
             .package()
             .and_then(|p| catalog?.package(&p.syntax().text().to_string()));
+        let (files, taken) = self.required_files_and_names();
+        let mut to_require: Vec<String> = Vec::new();
         let params: Vec<String> = names
             .iter()
             .map(|name| {
-                let value = package
-                    .and_then(|p| p.param(name))
-                    .map_or_else(|| "\"\"".to_string(), crate::catalog::placeholder);
+                let param = package.and_then(|p| p.param(name));
+                let value = match param {
+                    Some(param) => crate::catalog::placeholder(param, &files),
+                    None => Some("\"\"".to_string()),
+                };
+                let value = value.unwrap_or_else(|| {
+                    let file = unused_name(name, &taken, &to_require);
+                    to_require.push(file.clone());
+                    file
+                });
                 format!("{name} = {value}")
             })
             .collect();
-        let params = params.join(", ");
+        let mut fix = self.add_params_edit(&step, names, &params.join(", "))?;
+        if !to_require.is_empty() {
+            fix.edits
+                .insert(0, self.add_require(&to_require.join(", ")));
+        }
+        Some(fix)
+    }
+
+    /// The flow's required files, in order, and every name it defines
+    /// (required files and steps).
+    fn required_files_and_names(&self) -> (Vec<String>, Vec<String>) {
+        let root = self.root();
+        let files: Vec<String> = root
+            .descendants()
+            .filter_map(ast::Require::cast)
+            .flat_map(|r| {
+                r.names()
+                    .map(|n| n.syntax().text().to_string())
+                    .collect::<Vec<_>>()
+            })
+            .collect();
+        let mut taken = files.clone();
+        taken.extend(
+            root.descendants()
+                .filter_map(ast::Step::cast)
+                .filter_map(|s| s.name().map(|n| n.syntax().text().to_string())),
+        );
+        (files, taken)
+    }
+
+    /// The edit that adds `params` (the text `a = 1, b = 2`) to `step`.
+    fn add_params_edit(
+        &self,
+        step: &ast::Step,
+        names: &[String],
+        params: &str,
+    ) -> Option<QuickFix> {
         let title = format!(
             "Add the missing required parameters: {}",
             names
@@ -424,6 +472,19 @@ impl<'a> Fixer<'a> {
             vec![edit(TextRange::empty(keyword.text_range().start()), "~")],
         ))
     }
+}
+
+/// `name`, or `name_file`, `name_file2`, … when the flow defines it or it
+/// is among `also_taken`: a name to require a file under.
+fn unused_name(name: &str, taken: &[String], also_taken: &[String]) -> String {
+    let free = |n: &String| !taken.contains(n) && !also_taken.contains(n);
+    std::iter::once(name.to_string())
+        .chain((1..).map(|i| match i {
+            1 => format!("{name}_file"),
+            i => format!("{name}_file{i}"),
+        }))
+        .find(free)
+        .unwrap_or_default()
 }
 
 #[derive(Clone, Copy)]

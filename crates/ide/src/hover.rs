@@ -566,7 +566,8 @@ fn capability_hover(
     if key != "requires" || flow {
         return None;
     }
-    let range = word_in_string(token, offset)?;
+    // A word the cursor touches: on the opening quote, none.
+    let range = word_in_string(token, offset).filter(|r| r.contains_inclusive(offset))?;
     let name = &token.text()[range - token.text_range().start()];
     if !easyflow_topology::is_capability_name(name) {
         return None;
@@ -1028,6 +1029,12 @@ step Reduce runs Reducer.Sum after Compute (parts = Compute.outs["part"], all = 
         );
         check(
             "[requires = \"compute $0+ GPU\"]\nstep A runs P ();",
+            expect!["no hover"],
+        );
+        // On the opening quote: no word under the cursor (the hover of the
+        // first word covered a range beside the cursor).
+        check(
+            "[requires = $0\"compute+GPU\"]\nstep A runs P ();",
             expect!["no hover"],
         );
     }

@@ -14,7 +14,7 @@
 
 mod allow;
 pub mod call_hierarchy;
-mod catalog;
+pub mod catalog;
 pub mod code_actions;
 pub mod code_lens;
 pub mod completion;

@@ -35,7 +35,10 @@ pub fn signature_help(db: &dyn Db, file: SourceFile, offset: TextSize) -> Option
     }
     let catalog = easyflow_db::catalog::catalog_of(db, file)?;
     let root = parse(db, file).syntax();
-    let left = token_left_of(&root, offset)?;
+    // The code before the cursor decides: the trivia after an unclosed
+    // list at the end of the file lie outside it.
+    let left = std::iter::successors(token_left_of(&root, offset), |t| t.prev_token())
+        .find(|t| !t.kind().is_trivia())?;
     let block = left.parent_ancestors().find_map(ast::ParamBlock::cast)?;
     let open = block.l_paren_token()?;
     let inside = open.text_range().end() <= offset
@@ -57,19 +60,7 @@ pub fn signature_help(db: &dyn Db, file: SourceFile, offset: TextSize) -> Option
         .collect();
     let labels: Vec<&str> = parameters.iter().map(|p| p.label.as_str()).collect();
     let label = format!("{}({})", package.name, labels.join(", "));
-    // The parameter whose text holds the cursor (its end too: the value
-    // being typed), in the application section.
-    let under_cursor = left
-        .parent_ancestors()
-        .take_while(|n| n.kind() != SyntaxKind::PARAM_BLOCK)
-        .find_map(ast::Param::cast)
-        .filter(|p| {
-            p.syntax()
-                .parent()
-                .and_then(ast::ParamSection::cast)
-                .is_some_and(|s| s.kind() == ast::SectionKind::App)
-        })
-        .filter(|_| left.kind() != SyntaxKind::COMMA);
+    let under_cursor = param_at(&block, offset);
     let active_parameter = under_cursor
         .and_then(|p| p.name())
         .and_then(|name| params.iter().position(|p| p.name == name.text()))
@@ -80,4 +71,34 @@ pub fn signature_help(db: &dyn Db, file: SourceFile, offset: TextSize) -> Option
         parameters,
         active_parameter,
     })
+}
+
+/// The parameter of the application section whose name or value the cursor
+/// is in: the last one that starts before it with no `,` between. Its value
+/// may be missing (`method = |)`) or broken (`method = B3 LYP|`, an error
+/// after the parameter): the user is typing it.
+fn param_at(block: &ast::ParamBlock, offset: TextSize) -> Option<ast::Param> {
+    let section = block
+        .syntax()
+        .children()
+        .filter_map(ast::ParamSection::cast)
+        .take_while(|s| s.syntax().text_range().start() < offset)
+        .last()?;
+    if section.kind() != ast::SectionKind::App {
+        return None;
+    }
+    let mut param = None;
+    for element in section.syntax().children_with_tokens() {
+        if element.text_range().start() >= offset {
+            break;
+        }
+        match element.kind() {
+            SyntaxKind::PARAM => param = element.into_node().and_then(ast::Param::cast),
+            SyntaxKind::ERROR_NODE => {}
+            kind if kind.is_trivia() => {}
+            // A `,` (the next parameter is not chosen yet), or a label.
+            _ => param = None,
+        }
+    }
+    param
 }

@@ -10,12 +10,14 @@ mod handlers;
 mod line_index;
 mod lsp_ext;
 mod memory;
+mod path_settings;
 mod server;
 mod skipped;
 mod state;
 mod transport;
 mod workspace;
 
+use std::io::Write;
 use std::process::ExitCode;
 
 use tower_lsp_server::Server;
@@ -48,16 +50,22 @@ fn main() -> ExitCode {
     for arg in std::env::args().skip(1) {
         match arg.as_str() {
             "--stdio" => {}
+            // A closed stdout or stderr ends these outputs (no panic, as
+            // `println!` would): there is nothing else to do.
             "--version" | "-V" => {
-                println!("easyflow-ls {}", env!("CARGO_PKG_VERSION"));
+                let version = env!("CARGO_PKG_VERSION");
+                let _ = writeln!(std::io::stdout(), "easyflow-ls {version}");
                 return ExitCode::SUCCESS;
             }
             "--help" | "-h" => {
-                println!("{USAGE}");
+                let _ = writeln!(std::io::stdout(), "{USAGE}");
                 return ExitCode::SUCCESS;
             }
             other => {
-                eprintln!("easyflow-ls: unknown argument `{other}`\n{USAGE}");
+                let _ = writeln!(
+                    std::io::stderr(),
+                    "easyflow-ls: unknown argument `{other}`\n{USAGE}"
+                );
                 return ExitCode::from(2);
             }
         }
@@ -69,6 +77,9 @@ fn main() -> ExitCode {
         )
         .with_writer(std::io::stderr)
         .with_ansi(false)
+        // A log line that cannot be written is dropped: the fallback, an
+        // `eprintln!` of the failure, panics when stderr is a closed pipe.
+        .log_internal_errors(false)
         .init();
     let runtime = match tokio::runtime::Builder::new_multi_thread()
         .enable_all()
@@ -78,7 +89,10 @@ fn main() -> ExitCode {
     {
         Ok(runtime) => runtime,
         Err(error) => {
-            eprintln!("easyflow-ls: cannot start the async runtime: {error}");
+            let _ = writeln!(
+                std::io::stderr(),
+                "easyflow-ls: cannot start the async runtime: {error}"
+            );
             return ExitCode::from(2);
         }
     };
@@ -88,13 +102,18 @@ fn main() -> ExitCode {
         let opened = transport::OpenedTexts::default();
         let (service, socket) = handlers::service(opened.clone());
         let shutdown = std::sync::Arc::new(std::sync::atomic::AtomicBool::new(false));
-        Server::new(
+        let (output, output_failed) = transport::Output::new(tokio::io::stdout());
+        let serve = Server::new(
             transport::sanitize(tokio::io::stdin(), shutdown.clone(), opened),
-            tokio::io::stdout(),
+            output,
             socket,
         )
-        .serve(service)
-        .await;
+        .serve(service);
+        // A closed stdout ends the output, and so the session.
+        tokio::select! {
+            () = serve => {}
+            () = output_failed.notified() => {}
+        }
         shutdown.load(std::sync::atomic::Ordering::SeqCst)
     });
     // Blocking analysis tasks may still be running; they hold nothing to flush.

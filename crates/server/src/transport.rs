@@ -8,10 +8,12 @@
 //! notification without it.
 
 use std::collections::VecDeque;
+use std::pin::Pin;
 use std::sync::atomic::{AtomicBool, Ordering};
 use std::sync::{Arc, Mutex};
+use std::task::{Context, Poll};
 
-use tokio::io::{AsyncRead, AsyncReadExt, AsyncWriteExt, DuplexStream};
+use tokio::io::{AsyncRead, AsyncReadExt, AsyncWrite, AsyncWriteExt, DuplexStream};
 use tower_lsp_server::ls_types::Uri;
 
 const HEADER_END: &[u8] = b"\r\n\r\n";
@@ -109,6 +111,55 @@ pub fn widen_stdin_pipe() {
 
 #[cfg(not(target_os = "linux"))]
 pub fn widen_stdin_pipe() {}
+
+/// The protocol's output (stdout), which says when a write to it fails: the
+/// client no longer reads it (a closed pipe), so the server has nothing
+/// more to do. tower-lsp only stops writing, and would serve on, unheard,
+/// until stdin ends.
+pub struct Output<W> {
+    inner: W,
+    failed: Arc<tokio::sync::Notify>,
+}
+
+impl<W> Output<W> {
+    /// `inner`, and what is notified at its first failed write or flush.
+    pub fn new(inner: W) -> (Output<W>, Arc<tokio::sync::Notify>) {
+        let failed = Arc::new(tokio::sync::Notify::new());
+        let output = Output {
+            inner,
+            failed: failed.clone(),
+        };
+        (output, failed)
+    }
+
+    fn watch<T>(&self, result: Poll<std::io::Result<T>>) -> Poll<std::io::Result<T>> {
+        if let Poll::Ready(Err(error)) = &result {
+            tracing::info!("the output is closed ({error}): the client is gone");
+            self.failed.notify_one();
+        }
+        result
+    }
+}
+
+impl<W: AsyncWrite + Unpin> AsyncWrite for Output<W> {
+    fn poll_write(
+        mut self: Pin<&mut Self>,
+        cx: &mut Context<'_>,
+        buf: &[u8],
+    ) -> Poll<std::io::Result<usize>> {
+        let result = Pin::new(&mut self.inner).poll_write(cx, buf);
+        self.watch(result)
+    }
+
+    fn poll_flush(mut self: Pin<&mut Self>, cx: &mut Context<'_>) -> Poll<std::io::Result<()>> {
+        let result = Pin::new(&mut self.inner).poll_flush(cx);
+        self.watch(result)
+    }
+
+    fn poll_shutdown(mut self: Pin<&mut Self>, cx: &mut Context<'_>) -> Poll<std::io::Result<()>> {
+        Pin::new(&mut self.inner).poll_shutdown(cx)
+    }
+}
 
 enum Frame {
     /// A whole message: `consumed` bytes, the body at `body`.

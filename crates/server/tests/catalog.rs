@@ -8,7 +8,7 @@ mod support;
 use std::path::{Path, PathBuf};
 
 use serde_json::{Value, json};
-use support::{Server, repo_root};
+use support::{Server, apply_edits, repo_root};
 
 fn workspace() -> PathBuf {
     repo_root().join("tests/data/lsp/catalog-workspace")
@@ -91,6 +91,52 @@ fn diagnostics_completion_signature_help_and_hover() {
     assert!(markdown.starts_with("**package** `ORCA.DFT`"), "{markdown}");
     assert!(markdown.contains("defaults: requires `compute+CPU`, memory `1GiB`"));
     assert_eq!(server.stop().code(), Some(0));
+}
+
+/// The label of the active parameter of the signature help at the end of
+/// `before` (in a flow `before` + `after` of the catalog workspace).
+fn active_parameter_at_end_of(before: &str, after: &str) -> Option<String> {
+    let mut server = Server::start();
+    server.initialize(&workspace(), json!({}), json!({}));
+    let path = workspace().join("typing.flow");
+    let uri = server.open(&path, &format!("{before}{after}"));
+    let line = before.lines().count() as u32 - 1;
+    let character = before.lines().last().unwrap().len() as u32;
+    let help = server.request("textDocument/signatureHelp", at(&uri, line, character));
+    assert_eq!(server.stop().code(), Some(0));
+    let signature = &help["signatures"][0];
+    assert!(
+        signature["label"]
+            .as_str()
+            .unwrap()
+            .starts_with("ORCA.DFT(")
+    );
+    assert_eq!(help["activeParameter"], signature["activeParameter"]);
+    let active = help["activeParameter"].as_u64()? as usize;
+    Some(
+        signature["parameters"][active]["label"]
+            .as_str()?
+            .to_string(),
+    )
+}
+
+#[test]
+fn signature_help_names_the_parameter_whose_value_is_being_typed() {
+    let step = "require mol;\nstep B runs ORCA.DFT (charge = 1, input = mol, method = ";
+    let method = Some("method: Enum (\"B3LYP\" | \"PBE0\")".to_string());
+    // An empty value (a syntax error there), with or without the space.
+    assert_eq!(active_parameter_at_end_of(step, ");\n"), method);
+    assert_eq!(active_parameter_at_end_of(step.trim_end(), " );\n"), method);
+    // A broken value: an enum value typed without its quotes, in two words.
+    assert_eq!(
+        active_parameter_at_end_of(&format!("{step}B3 LYP"), ");\n"),
+        method
+    );
+    // After the comma: the next parameter is not chosen yet.
+    assert_eq!(
+        active_parameter_at_end_of(&format!("{step}\"PBE0\", "), ");\n"),
+        None
+    );
 }
 
 fn write(path: &Path, text: &str) {
@@ -241,4 +287,141 @@ fn catalogs_are_watched_under_any_name() {
     };
     assert!(diagnostics.is_empty());
     assert_eq!(server.stop().code(), Some(0));
+}
+
+/// The `window/showMessage` warnings received so far whose text holds `needle`.
+fn warnings_about(server: &Server, needle: &str) -> Vec<String> {
+    server
+        .notifications
+        .iter()
+        .filter(|n| n["method"] == "window/showMessage" && n["params"]["type"] == 2)
+        .filter_map(|n| n["params"]["message"].as_str())
+        .filter(|m| m.contains(needle))
+        .map(str::to_string)
+        .collect()
+}
+
+#[test]
+fn a_setting_naming_a_missing_file_is_said_with_its_path() {
+    let dir = tempfile::tempdir().unwrap();
+    let root = dir.path();
+    std::fs::create_dir(root.join("cluster")).unwrap();
+    write(
+        &root.join("cluster/site.topology"),
+        "compute+CPU:4,1073741824\n",
+    );
+    write(&root.join("a.flow"), "step A runs P.Run (n = 4);\n");
+    let mut server = Server::start();
+    server.initialize(
+        root,
+        json!({}),
+        json!({"topology": "cluster/site.topolgy", "catalog": "pkgs/typo.toml"}),
+    );
+    for (setting, path) in [
+        ("easyflow.topology", "cluster/site.topolgy"),
+        ("easyflow.catalog", "pkgs/typo.toml"),
+    ] {
+        let warning = server.wait_for(|m| {
+            m["method"] == "window/showMessage"
+                && m["params"]["message"]
+                    .as_str()
+                    .is_some_and(|t| t.contains(setting))
+        });
+        assert_eq!(warning["params"]["type"], 2, "a warning");
+        let message = warning["params"]["message"].as_str().unwrap();
+        assert!(message.contains(path), "{message}");
+        assert!(
+            message.contains(&root.join(path).display().to_string()),
+            "the full path too: {message}"
+        );
+    }
+    // Corrected: the topology is used, and nothing more is said about it.
+    server.notify(
+        "workspace/didChangeConfiguration",
+        json!({"settings": {"easyflow": {"topology": "cluster/site.topology", "catalog": "pkgs/typo.toml"}}}),
+    );
+    let uri = server.open(&root.join("a.flow"), "step A runs P.Run (n = 4);\n");
+    server.diagnostics(&uri, 0);
+    assert_eq!(
+        warnings_about(&server, "easyflow.topology"),
+        Vec::<String>::new()
+    );
+    // Wrong again: said again, with the new path.
+    server.notify(
+        "workspace/didChangeConfiguration",
+        json!({"settings": {"easyflow": {"topology": "/nowhere/x.topology"}}}),
+    );
+    server.wait_for(|m| {
+        m["method"] == "window/showMessage"
+            && m["params"]["message"].as_str().is_some_and(|t| {
+                t.contains("easyflow.topology") && t.contains("/nowhere/x.topology")
+            })
+    });
+    let log = server.log();
+    assert!(
+        log.contains("easyflow.topology") && log.contains("cluster/site.topolgy"),
+        "{log}"
+    );
+    assert!(
+        log.contains("easyflow.catalog") && log.contains("pkgs/typo.toml"),
+        "{log}"
+    );
+    assert_eq!(server.stop().code(), Some(0));
+}
+
+/// Applies the E0803 quick fix of `text` (in the catalog workspace) and
+/// returns the fixed text with its diagnostics' codes.
+fn apply_missing_parameters_fix(text: &str) -> (String, Vec<String>) {
+    let mut server = Server::start();
+    server.initialize(&workspace(), json!({}), json!({}));
+    let uri = server.open(&workspace().join("fixing.flow"), text);
+    let diagnostics = server.diagnostics(&uri, 0);
+    let missing = diagnostics
+        .iter()
+        .find(|d| d["code"] == "E0803")
+        .expect("E0803")
+        .clone();
+    let actions = server.request(
+        "textDocument/codeAction",
+        json!({
+            "textDocument": {"uri": uri},
+            "range": missing["range"],
+            "context": {"diagnostics": [missing]}
+        }),
+    );
+    let action = actions
+        .as_array()
+        .unwrap()
+        .iter()
+        .find(|a| {
+            a["title"]
+                .as_str()
+                .unwrap()
+                .starts_with("Add the missing required parameters")
+        })
+        .expect("the E0803 fix");
+    let fixed = apply_edits(text, &action["edit"]["changes"][uri.as_str()]);
+    server.notify(
+        "textDocument/didChange",
+        json!({"textDocument": {"uri": uri, "version": 1}, "contentChanges": [{"text": fixed}]}),
+    );
+    let codes = codes(&server.diagnostics(&uri, 1));
+    assert_eq!(server.stop().code(), Some(0));
+    (fixed, codes)
+}
+
+#[test]
+fn the_missing_parameters_fix_gives_a_file_parameter_a_file() {
+    // No required file: one is required for it (`input = ""` was an E0804).
+    let (fixed, codes) =
+        apply_missing_parameters_fix("step B runs ORCA.DFT (method = \"PBE0\");\n");
+    assert_eq!(
+        fixed,
+        "require input;\n\nstep B runs ORCA.DFT (method = \"PBE0\", input = input);\n"
+    );
+    assert_eq!(codes, Vec::<String>::new());
+    // A required file of the flow.
+    let (fixed, codes) = apply_missing_parameters_fix("require mol;\nstep B runs ORCA.DFT ();\n");
+    assert_eq!(fixed, "require mol;\nstep B runs ORCA.DFT (input = mol);\n");
+    assert_eq!(codes, Vec::<String>::new());
 }

@@ -8,7 +8,7 @@ mod support;
 use std::path::PathBuf;
 
 use serde_json::{Value, json};
-use support::{Server, repo_root, uri};
+use support::{Server, apply_edits, repo_root, uri};
 
 fn workspace() -> PathBuf {
     repo_root().join("tests/data/lsp/workspace")
@@ -341,39 +341,6 @@ fn settings_turn_features_off_and_a_topology_change_rechecks_open_flows() {
 
 fn uri_of(path: &std::path::Path) -> String {
     uri(path)
-}
-
-/// Applies LSP text edits (positions on ASCII text) to `text`.
-fn apply_edits(text: &str, edits: &Value) -> String {
-    let line_starts: Vec<usize> = std::iter::once(0)
-        .chain(text.match_indices('\n').map(|(i, _)| i + 1))
-        .collect();
-    let offset = |p: &Value| {
-        line_starts[p["line"].as_u64().unwrap() as usize]
-            + p["character"].as_u64().unwrap() as usize
-    };
-    let mut edits: Vec<(usize, usize, String)> = edits
-        .as_array()
-        .unwrap()
-        .iter()
-        .map(|e| {
-            (
-                offset(&e["range"]["start"]),
-                offset(&e["range"]["end"]),
-                e["newText"].as_str().unwrap().to_string(),
-            )
-        })
-        .collect();
-    edits.sort();
-    let mut out = String::new();
-    let mut at = 0;
-    for (start, end, new) in edits {
-        out.push_str(&text[at..start]);
-        out.push_str(&new);
-        at = end;
-    }
-    out.push_str(&text[at..]);
-    out
 }
 
 #[test]

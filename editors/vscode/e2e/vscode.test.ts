@@ -28,6 +28,8 @@ const fixture = join(root, "e2e", "workspace");
 const results = join(root, "test-results", "e2e");
 const PIPELINE = readFileSync(join(fixture, "pipeline.flow"), "utf8");
 const REPORT = readFileSync(join(fixture, "report.flow"), "utf8");
+/** The export command's offer (`SAVE_BESIDE` in src/exportCommand.ts). */
+const SAVE_BESIDE = "Save Beside the Flow";
 
 let server: CodeServer;
 let browser: Browser;
@@ -435,6 +437,10 @@ check("Export Workflow… refuses a flow with errors, and opens the export of a 
     "the export open as JSON",
     (mode) => `the language is ${mode}`,
   );
+  // Opened at its top (56 lines, more than the editor shows): the first
+  // lines visible, the cursor on the first.
+  await workbench.waitForText((text) => text.startsWith('{\n  "tasks": [\n'), "the first lines of the export");
+  await workbench.waitForCursor({ line: 1, column: 1 }, "the cursor at the start of the export");
   await waitUntil(
     () => toasts.allInnerTexts(),
     (texts) => texts.some((t) => t.includes("Save it as report.workload.json?")),
@@ -442,6 +448,23 @@ check("Export Workflow… refuses a flow with errors, and opens the export of a 
     (texts) => `the notifications say: ${JSON.stringify(texts)}`,
   );
   await workbench.screenshot("export");
+  await exportOpensAtTheTop("the workload export");
+
+  // Saved beside the flow, it opens again (the saved file), at its top too:
+  // also when its editor was open, scrolled to its end, as the user left it
+  // after an earlier export.
+  await workbench.clickNotification(SAVE_BESIDE);
+  await workbench.waitForActiveEditor("report.workload.json");
+  await exportOpensAtTheTop("the saved export");
+  await workbench.page.keyboard.press("Control+End");
+  await workbench.waitForCursor({ line: 57 }, "the cursor at the end of the saved export");
+  await workbench.runCommand("View: Focus First Editor Group");
+  await workbench.runCommandAsking("EasyFlow: Export Workflow…");
+  await workbench.pick("Workload description (JSON)");
+  await workbench.clickNotification(SAVE_BESIDE);
+  await workbench.clickDialog("Replace");
+  await workbench.waitForActiveEditor("report.workload.json");
+  await exportOpensAtTheTop("the export saved again");
   await workbench.runCommand("Notifications: Clear All Notifications");
 });
 
@@ -529,6 +552,13 @@ check("with easyflow.run.engine toil the flow runs on Toil; easyflow.codeLens.en
   await workbench.openFile("report.flow");
   await workbench.waitForCodeLenses((lenses) => lenses[0]?.includes("▶ Run") === true, "Run back above the first step");
 });
+
+/** The active editor shows an export (56 lines, more than the editor
+ * shows) from its first line, with the cursor there. */
+async function exportOpensAtTheTop(what: string): Promise<void> {
+  await workbench.waitForText((text) => text.startsWith('{\n  "tasks": [\n'), `the first lines of ${what}`);
+  await workbench.waitForCursor({ line: 1, column: 1 }, `the cursor at the start of ${what}`);
+}
 
 check("Format Document puts a disarranged step back in the canonical style", async () => {
   await workbench.openFile("report.flow");

@@ -375,6 +375,21 @@ export class Workbench {
     return path;
   }
 
+  /** Waits until the active editor is the one of the file named `name`. */
+  async waitForActiveEditor(name: string): Promise<void> {
+    await this.page.locator(`.editor-group-container.active .tab.active[data-resource-name="${name}"]`).waitFor();
+  }
+
+  /** Clicks the button labelled `label` of a notification. */
+  async clickNotification(label: string): Promise<void> {
+    await this.page.locator(".notifications-toasts .monaco-button", { hasText: label }).first().click();
+  }
+
+  /** Clicks the button labelled `label` of the modal dialog once it shows. */
+  async clickDialog(label: string): Promise<void> {
+    await this.page.locator(".monaco-dialog-box .monaco-button", { hasText: label }).first().click();
+  }
+
   /** Closes every widget and editor, discarding changes, leaving an empty workbench for the next check. */
   async reset(): Promise<void> {
     await this.page.keyboard.press("Escape");

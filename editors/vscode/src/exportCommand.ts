@@ -13,6 +13,9 @@ import type { ExportFormat } from "./protocol";
 /** LSP's RequestFailed: the server refused (the flow has errors). */
 const REQUEST_FAILED = -32803;
 export const SAVE_BESIDE = "Save Beside the Flow";
+/** Where an export opens: at its first line, whatever the editor would
+ * restore (the end, where the user left the file after an earlier export). */
+const TOP = new vscode.Range(0, 0, 0, 0);
 
 export async function exportWorkflow(client: EasyFlowClient, format?: string): Promise<vscode.TextDocument | undefined> {
   const editor = vscode.window.activeTextEditor;
@@ -56,7 +59,7 @@ export async function exportWorkflow(client: EasyFlowClient, format?: string): P
     return undefined;
   }
   const exported = await vscode.workspace.openTextDocument({ content: text, language: choice.language });
-  await vscode.window.showTextDocument(exported, { viewColumn: vscode.ViewColumn.Beside, preview: false });
+  await vscode.window.showTextDocument(exported, { viewColumn: vscode.ViewColumn.Beside, preview: false, selection: TOP });
   void offerToSave(flow, choice, text);
   return exported;
 }
@@ -81,5 +84,5 @@ async function offerToSave(flow: vscode.TextDocument, choice: ExportFormat, text
     // Not there yet.
   }
   await vscode.workspace.fs.writeFile(target, Buffer.from(text, "utf8"));
-  await vscode.window.showTextDocument(target, { viewColumn: vscode.ViewColumn.Beside, preview: false });
+  await vscode.window.showTextDocument(target, { viewColumn: vscode.ViewColumn.Beside, preview: false, selection: TOP });
 }

@@ -73,7 +73,9 @@ impl LanguageServer for Server {
     }
 
     async fn did_change_configuration(&self, params: DidChangeConfigurationParams) {
-        notifications::did_change_configuration(self, params);
+        if notifications::did_change_configuration(self, params) {
+            crate::path_settings::warn_missing(self).await;
+        }
         self.show_skipped().await;
     }
 

@@ -16,6 +16,7 @@ use tower_lsp_server::ls_types::*;
 
 use crate::convert::Lines;
 use crate::line_index::LineIndex;
+use crate::path_settings;
 use crate::server::Server;
 use crate::state::{Document, path_of};
 use crate::workspace::{self, Flows};
@@ -24,6 +25,7 @@ pub fn initialized(server: &Server) {
     tracing::info!("initialized");
     let server = server.clone();
     tokio::spawn(async move {
+        path_settings::warn_missing(&server).await;
         workspace::register_watchers(&server.state, &server.client).await;
         workspace::index(&server.state, &server.client).await;
         server.indexed.send_replace(true);
@@ -212,8 +214,9 @@ fn reload_closed_flow(server: &Server, path: &Path) {
     });
 }
 
-pub fn did_change_configuration(server: &Server, params: DidChangeConfigurationParams) {
-    let topology_changed = {
+/// Applies the new settings; returns whether a path setting changed.
+pub fn did_change_configuration(server: &Server, params: DidChangeConfigurationParams) -> bool {
+    let paths_changed = {
         let mut state = server.state.lock();
         let before = (
             state.settings.topology.clone(),
@@ -225,7 +228,7 @@ pub fn did_change_configuration(server: &Server, params: DidChangeConfigurationP
             state.settings.catalog.clone(),
         ) != before
     };
-    if topology_changed {
+    if paths_changed {
         workspace::rediscover(&server.state, Flows::All);
     }
     server.diagnostics.schedule_all_open();
@@ -235,6 +238,7 @@ pub fn did_change_configuration(server: &Server, params: DidChangeConfigurationP
         let _ = client.code_lens_refresh().await;
     });
     workspace::watch_new_catalogs(&server.state, &server.client);
+    paths_changed
 }
 
 pub fn did_change_watched_files(server: &Server, params: DidChangeWatchedFilesParams) {

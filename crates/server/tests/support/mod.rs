@@ -71,17 +71,25 @@ impl Server {
     }
 
     pub fn start_with_env(env: &[(&str, &str)]) -> Server {
+        Server::start_with(env, None)
+    }
+
+    /// A server with `env`, its stderr going to `stderr` when given (its
+    /// [`Server::log`] is then empty), else to a log file.
+    pub fn start_with(env: &[(&str, &str)], stderr: Option<Stdio>) -> Server {
         let log = std::env::temp_dir().join(format!(
             "easyflow-ls-test-{}-{}.log",
             std::process::id(),
             fastrand_id()
         ));
+        let stderr =
+            stderr.unwrap_or_else(|| std::fs::File::create(&log).expect("a log file").into());
         let mut command = Command::new(env!("CARGO_BIN_EXE_easyflow-ls"));
         command
             .arg("--stdio")
             .stdin(Stdio::piped())
             .stdout(Stdio::piped())
-            .stderr(std::fs::File::create(&log).expect("a log file"));
+            .stderr(stderr);
         for (key, value) in env {
             command.env(key, value);
         }
@@ -401,4 +409,37 @@ pub fn offset_in(text: &str, line: u32, character: u32, encoding: Encoding) -> u
         }
     }
     start + line_text.len()
+}
+
+/// Applies LSP text edits (positions on ASCII text) to `text`.
+pub fn apply_edits(text: &str, edits: &Value) -> String {
+    let line_starts: Vec<usize> = std::iter::once(0)
+        .chain(text.match_indices('\n').map(|(i, _)| i + 1))
+        .collect();
+    let offset = |p: &Value| {
+        line_starts[p["line"].as_u64().unwrap() as usize]
+            + p["character"].as_u64().unwrap() as usize
+    };
+    let mut edits: Vec<(usize, usize, String)> = edits
+        .as_array()
+        .unwrap()
+        .iter()
+        .map(|e| {
+            (
+                offset(&e["range"]["start"]),
+                offset(&e["range"]["end"]),
+                e["newText"].as_str().unwrap().to_string(),
+            )
+        })
+        .collect();
+    edits.sort();
+    let mut out = String::new();
+    let mut at = 0;
+    for (start, end, new) in edits {
+        out.push_str(&text[at..start]);
+        out.push_str(&new);
+        at = end;
+    }
+    out.push_str(&text[at..]);
+    out
 }

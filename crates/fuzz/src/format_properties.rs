@@ -1,7 +1,6 @@
-//! The properties of `formatting.md`, checked on one text: shared by the case
-//! tests, the property tests over every test flow, and proptest.
-
-#![allow(dead_code)]
+//! The properties of `formatting.md`, checked on one text: the oracle of the
+//! `format` fuzz target, and of the formatter's case tests, its property
+//! tests over every test flow, and proptest.
 
 use easyflow_db::{Database, SourceFile};
 use easyflow_fmt::{FormatError, Options, comment_positions, format, kept_tokens};
@@ -133,7 +132,7 @@ fn has_comments(text: &str) -> bool {
 
 /// The non-trivia tokens of `text` joined by `separator` (`~` stays glued to
 /// `step`: the parser requires it).
-pub fn respread(text: &str, separator: &str) -> String {
+fn respread(text: &str, separator: &str) -> String {
     let lexed = lex(text);
     let mut out = String::new();
     let mut glue = true;
@@ -150,9 +149,9 @@ pub fn respread(text: &str, separator: &str) -> String {
     out
 }
 
-pub struct Line<'a> {
-    pub text: &'a str,
-    pub ending: Option<&'a str>,
+struct Line<'a> {
+    text: &'a str,
+    ending: Option<&'a str>,
 }
 
 /// The lines of `out` whose line break is not inside a token (string,
@@ -184,13 +183,15 @@ fn lines_outside_tokens(out: &str) -> Vec<Line<'_>> {
 }
 
 /// A line longer than `width` that is not excused: lines a multi-line token
-/// spans are not measured, nor trailing comments; a line with an inline
-/// block comment is excused (the comment stays where it is, inside its
-/// line), and so is a line of at most two words (runs of glued tokens, such
+/// spans are not measured, nor trailing comments; a line with a block
+/// comment is excused (the comment stays where it is, inside its line,
+/// before or after code), and so is a line of at most two words (runs of glued tokens, such
 /// as `sweep "a long string",` or `A.outs["x"],`), or one with a word that
 /// alone does not fit beside the indentation, or one that opens a list (a
-/// list stays on the line of its `=`).
-pub fn overlong_line(out: &str, width: usize) -> Option<String> {
+/// list stays on the line of its `=`). The formatter never breaks before an
+/// empty `()` or `[]`, nor between `=` (and `sweep`) and a list: each counts
+/// as part of the word before it ([`unbreakable_words`]).
+fn overlong_line(out: &str, width: usize) -> Option<String> {
     let lexed = lex(out);
     let chars = |s: &str| s.chars().count();
     let mut line_start = 0usize;
@@ -198,7 +199,7 @@ pub fn overlong_line(out: &str, width: usize) -> Option<String> {
     let mut excused = false;
     let mut has_code = false;
     // Words: runs of tokens with no whitespace between them.
-    let mut words: Vec<usize> = Vec::new();
+    let mut words: Vec<String> = Vec::new();
     let mut glued = false;
     for i in 0..=lexed.len() {
         let (kind, text, start) = if i < lexed.len() {
@@ -213,13 +214,14 @@ pub fn overlong_line(out: &str, width: usize) -> Option<String> {
         if kind == SyntaxKind::NEWLINE {
             let line = &out[line_start..start];
             let indent = line.len() - line.trim_start().len();
-            let longest = words.iter().copied().max().unwrap_or(0);
+            let units = unbreakable_words(&words);
+            let longest = units.iter().map(|w| chars(w)).max().unwrap_or(0);
             // A list opens on the line of its `=`: `name = sweep [` cannot break.
             let opens_list = line.trim_end().ends_with('[');
             if measured > width
                 && !excused
                 && !opens_list
-                && words.len() > 2
+                && units.len() > 2
                 && longest + indent <= width
             {
                 return Some(line.to_string());
@@ -245,12 +247,13 @@ pub fn overlong_line(out: &str, width: usize) -> Option<String> {
             if next_is_newline {
                 continue; // a trailing comment
             }
-            excused = true; // an inline comment
         }
+        // A block comment stays where it was in its line, before or after code.
+        excused |= kind == SyntaxKind::BLOCK_COMMENT;
         has_code |= !is_comment;
         match words.last_mut() {
-            Some(word) if glued => *word += chars(text),
-            _ => words.push(chars(text)),
+            Some(word) if glued => word.push_str(text),
+            _ => words.push(text.to_string()),
         }
         glued = true;
         measured = chars(&out[line_start..usize::from(lexed.range(i).end())]);
@@ -258,7 +261,39 @@ pub fn overlong_line(out: &str, width: usize) -> Option<String> {
     None
 }
 
-/// Checks that comments' places survived, from the crate's own placement.
-pub fn same_comment_places(a: &str, b: &str) -> bool {
-    comment_positions(a) == comment_positions(b)
+/// `words` joined where the formatter cannot break between them: an empty
+/// `()` or `[]` and the word before it (also a `(` that ends the line: the
+/// list holds only comments), and a list with the `name =` (or
+/// `name = sweep`) before it (also a `name = sweep` that ends the line).
+fn unbreakable_words(words: &[String]) -> Vec<String> {
+    let mut joined: Vec<String> = Vec::with_capacity(words.len());
+    for (i, word) in words.iter().enumerate() {
+        let mut word = word.clone();
+        let last = i + 1 == words.len();
+        let empty = word.starts_with("()") || word.starts_with("[]") || (word == "(" && last);
+        // A list, or the `sweep` of one whose `[` a comment sent to the next line.
+        if word.starts_with('[') || (word == "sweep" && last) {
+            // Back over `sweep`, then `=` or `<-`, then the name.
+            let mut glue = |joined: &mut Vec<String>, is: &dyn Fn(&str) -> bool| {
+                if joined.last().is_some_and(|w| is(w)) {
+                    word = format!("{} {word}", joined.pop().unwrap_or_default());
+                    true
+                } else {
+                    false
+                }
+            };
+            glue(&mut joined, &|w| w == "sweep");
+            if glue(&mut joined, &|w| w == "=" || w == "<-") {
+                glue(&mut joined, &|_| true);
+            }
+        }
+        match joined.last_mut() {
+            Some(last) if empty => {
+                last.push(' ');
+                last.push_str(&word);
+            }
+            _ => joined.push(word),
+        }
+    }
+    joined
 }

@@ -14,17 +14,13 @@ use serde_json::json;
 use tower_lsp_server::jsonrpc;
 use tower_lsp_server::ls_types as lsp;
 
-use crate::line_index::LineIndex;
 use crate::lsp_ext;
 
-/// How the client counts characters in a line.
-#[derive(Debug, Clone, Copy, PartialEq, Eq)]
-pub enum Encoding {
-    Utf8,
-    Utf16,
-}
+pub use easyflow_ide::line_index::Encoding;
+use easyflow_ide::line_index::{self, LineIndex, Position};
 
-/// A document's line index with the negotiated encoding.
+/// A document's line index with the negotiated encoding: the shared
+/// conversion ([`line_index::Lines`]) in the protocol's types.
 pub struct Lines<'a> {
     pub index: &'a LineIndex,
     pub text: &'a SourceText,
@@ -32,30 +28,17 @@ pub struct Lines<'a> {
 }
 
 impl Lines<'_> {
-    pub fn position(&self, offset: TextSize) -> lsp::Position {
-        let offset = offset.min(self.text.len());
-        let (line, line_start) = self.index.line_of(offset);
-        // An offset inside a character counts from that character's start.
-        let mut end = offset;
-        while !self.text.is_char_boundary(end) {
-            end -= TextSize::from(1);
+    fn shared(&self) -> line_index::Lines<'_> {
+        line_index::Lines {
+            index: self.index,
+            text: self.text,
+            encoding: self.encoding,
         }
-        let before = TextRange::new(line_start, end);
-        let character = match self.encoding {
-            Encoding::Utf8 => usize::from(before.len()),
-            // Counted piece by piece: a long line of a rope is not copied.
-            Encoding::Utf16 => self
-                .text
-                .pieces(before)
-                .into_iter()
-                .flatten()
-                .map(|piece| match piece.is_ascii() {
-                    true => piece.len(),
-                    false => piece.chars().map(char::len_utf16).sum(),
-                })
-                .sum(),
-        };
-        lsp::Position::new(line, character as u32)
+    }
+
+    pub fn position(&self, offset: TextSize) -> lsp::Position {
+        let Position { line, character } = self.shared().position(offset);
+        lsp::Position::new(line, character)
     }
 
     pub fn range(&self, range: TextRange) -> lsp::Range {
@@ -65,38 +48,10 @@ impl Lines<'_> {
     /// The byte offset of a position, clamped into the document and to the
     /// end of its line (before a `\r\n`).
     pub fn offset(&self, position: lsp::Position) -> TextSize {
-        let Some(line) = self.index.line(position.line) else {
-            return self.text.len();
-        };
-        // Only the line's last bytes and, in UTF-16, its text up to the
-        // column are read: a long line of a rope is not copied.
-        let ends_with = |end: &str| {
-            line.len() >= TextSize::of(end)
-                && self
-                    .text
-                    .get(TextRange::new(line.end() - TextSize::of(end), line.end()))
-                    .is_some_and(|text| text == end)
-        };
-        let mut line_end = line.end();
-        if ends_with("\r\n") {
-            line_end -= TextSize::from(2);
-        } else if ends_with("\n") {
-            line_end -= TextSize::from(1);
-        }
-        let content = TextRange::new(line.start(), line_end);
-        let col = match self.encoding {
-            Encoding::Utf8 => position.character as usize,
-            Encoding::Utf16 => utf16_to_utf8_column(
-                self.text.pieces(content).into_iter().flatten(),
-                position.character,
-            ),
-        };
-        let mut offset = line.start() + TextSize::from(col.min(usize::from(content.len())) as u32);
-        // A column inside a multi-byte character lands on its start.
-        while !self.text.is_char_boundary(offset) {
-            offset -= TextSize::from(1);
-        }
-        offset.min(line_end)
+        self.shared().offset(Position {
+            line: position.line,
+            character: position.character,
+        })
     }
 
     pub fn text_range(&self, range: lsp::Range) -> TextRange {
@@ -104,23 +59,6 @@ impl Lines<'_> {
         let end = self.offset(range.end).max(start);
         TextRange::new(start, end)
     }
-}
-
-/// The byte column of UTF-16 column `wide` in a line given in pieces (its
-/// length when past its end; inside a surrogate pair, that character's
-/// start).
-fn utf16_to_utf8_column<'a>(line: impl Iterator<Item = &'a str>, wide: u32) -> usize {
-    let (mut units, mut bytes) = (0, 0);
-    for piece in line {
-        for (at, c) in piece.char_indices() {
-            units += c.len_utf16();
-            if units > wide as usize {
-                return bytes + at;
-            }
-        }
-        bytes += piece.len();
-    }
-    bytes
 }
 
 // ---------------------------------------------------------------------------
@@ -564,73 +502,5 @@ pub fn export_refused(
         code: jsonrpc::ErrorCode::ServerError(lsp::error_codes::REQUEST_FAILED),
         message: message.into(),
         data: None,
-    }
-}
-
-#[cfg(test)]
-mod tests {
-    use super::*;
-
-    /// Positions and offsets read from a rope (a text edited many times,
-    /// with long lines across its chunks) are those read from the same text
-    /// flat, in both encodings, also past line ends and past the end.
-    #[test]
-    fn a_rope_converts_as_its_flat_text() {
-        let long = "long line ".repeat(300);
-        let pieces = [
-            "a",
-            "\u{e9}",
-            "\u{1f600}",
-            "\n",
-            "\r\n",
-            "\r",
-            "xyz ",
-            &long,
-        ];
-        let mut rng = fastrand::Rng::with_seed(3);
-        for _ in 0..6 {
-            let mut flat = String::new();
-            let mut rope = SourceText::default();
-            for _ in 0..40 {
-                let boundary = |at: usize| (at..).find(|&at| flat.is_char_boundary(at)).unwrap();
-                let start = boundary(rng.usize(..=flat.len()));
-                let end = boundary(rng.usize(start..=flat.len().min(start + 40)));
-                let inserted = pieces[rng.usize(..pieces.len())];
-                flat.replace_range(start..end, inserted);
-                rope.edit(
-                    TextRange::new((start as u32).into(), (end as u32).into()),
-                    inserted,
-                );
-            }
-            let index = LineIndex::new(&flat);
-            let flat = SourceText::from(flat);
-            assert_eq!(rope, flat);
-            let line_count = index.line_of(flat.len()).0;
-            for encoding in [Encoding::Utf8, Encoding::Utf16] {
-                let lines = |text| Lines {
-                    index: &index,
-                    text,
-                    encoding,
-                };
-                let (rope, flat) = (lines(&rope), lines(&flat));
-                for offset in 0..=u32::from(flat.text.len()) + 2 {
-                    assert_eq!(
-                        rope.position(offset.into()),
-                        flat.position(offset.into()),
-                        "{encoding:?} offset {offset}"
-                    );
-                }
-                for line in 0..=line_count + 1 {
-                    for character in [0, 1, 2, 3, 5, 40, 1_000, 2_500, 5_000] {
-                        let position = lsp::Position::new(line, character);
-                        assert_eq!(
-                            rope.offset(position),
-                            flat.offset(position),
-                            "{encoding:?} {position:?}"
-                        );
-                    }
-                }
-            }
-        }
     }
 }

@@ -7,11 +7,14 @@ use std::sync::Arc;
 use easyflow_diagnostics::{Diagnostic, TextRange, TextSize};
 use easyflow_syntax::ast::{self, AstNode, TreeNode};
 use easyflow_syntax::green::{GreenRef, GreenTokenRef};
-use easyflow_syntax::{ChunkItem, ChunkItems, GreenNode, GreenNodeData, NodeOrToken, SyntaxKind};
+use easyflow_syntax::value::{LiteralValue, Value};
+use easyflow_syntax::{
+    ChunkItem, ChunkItems, GreenNode, GreenNodeData, NodeOrToken, StepMember, SyntaxKind,
+};
 
 use smol_str::SmolStr;
 
-use crate::attributes::{Value, check_step_attribute};
+use crate::attributes::check_step_attribute;
 use crate::rules::steps as rules;
 use crate::{Db, SourceFile, parse};
 
@@ -323,8 +326,8 @@ pub fn file_outline<'db>(db: &'db dyn Db, file: SourceFile) -> FileOutline<'db> 
                     let value = attribute.value();
                     outline.flow_attributes.push(FlowAttributeEntry {
                         key: attribute.key().map(|k| (k.text(), k.syntax().text_range())),
-                        value: Value::of(value.as_ref()),
-                        value_range: value.map(|v| v.syntax().text_range()),
+                        value_range: value.as_ref().map(|v| v.syntax().text_range()),
+                        value: Value::of(value),
                     });
                 }
                 _ => {}
@@ -604,7 +607,7 @@ impl StepWalker {
     fn attribute(&mut self, attribute: ast::Attribute<GreenRef<'_>>) {
         let key = attribute.key();
         let value_node = attribute.value();
-        let value = Value::of(value_node.as_ref());
+        let value = Value::of(value_node);
         let anchors = AttributeAnchors {
             key: key.map(|k| k.syntax().text_range()),
             value: value_node.map(|v| v.syntax().text_range()),
@@ -710,9 +713,11 @@ impl StepWalker {
         let Some(node) = node else { return };
         let range = node.syntax().text_range();
         self.anchors.memory_value = Some(range);
-        match value {
-            Value::Int(bytes) if *bytes >= 0 => self.summary.requirement.memory = *bytes as u64,
-            Value::String(text) => match easyflow_topology::parse_memory(text) {
+        match value.literal() {
+            Some(LiteralValue::Int(bytes)) if *bytes >= 0 => {
+                self.summary.requirement.memory = *bytes as u64
+            }
+            Some(LiteralValue::String(text)) => match easyflow_topology::parse_memory(text) {
                 Ok(bytes) => {
                     self.summary.requirement.memory = bytes;
                     self.summary.requirement.memory_text = Some(text.clone());
@@ -850,10 +855,10 @@ impl StepWalker {
 /// The file named by the string index of an `outs` segment (`A.outs["x"]`,
 /// `A.Result.outs["x"]`), with the string's range.
 fn output_index(reference: &ast::RefExpr<GreenRef<'_>>) -> Option<(SmolStr, TextRange)> {
-    let outs = reference
-        .segments()
-        .skip(1)
-        .find(|s| s.name_ref().is_some_and(|n| n.text() == "outs"))?;
+    let outs = reference.segments().skip(1).find(|s| {
+        s.name_ref()
+            .is_some_and(|n| n.text() == StepMember::Outs.name())
+    })?;
     match outs.indexer()?.expr()? {
         ast::Expr::Literal(literal) if literal.kind() == Some(ast::LiteralKind::String) => {
             let name = literal.string_value()?;
@@ -863,11 +868,11 @@ fn output_index(reference: &ast::RefExpr<GreenRef<'_>>) -> Option<(SmolStr, Text
     }
 }
 
-/// Each parameter's value of a step (its green tree) as the catalog checks
-/// see it; indices match [`StepSummary::params`]. Not part of the step's
+/// Each parameter's value of a step (its green tree), for the catalog
+/// checks; indices match [`StepSummary::params`]. Not part of the step's
 /// analysis: only a flow with a catalog needs them, and a cold check of
 /// one without would keep a copy of every value.
-pub fn param_values(step: &GreenNodeData) -> Vec<easyflow_catalog::Value> {
+pub fn param_values(step: &GreenNodeData) -> Vec<Value> {
     let Some(step) = ast::Step::cast(GreenRef::root(step)) else {
         return Vec::new();
     };
@@ -875,49 +880,8 @@ pub fn param_values(step: &GreenNodeData) -> Vec<easyflow_catalog::Value> {
         .iter()
         .flat_map(|block| block.sections())
         .flat_map(|section| section.params())
-        .map(|param| catalog_value(param.value().as_ref()))
+        .map(|param| Value::of(param.value()))
         .collect()
-}
-
-/// A parameter's value as the catalog checks see it (`catalog.md`): a
-/// reference to a required file or to a step's outputs is a File; any other
-/// reference (`A.Result`) has a type the checks do not know.
-fn catalog_value(expr: Option<&ast::Expr<GreenRef<'_>>>) -> easyflow_catalog::Value {
-    use easyflow_catalog::Value as V;
-    let Some(expr) = expr else {
-        return V::Invalid;
-    };
-    match expr {
-        ast::Expr::Literal(literal) => match literal.kind() {
-            Some(ast::LiteralKind::String) => literal.string_value().map_or(V::Invalid, V::String),
-            Some(ast::LiteralKind::Int) => literal.int_value().map_or(V::Invalid, V::Int),
-            Some(ast::LiteralKind::Double) => literal
-                .token()
-                .map_or(V::Invalid, |t| V::Double(t.text.to_string())),
-            Some(ast::LiteralKind::Bool) => literal.bool_value().map_or(V::Invalid, V::Bool),
-            Some(ast::LiteralKind::Constant) => {
-                literal.constant_name().map_or(V::Invalid, V::Constant)
-            }
-            None => V::Invalid,
-        },
-        ast::Expr::List(list) => {
-            V::List(list.elements().map(|e| catalog_value(Some(&e))).collect())
-        }
-        ast::Expr::Ref(reference) => {
-            let members: Vec<SmolStr> = reference
-                .segments()
-                .skip(1)
-                .map_while(|s| s.name_ref())
-                .map(|n| name_text(n.ident_token()))
-                .collect();
-            let text = reference.text();
-            if members.is_empty() || members.iter().any(|m| m == "outs") {
-                V::File(text)
-            } else {
-                V::Reference(text)
-            }
-        }
-    }
 }
 
 /// Layer 4, the firewall: position-free summaries of the file's items.

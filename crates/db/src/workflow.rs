@@ -9,12 +9,11 @@
 //! first, then source order), so every reference names a step already
 //! written.
 
-pub mod values;
-
 use std::sync::Arc;
 
 use easyflow_syntax::ast;
 use easyflow_syntax::green::GreenRef;
+use easyflow_syntax::value::{Reference, Value};
 use rustc_hash::FxHashMap;
 use smol_str::SmolStr;
 
@@ -24,15 +23,14 @@ use crate::graph::{EdgeKind, EdgeSource, dependency_graph};
 use crate::items::{StepChunk, StepId, Sweep, file_outline, item_index};
 use crate::resolve::name_resolution;
 use crate::{Db, SourceFile, parse_topology};
-pub use values::{Expr, Literal, LiteralValue, Reference};
 
 /// The values of one step's parameters and attributes, position-free.
 #[derive(Debug, Clone, PartialEq, Eq, Default)]
 pub struct StepValues {
     /// In the order of its summary's parameters.
-    pub params: Vec<Expr>,
+    pub params: Vec<Value>,
     /// In the order of its summary's attributes (those with a key).
-    pub attributes: Vec<Expr>,
+    pub attributes: Vec<Value>,
 }
 
 /// The values of a chunk's steps. Per chunk, so an edit re-reads only the
@@ -56,12 +54,12 @@ fn step_values(green: &easyflow_syntax::GreenNodeData) -> Arc<StepValues> {
         .iter()
         .flat_map(|block| block.sections())
         .flat_map(|section| section.params().collect::<Vec<_>>())
-        .map(|param| Expr::of(param.value()))
+        .map(|param| Value::of(param.value()))
         .collect();
     let attributes = root
         .attributes()
         .filter(|attribute| attribute.key().is_some())
-        .map(|attribute| Expr::of(attribute.value()))
+        .map(|attribute| Value::of(attribute.value()))
         .collect();
     Arc::new(StepValues { params, attributes })
 }
@@ -97,7 +95,7 @@ pub struct WorkflowStep {
     /// The distinct output names other steps read, in order of first read.
     pub outputs_read: Vec<String>,
     /// Attribute keys with their values, in order.
-    pub attributes: Vec<(String, Expr)>,
+    pub attributes: Vec<(String, Value)>,
     pub placement: StepPlacement,
     /// The distinct steps it depends on (positions in
     /// [`ExpandedWorkflow::steps`]), in the order of its first edge to each.
@@ -111,14 +109,14 @@ pub struct WorkflowParam {
     pub stream: bool,
     pub swept: bool,
     /// The value as written (a sweep's whole list).
-    pub value: Expr,
+    pub value: Value,
 }
 
 #[derive(Debug, Clone, PartialEq, Eq)]
 pub struct Instance {
     pub id: String,
     /// Per parameter, this instance's value (a swept parameter's element).
-    pub values: Vec<Expr>,
+    pub values: Vec<Value>,
 }
 
 /// What a reference's first segment names, in the model's terms.
@@ -223,7 +221,7 @@ pub fn expanded_workflow(db: &dyn Db, file: SourceFile) -> ExpandedWorkflow {
                 name: param.name.as_deref().unwrap_or_default().to_string(),
                 stream: param.stream,
                 swept: matches!(param.sweep, Sweep::List(_)),
-                value: values.params.get(i).cloned().unwrap_or(Expr::Invalid),
+                value: values.params.get(i).cloned().unwrap_or(Value::Invalid),
             })
             .collect();
         let name = summary.name.as_deref().unwrap_or_default().to_string();
@@ -256,7 +254,7 @@ pub fn expanded_workflow(db: &dyn Db, file: SourceFile) -> ExpandedWorkflow {
                     let references = &index.steps[id.index()].references;
                     let reference = &references[n as usize];
                     // The summary lists references in text order, parameter
-                    // by parameter, as `Expr::references` does.
+                    // by parameter, as `Value::references` does.
                     let within = references[..n as usize]
                         .iter()
                         .filter(|r| r.param == reference.param)
@@ -350,19 +348,19 @@ pub fn expanded_workflow(db: &dyn Db, file: SourceFile) -> ExpandedWorkflow {
 /// A step's instances: the cartesian product of its swept lists, the first
 /// swept parameter varying slowest; ids `Step_i` when there are several.
 fn expand(name: &str, params: &[WorkflowParam]) -> Vec<Instance> {
-    let swept: Vec<(usize, &[Expr])> = params
+    let swept: Vec<(usize, &[Value])> = params
         .iter()
         .enumerate()
         .filter(|(_, p)| p.swept)
         .filter_map(|(i, p)| match &p.value {
-            Expr::List(elements) => Some((i, elements.as_slice())),
+            Value::List(elements) => Some((i, elements.as_slice())),
             _ => None,
         })
         .collect();
     let count: usize = swept.iter().map(|(_, list)| list.len()).product();
     let mut instances = Vec::with_capacity(count);
     for n in 0..count {
-        let mut values: Vec<Expr> = params.iter().map(|p| p.value.clone()).collect();
+        let mut values: Vec<Value> = params.iter().map(|p| p.value.clone()).collect();
         // Mixed radix, the last swept parameter the fastest digit.
         let mut rest = n;
         for (param, list) in swept.iter().rev() {

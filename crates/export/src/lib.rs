@@ -13,7 +13,7 @@ mod model;
 mod workload;
 
 use easyflow_db::ExpandedWorkflow;
-use easyflow_db::workflow::{Expr, LiteralValue};
+use easyflow_syntax::value::{LiteralValue, Value};
 
 /// The formats of `easyflow export --to`.
 #[derive(Debug, Clone, Copy, PartialEq, Eq, Hash)]
@@ -78,9 +78,9 @@ fn json_text(value: &serde_json::Value) -> String {
 
 /// A value as it reads outside EasyFlow: a string's content, a constant's
 /// name, anything else as EasyFlow text.
-fn plain_text(value: &Expr) -> String {
+fn plain_text(value: &Value) -> String {
     match value {
-        Expr::Literal(literal) => match &literal.kind {
+        Value::Literal(literal) => match &literal.kind {
             LiteralValue::String(content) => content.clone(),
             LiteralValue::Constant(name) => name.clone(),
             _ => literal.text.clone(),

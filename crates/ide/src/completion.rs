@@ -26,7 +26,7 @@ use easyflow_db::attributes::{FLOW_ATTRIBUTES, STEP_ATTRIBUTES};
 use easyflow_db::{Db, SourceFile, StepId, item_index, name_resolution, parse, parse_topology};
 use easyflow_diagnostics::{TextRange, TextSize};
 use easyflow_syntax::ast::{self, AstNode};
-use easyflow_syntax::{SourceText, SyntaxKind, SyntaxNode, SyntaxToken};
+use easyflow_syntax::{SourceText, StepMember, SyntaxKind, SyntaxNode, SyntaxToken};
 
 use crate::defs;
 use crate::docs::{constants_of, flow_attribute_doc, keyword_doc, member_doc, step_attribute_doc};
@@ -90,10 +90,8 @@ enum Context {
     AfterList,
     /// A parameter value.
     Expression,
-    /// After `Step.` (`false`) or `Step.Result.` (`true`).
-    Member {
-        after_result: bool,
-    },
+    /// After `Step.` or `Step.Result.`: the members that may stand there.
+    Member(&'static [StepMember]),
     StepAttributeKey,
     FlowAttributeKey,
     /// The value of an attribute with this key.
@@ -230,19 +228,14 @@ fn collect(db: &dyn Db, file: SourceFile, offset: TextSize) -> CompletionList {
                 .is_some_and(|t| matches!(t.kind(), SyntaxKind::EQ | SyntaxKind::ARROW));
             return param_names(db, file, before, word.as_ref(), has_value, replace).into();
         }
-        Context::Member { after_result } => {
-            let members: &[(&str, &str)] = if after_result {
-                &[("outs", "output files")]
-            } else {
-                &[("outs", "output files"), ("Result", "result object")]
-            };
-            for (member, detail) in members {
+        Context::Member(members) => {
+            for &member in members {
                 add(
-                    member,
+                    member.name(),
                     CompletionKind::Member,
-                    Some(detail.to_string()),
-                    member_doc(member).map(|(_, doc)| doc.to_string()),
-                    Insert::Text(member.to_string()),
+                    Some(member.summary().to_string()),
+                    Some(member_doc(member).1.to_string()),
+                    Insert::Text(member.name().to_string()),
                 );
             }
         }
@@ -576,10 +569,9 @@ fn member(db: &dyn Db, file: SourceFile, dot: &SyntaxToken) -> Context {
         return Context::Nothing;
     }
     if kind_of(previous(&name).as_ref()) == Some(SyntaxKind::DOT) {
-        return if name.text() == "Result" {
-            Context::Member { after_result: true }
-        } else {
-            Context::Nothing
+        return match StepMember::from_name(name.text()).and_then(StepMember::followers) {
+            Some(followers) => Context::Member(followers),
+            None => Context::Nothing,
         };
     }
     if name_resolution(db, file)
@@ -587,9 +579,7 @@ fn member(db: &dyn Db, file: SourceFile, dot: &SyntaxToken) -> Context {
         .steps_by_name
         .contains_key(name.text())
     {
-        Context::Member {
-            after_result: false,
-        }
+        Context::Member(StepMember::AFTER_STEP)
     } else {
         Context::Nothing
     }

@@ -23,7 +23,7 @@ use easyflow_db::{
 };
 use easyflow_diagnostics::{TextRange, TextSize};
 use easyflow_syntax::ast::{self, AstNode, SectionKind};
-use easyflow_syntax::{SyntaxKind, SyntaxNode, SyntaxToken};
+use easyflow_syntax::{StepMember, SyntaxKind, SyntaxNode, SyntaxToken};
 use easyflow_topology::Fit;
 
 use crate::defs::{self, Definition};
@@ -453,7 +453,7 @@ fn ident_hover(token: &SyntaxToken) -> Option<HoverResult> {
         (SyntaxKind::NAME_REF, SyntaxKind::SEGMENT) => {
             // A member: not the first segment of its reference.
             owner.prev_sibling()?;
-            let (form, doc) = member_doc(token.text())?;
+            let (form, doc) = member_doc(StepMember::from_name(token.text())?);
             format!("```easyflow\n{form}\n```\n---\n{doc}")
         }
         _ => return None,

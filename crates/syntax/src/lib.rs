@@ -15,10 +15,12 @@ mod lexer;
 pub mod line_index;
 mod parser;
 mod reparse;
+mod step_member;
 mod string_literal;
 mod syntax_kind;
 mod text;
 pub mod tree;
+pub mod value;
 
 use std::fmt::Write;
 use std::sync::Arc;
@@ -31,6 +33,7 @@ pub use crate::chunk::{CHUNK_ITEMS, ChunkItem, ChunkItems, MAX_CHUNK_ITEMS, ends
 use crate::chunk::{GreenElement, chunked_root};
 pub use crate::lexer::{Lexed, lex};
 pub use crate::reparse::reparse;
+pub use crate::step_member::StepMember;
 pub use crate::syntax_kind::{
     EasyFlowLanguage, SyntaxElement, SyntaxKind, SyntaxNode, SyntaxToken,
 };

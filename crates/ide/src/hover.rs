@@ -125,11 +125,7 @@ fn step_hover(db: &dyn Db, file: SourceFile, step: StepId, first: StepId) -> Opt
     out.push_str("\n```\n---\n");
 
     // Level, instances, long-running.
-    let level = match graph.levels[step.index()] {
-        Some(level) => format!("level {level}"),
-        None if graph.in_cycle[step.index()] => "in a cycle".to_string(),
-        None => "level — (downstream of a cycle)".to_string(),
-    };
+    let level = graph.level(step).explained();
     let instances = graph.instances[step.index()];
     let sweeps: Vec<String> = summary
         .params

@@ -99,7 +99,7 @@ pub fn package_markdown(package: &Package) -> String {
 /// The features that read the catalog: quick fixes from its diagnostics'
 /// fixes (each applied, and the code re-checked gone), and hover.
 #[cfg(test)]
-mod tests {
+pub(crate) mod tests {
     use easyflow_db::{Code, file_diagnostics};
     use easyflow_diagnostics::TextRange;
 
@@ -275,83 +275,6 @@ name = "Vis.Mesh"
             ---
             parameter of `ORCA.DFT`"#]]
         .assert_eq(&result.markdown);
-    }
-
-    /// Labels with their detail (and the sort text, when there is one), in
-    /// the order a client sorts them.
-    fn completions(text: &str) -> Vec<String> {
-        let f = with_catalog(text, CATALOG);
-        let mut items = crate::completion::completions(&f.db, f.file, f.offset);
-        items.sort_by(|a, b| {
-            let key = |i: &crate::completion::CompletionItem| {
-                i.sort_text.clone().unwrap_or_else(|| i.label.clone())
-            };
-            key(a).cmp(&key(b))
-        });
-        items
-            .iter()
-            .map(|i| {
-                format!(
-                    "{} [{}] {:?} @{}",
-                    i.label,
-                    i.detail.as_deref().unwrap_or(""),
-                    i.insert,
-                    &f.text[i.replace]
-                )
-            })
-            .collect()
-    }
-
-    #[test]
-    fn packages_after_runs() {
-        let items = completions("step A runs $0");
-        assert_eq!(items.len(), 2, "{items:#?}");
-        assert!(
-            items[0].starts_with("ORCA.DFT [Geometry optimization"),
-            "{items:#?}"
-        );
-        // A compound name half typed is replaced whole.
-        let items = completions("step A runs ORCA.D$0 ();");
-        assert!(items[0].ends_with("@ORCA.D"), "{items:#?}");
-    }
-
-    #[test]
-    fn parameters_required_first_and_given_ones_left_out() {
-        expect_test::expect![[r#"
-            [
-                "input [File, required] Snippet(\"input = $0\") @",
-                "charge [Int (-10..=10), required] Snippet(\"charge = $0\") @",
-                "method [Enum (\"B3LYP\" | \"PBE0\")] Snippet(\"method = $0\") @",
-            ]
-        "#]]
-        .assert_debug_eq(&completions("step A runs ORCA.DFT ($0);"));
-        expect_test::expect![[r#"
-            [
-                "charge [Int (-10..=10), required] Text(\"charge\") @me",
-                "method [Enum (\"B3LYP\" | \"PBE0\")] Text(\"method\") @me",
-            ]
-        "#]]
-        .assert_debug_eq(&completions("step A runs ORCA.DFT (input = x, me$0 = 1);"));
-        // The platform's section has none of the package's.
-        assert_eq!(
-            completions("step A runs ORCA.DFT (exec: $0);"),
-            Vec::<String>::new()
-        );
-        // No catalog entry: nothing.
-        assert_eq!(
-            completions("step A runs Other.Pkg ($0);"),
-            Vec::<String>::new()
-        );
-    }
-
-    #[test]
-    fn enum_values_after_the_parameter() {
-        let items = completions("step A runs ORCA.DFT (method = $0);");
-        assert!(
-            items[0].starts_with("\"B3LYP\" [Enum of `method`]"),
-            "{items:#?}"
-        );
-        assert!(items[1].starts_with("\"PBE0\""), "{items:#?}");
     }
 
     fn signature(text: &str) -> Option<(String, Option<String>)> {

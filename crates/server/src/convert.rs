@@ -14,6 +14,7 @@ use serde_json::json;
 use tower_lsp_server::jsonrpc;
 use tower_lsp_server::ls_types as lsp;
 
+use crate::capabilities::{APPLY_FIX_COMMAND, ClientCapabilities, KindSet};
 use crate::lsp_ext;
 
 pub use easyflow_ide::line_index::Encoding;
@@ -73,14 +74,19 @@ pub fn severity(severity: Severity) -> lsp::DiagnosticSeverity {
 }
 
 /// `docs` is the URL of `docs/diagnostics.md` (see `diagnostics.rs`);
-/// each code's `codeDescription` links to its entry there.
+/// each code's `codeDescription` links to its entry there. What the client
+/// does not read (related information, tags, code descriptions) is left
+/// out.
 pub fn diagnostic(
     lines: &Lines<'_>,
+    client: &ClientCapabilities,
     uri: &lsp::Uri,
     docs: Option<&str>,
     d: &ide::Diagnostic,
 ) -> lsp::Diagnostic {
-    let href = docs.and_then(|docs| format!("{docs}#{}", d.code.doc_anchor()).parse().ok());
+    let href = docs
+        .filter(|_| client.code_description)
+        .and_then(|docs| format!("{docs}#{}", d.code.doc_anchor()).parse().ok());
     lsp::Diagnostic {
         range: lines.range(d.range),
         severity: Some(severity(d.severity())),
@@ -88,7 +94,7 @@ pub fn diagnostic(
         code_description: href.map(|href| lsp::CodeDescription { href }),
         source: Some("easyflow".to_string()),
         message: d.message.clone(),
-        related_information: (!d.related.is_empty()).then(|| {
+        related_information: (client.related_information && !d.related.is_empty()).then(|| {
             d.related
                 .iter()
                 .map(|r| lsp::DiagnosticRelatedInformation {
@@ -97,14 +103,17 @@ pub fn diagnostic(
                 })
                 .collect()
         }),
-        tags: (!d.tags.is_empty()).then(|| {
+        tags: Some(
             d.tags
                 .iter()
-                .map(|tag| match tag {
-                    Tag::Unnecessary => lsp::DiagnosticTag::UNNECESSARY,
+                .filter_map(|tag| match tag {
+                    Tag::Unnecessary => client
+                        .unnecessary_tag
+                        .then_some(lsp::DiagnosticTag::UNNECESSARY),
                 })
-                .collect()
-        }),
+                .collect::<Vec<_>>(),
+        )
+        .filter(|tags| !tags.is_empty()),
         data: None,
     }
 }
@@ -112,20 +121,90 @@ pub fn diagnostic(
 // ---------------------------------------------------------------------------
 // Features.
 
-fn markdown(value: String) -> lsp::MarkupContent {
-    lsp::MarkupContent {
-        kind: lsp::MarkupKind::Markdown,
-        value,
+/// Documentation written in Markdown, as Markdown when the client reads
+/// it, else as plain text ([`plain_text`]).
+fn markup(markdown: bool, value: String) -> lsp::MarkupContent {
+    match markdown {
+        true => lsp::MarkupContent {
+            kind: lsp::MarkupKind::Markdown,
+            value,
+        },
+        false => lsp::MarkupContent {
+            kind: lsp::MarkupKind::PlainText,
+            value: plain_text(&value),
+        },
     }
 }
 
-pub fn signature_help(help: easyflow_ide::signature_help::SignatureHelp) -> lsp::SignatureHelp {
+/// Markdown as the server writes it (code blocks, `---` rules, `**bold**`,
+/// inline code), for a client that shows text as it is: without the code
+/// fences, rules and bold marks, the rest as written.
+fn plain_text(markdown: &str) -> String {
+    let lines: Vec<String> = markdown
+        .lines()
+        .filter(|line| !line.starts_with("```"))
+        .map(|line| match line.trim() {
+            "---" => String::new(),
+            _ => line.replace("**", ""),
+        })
+        .collect();
+    lines.join("\n").trim().to_string()
+}
+
+/// A snippet (`step ${1:Name} runs $0`) as the text it inserts with its
+/// placeholders' defaults and without its tab stops, for a client without
+/// snippets.
+fn snippet_text(snippet: &str) -> String {
+    let mut out = String::with_capacity(snippet.len());
+    let mut chars = snippet.chars().peekable();
+    while let Some(c) = chars.next() {
+        match c {
+            '\\' => out.extend(chars.next()),
+            '$' if chars.peek() == Some(&'{') => {
+                chars.next();
+                // `${1:default}`: the default; `${1}`: nothing.
+                let mut depth = 1;
+                let mut default: Option<String> = None;
+                for c in chars.by_ref() {
+                    match c {
+                        '}' if depth == 1 => break,
+                        '{' => depth += 1,
+                        '}' => depth -= 1,
+                        _ => {}
+                    }
+                    match &mut default {
+                        Some(text) => text.push(c),
+                        None if c == ':' => default = Some(String::new()),
+                        None => {}
+                    }
+                }
+                out.push_str(&snippet_text(&default.unwrap_or_default()));
+            }
+            '$' if chars.peek().is_some_and(char::is_ascii_digit) => {
+                while chars.peek().is_some_and(char::is_ascii_digit) {
+                    chars.next();
+                }
+            }
+            c => out.push(c),
+        }
+    }
+    out
+}
+
+pub fn signature_help(
+    client: &ClientCapabilities,
+    help: easyflow_ide::signature_help::SignatureHelp,
+) -> lsp::SignatureHelp {
+    let markdown = client.signature_markdown;
     let parameters = help
         .parameters
         .into_iter()
         .map(|p| lsp::ParameterInformation {
             label: lsp::ParameterLabel::Simple(p.label),
-            documentation: Some(lsp::Documentation::MarkupContent(markdown(p.documentation))),
+            documentation: Some(lsp::Documentation::MarkupContent(markup(
+                markdown,
+                p.documentation,
+            ))),
         })
         .collect();
     lsp::SignatureHelp {
@@ -133,24 +212,31 @@ pub fn signature_help(help: easyflow_ide::signature_help::SignatureHelp) -> lsp:
             label: help.label,
             documentation: help
                 .documentation
-                .map(|d| lsp::Documentation::MarkupContent(markdown(d))),
+                .map(|d| lsp::Documentation::MarkupContent(markup(markdown, d))),
             parameters: Some(parameters),
-            active_parameter: help.active_parameter,
+            active_parameter: help
+                .active_parameter
+                .filter(|_| client.signature_active_parameter),
         }],
         active_signature: Some(0),
         active_parameter: help.active_parameter,
     }
 }
 
-pub fn hover(lines: &Lines<'_>, hover: hover::HoverResult) -> lsp::Hover {
+pub fn hover(
+    lines: &Lines<'_>,
+    client: &ClientCapabilities,
+    hover: hover::HoverResult,
+) -> lsp::Hover {
     lsp::Hover {
-        contents: lsp::HoverContents::Markup(markdown(hover.markdown)),
+        contents: lsp::HoverContents::Markup(markup(client.hover_markdown, hover.markdown)),
         range: Some(lines.range(hover.range)),
     }
 }
 
 pub fn completion_list(
     lines: &Lines<'_>,
+    client: &ClientCapabilities,
     list: completion::CompletionList,
 ) -> lsp::CompletionResponse {
     lsp::CompletionResponse::List(lsp::CompletionList {
@@ -158,36 +244,57 @@ pub fn completion_list(
         items: list
             .items
             .into_iter()
-            .map(|item| completion_item(lines, item))
+            .map(|item| completion_item(lines, client, item))
             .collect(),
     })
 }
 
-fn completion_item(lines: &Lines<'_>, item: completion::CompletionItem) -> lsp::CompletionItem {
+/// The first kind of `kinds` (the wanted one, then its stand-ins) that
+/// the client knows, if any.
+fn completion_kind(
+    known: KindSet,
+    kinds: &[lsp::CompletionItemKind],
+) -> Option<lsp::CompletionItemKind> {
+    known.first_of(kinds, |kind| {
+        serde_json::to_value(kind)
+            .ok()
+            .and_then(|v| v.as_u64())
+            .unwrap_or(0)
+    })
+}
+
+fn completion_item(
+    lines: &Lines<'_>,
+    client: &ClientCapabilities,
+    item: completion::CompletionItem,
+) -> lsp::CompletionItem {
     use completion::{CompletionKind as K, Insert};
+    use lsp::CompletionItemKind as Kind;
     let (new_text, format) = match item.insert {
         Insert::Text(text) => (text, lsp::InsertTextFormat::PLAIN_TEXT),
-        Insert::Snippet(text) => (text, lsp::InsertTextFormat::SNIPPET),
+        Insert::Snippet(text) if client.snippets => (text, lsp::InsertTextFormat::SNIPPET),
+        Insert::Snippet(text) => (snippet_text(&text), lsp::InsertTextFormat::PLAIN_TEXT),
+    };
+    let kinds: &[Kind] = match item.kind {
+        K::Keyword => &[Kind::KEYWORD],
+        K::Snippet => &[Kind::SNIPPET, Kind::KEYWORD],
+        K::Step => &[Kind::FUNCTION],
+        K::File => &[Kind::FILE],
+        K::Member => &[Kind::FIELD, Kind::PROPERTY],
+        K::AttributeKey => &[Kind::PROPERTY, Kind::FIELD],
+        K::Constant => &[Kind::ENUM_MEMBER, Kind::ENUM, Kind::VALUE],
+        K::Capability => &[Kind::VALUE],
+        K::Package => &[Kind::MODULE],
+        K::Parameter => &[Kind::FIELD, Kind::PROPERTY],
     };
     lsp::CompletionItem {
         label: item.label,
-        kind: Some(match item.kind {
-            K::Keyword => lsp::CompletionItemKind::KEYWORD,
-            K::Snippet => lsp::CompletionItemKind::SNIPPET,
-            K::Step => lsp::CompletionItemKind::FUNCTION,
-            K::File => lsp::CompletionItemKind::FILE,
-            K::Member => lsp::CompletionItemKind::FIELD,
-            K::AttributeKey => lsp::CompletionItemKind::PROPERTY,
-            K::Constant => lsp::CompletionItemKind::ENUM_MEMBER,
-            K::Capability => lsp::CompletionItemKind::VALUE,
-            K::Package => lsp::CompletionItemKind::MODULE,
-            K::Parameter => lsp::CompletionItemKind::FIELD,
-        }),
+        kind: completion_kind(client.completion_kinds, kinds),
         sort_text: item.sort_text,
         detail: item.detail,
         documentation: item
             .documentation
-            .map(|d| lsp::Documentation::MarkupContent(markdown(d))),
+            .map(|d| lsp::Documentation::MarkupContent(markup(client.completion_markdown, d))),
         insert_text_format: Some(format),
         text_edit: Some(lsp::CompletionTextEdit::Edit(lsp::TextEdit {
             range: lines.range(item.replace),
@@ -197,17 +304,25 @@ fn completion_item(lines: &Lines<'_>, item: completion::CompletionItem) -> lsp::
     }
 }
 
+/// A link when the client takes links, else the location of the name.
 pub fn definition(
     lines: &Lines<'_>,
+    client: &ClientCapabilities,
     uri: &lsp::Uri,
     target: navigation::NavigationTarget,
 ) -> lsp::GotoDefinitionResponse {
-    lsp::GotoDefinitionResponse::Link(vec![lsp::LocationLink {
-        origin_selection_range: None,
-        target_uri: uri.clone(),
-        target_range: lines.range(target.full_range),
-        target_selection_range: lines.range(target.focus_range),
-    }])
+    match client.definition_links {
+        true => lsp::GotoDefinitionResponse::Link(vec![lsp::LocationLink {
+            origin_selection_range: None,
+            target_uri: uri.clone(),
+            target_range: lines.range(target.full_range),
+            target_selection_range: lines.range(target.focus_range),
+        }]),
+        false => lsp::GotoDefinitionResponse::Scalar(lsp::Location::new(
+            uri.clone(),
+            lines.range(target.focus_range),
+        )),
+    }
 }
 
 pub fn location(lines: &Lines<'_>, uri: &lsp::Uri, usage: &defs::Usage) -> lsp::Location {
@@ -255,23 +370,62 @@ pub fn workspace_edit(lines: &Lines<'_>, uri: &lsp::Uri, edits: &[TextEdit]) -> 
     }
 }
 
-fn symbol_kind(kind: symbols::SymbolKind) -> lsp::SymbolKind {
+/// The symbol kind of `kind`, or its stand-in when the client does not know
+/// it (a long-running step is an event, else a function).
+fn symbol_kind(known: KindSet, kind: symbols::SymbolKind) -> lsp::SymbolKind {
     use symbols::SymbolKind as K;
-    match kind {
-        K::Step => lsp::SymbolKind::FUNCTION,
-        K::LongRunningStep => lsp::SymbolKind::EVENT,
-        K::File => lsp::SymbolKind::FILE,
-        K::FlowAttribute => lsp::SymbolKind::PROPERTY,
-        K::Parameter => lsp::SymbolKind::VARIABLE,
+    let kinds: &[lsp::SymbolKind] = match kind {
+        K::Step => &[lsp::SymbolKind::FUNCTION],
+        K::LongRunningStep => &[lsp::SymbolKind::EVENT, lsp::SymbolKind::FUNCTION],
+        K::File => &[lsp::SymbolKind::FILE],
+        K::FlowAttribute => &[lsp::SymbolKind::PROPERTY],
+        K::Parameter => &[lsp::SymbolKind::VARIABLE],
+    };
+    let number = |kind: lsp::SymbolKind| {
+        serde_json::to_value(kind)
+            .ok()
+            .and_then(|v| v.as_u64())
+            .unwrap_or(0)
+    };
+    known.first_of(kinds, number).unwrap_or(kinds[0])
+}
+
+/// The document's symbols: a tree when the client takes one, else each
+/// symbol flat with its container's name, in the order of the tree.
+pub fn document_symbols(
+    lines: &Lines<'_>,
+    client: &ClientCapabilities,
+    uri: &lsp::Uri,
+    symbols: &[symbols::DocumentSymbol],
+) -> lsp::DocumentSymbolResponse {
+    let kinds = client.document_symbol_kinds;
+    match client.hierarchical_symbols {
+        true => lsp::DocumentSymbolResponse::Nested(
+            symbols
+                .iter()
+                .map(|symbol| document_symbol(lines, kinds, symbol))
+                .collect(),
+        ),
+        false => {
+            let mut flat = Vec::new();
+            for symbol in symbols {
+                flat_symbols(lines, kinds, uri, symbol, None, &mut flat);
+            }
+            lsp::DocumentSymbolResponse::Flat(flat)
+        }
     }
 }
 
 #[allow(deprecated)] // `DocumentSymbol::deprecated` must still be written.
-pub fn document_symbol(lines: &Lines<'_>, symbol: &symbols::DocumentSymbol) -> lsp::DocumentSymbol {
+fn document_symbol(
+    lines: &Lines<'_>,
+    kinds: KindSet,
+    symbol: &symbols::DocumentSymbol,
+) -> lsp::DocumentSymbol {
     lsp::DocumentSymbol {
         name: symbol.name.clone(),
         detail: symbol.detail.clone(),
-        kind: symbol_kind(symbol.kind),
+        kind: symbol_kind(kinds, symbol.kind),
         tags: None,
         deprecated: None,
         range: lines.range(symbol.range),
@@ -280,22 +434,45 @@ pub fn document_symbol(lines: &Lines<'_>, symbol: &symbols::DocumentSymbol) -> l
             symbol
                 .children
                 .iter()
-                .map(|c| document_symbol(lines, c))
+                .map(|c| document_symbol(lines, kinds, c))
                 .collect()
         }),
+    }
+}
+
+#[allow(deprecated)] // `SymbolInformation::deprecated` must still be written.
+fn flat_symbols(
+    lines: &Lines<'_>,
+    kinds: KindSet,
+    uri: &lsp::Uri,
+    symbol: &symbols::DocumentSymbol,
+    container: Option<&str>,
+    out: &mut Vec<lsp::SymbolInformation>,
+) {
+    out.push(lsp::SymbolInformation {
+        name: symbol.name.clone(),
+        kind: symbol_kind(kinds, symbol.kind),
+        tags: None,
+        deprecated: None,
+        location: lsp::Location::new(uri.clone(), lines.range(symbol.range)),
+        container_name: container.map(str::to_string),
+    });
+    for child in &symbol.children {
+        flat_symbols(lines, kinds, uri, child, Some(&symbol.name), out);
     }
 }
 
 /// A step of the flow at `uri`, named `container`, found by a workspace
 /// search.
 pub fn workspace_symbol(
+    client: &ClientCapabilities,
     uri: &lsp::Uri,
     container: Option<&String>,
     step: &symbols::StepSymbol<lsp::Range>,
 ) -> lsp::WorkspaceSymbol {
     lsp::WorkspaceSymbol {
         name: step.name.clone(),
-        kind: symbol_kind(step.kind),
+        kind: symbol_kind(client.workspace_symbol_kinds, step.kind),
         tags: None,
         container_name: container.cloned(),
         location: lsp::OneOf::Left(lsp::Location::new(uri.clone(), step.range)),
@@ -380,11 +557,24 @@ pub fn selection_range(lines: &Lines<'_>, chain: &[TextRange]) -> lsp::Selection
     )
 }
 
+/// A code action literal when the client takes them; else a command that
+/// applies the same edit ([`APPLY_FIX_COMMAND`], with the document's
+/// `version`, so a fix offered for an older text is refused).
 pub fn code_action(
     lines: &Lines<'_>,
+    client: &ClientCapabilities,
     uri: &lsp::Uri,
+    version: Option<i32>,
     action: &code_actions::CodeAction,
 ) -> lsp::CodeActionOrCommand {
+    let edit = workspace_edit(lines, uri, &action.edits);
+    if !client.code_action_literals {
+        return lsp::CodeActionOrCommand::Command(lsp::Command {
+            title: action.title.clone(),
+            command: APPLY_FIX_COMMAND.to_string(),
+            arguments: Some(vec![json!({"uri": uri, "version": version, "edit": edit})]),
+        });
+    }
     lsp::CodeActionOrCommand::CodeAction(lsp::CodeAction {
         title: action.title.clone(),
         kind: Some(match action.kind {
@@ -393,11 +583,26 @@ pub fn code_action(
         diagnostics: action
             .diagnostic
             .as_ref()
-            .map(|d| vec![diagnostic(lines, uri, None, d)]),
-        edit: Some(workspace_edit(lines, uri, &action.edits)),
-        is_preferred: Some(action.is_preferred),
+            .map(|d| vec![diagnostic(lines, client, uri, None, d)]),
+        edit: Some(edit),
+        is_preferred: Some(action.is_preferred).filter(|_| client.preferred_code_actions),
         ..Default::default()
     })
+}
+
+/// The argument of an [`APPLY_FIX_COMMAND`] made by [`code_action`]: the
+/// document, the version the fix was made for, and its edit.
+pub fn fix_of_command(
+    arguments: &[serde_json::Value],
+) -> Option<(lsp::Uri, Option<i32>, lsp::WorkspaceEdit)> {
+    let argument = arguments.first()?;
+    let uri = serde_json::from_value(argument.get("uri")?.clone()).ok()?;
+    let version = argument
+        .get("version")
+        .and_then(|v| v.as_i64())
+        .and_then(|v| i32::try_from(v).ok());
+    let edit = serde_json::from_value(argument.get("edit")?.clone()).ok()?;
+    Some((uri, version, edit))
 }
 
 pub fn inlay_hint(lines: &Lines<'_>, hint: &inlay_hints::InlayHint) -> lsp::InlayHint {
@@ -502,5 +707,31 @@ pub fn export_refused(
         code: jsonrpc::ErrorCode::ServerError(lsp::error_codes::REQUEST_FAILED),
         message: message.into(),
         data: None,
+    }
+}
+
+#[cfg(test)]
+mod tests {
+    use super::*;
+
+    #[test]
+    fn snippets_as_the_text_they_insert() {
+        assert_eq!(
+            snippet_text("step ${1:Name} runs ${2:Package} ($0);"),
+            "step Name runs Package ();"
+        );
+        assert_eq!(
+            snippet_text("pre code ${1:python}\n$0\ncode end"),
+            "pre code python\n\ncode end"
+        );
+        assert_eq!(snippet_text("a ${1:b ${2:c}} \\$5 ${3}$10"), "a b c $5 ");
+    }
+
+    #[test]
+    fn markdown_as_plain_text() {
+        assert_eq!(
+            plain_text("```easyflow\nstep A runs P\n```\n---\n**parameters** `x`\n"),
+            "step A runs P\n\nparameters `x`"
+        );
     }
 }

@@ -393,9 +393,10 @@ impl State {
             analysis: self.host.analysis(),
             file,
             uri: uri.clone(),
+            version: self.documents.get(uri).map(|document| document.version),
             text,
             lines,
-            encoding: self.client.encoding,
+            client: self.client,
             settings: self.settings.clone(),
         }
     }
@@ -412,7 +413,7 @@ impl State {
                 .filter(|(path, _)| !self.flows.contains_key(*path))
                 .map(|(_, flow)| flow.clone())
                 .collect(),
-            encoding: self.client.encoding,
+            client: self.client,
         }
     }
 }
@@ -422,9 +423,11 @@ pub struct DocumentSnapshot {
     pub analysis: Analysis,
     pub file: SourceFile,
     pub uri: lsp::Uri,
+    /// The open document's version (`None`: a flow read from the disk).
+    pub version: Option<i32>,
     pub text: SourceText,
     pub lines: Arc<LineIndex>,
-    pub encoding: Encoding,
+    pub client: ClientCapabilities,
     pub settings: Settings,
 }
 
@@ -433,7 +436,7 @@ impl DocumentSnapshot {
         Lines {
             index: &self.lines,
             text: &self.text,
-            encoding: self.encoding,
+            encoding: self.client.encoding,
         }
     }
 
@@ -450,7 +453,7 @@ impl DocumentSnapshot {
         f(&Lines {
             index: &self.lines,
             text: &text,
-            encoding: self.encoding,
+            encoding: self.client.encoding,
         })
     }
 }
@@ -462,7 +465,7 @@ pub struct WorkspaceSnapshot {
     pub files: Vec<SourceFile>,
     /// The symbols of the flows that are not.
     pub indexed: Vec<Arc<IndexedFlow>>,
-    pub encoding: Encoding,
+    pub client: ClientCapabilities,
 }
 
 /// A flow's symbols with their ranges in `encoding`, for the index.

@@ -296,6 +296,18 @@ impl Executed {
         self.count(query) > 0
     }
 
+    /// Panics, naming it, if any of `queries` did not run.
+    #[track_caller]
+    pub fn assert_executed(&self, queries: &[QueryName]) {
+        for query in queries {
+            assert!(
+                self.ran(*query),
+                "{} did not re-run: {self:?}",
+                query.as_str()
+            );
+        }
+    }
+
     /// Panics, naming it, if any of `queries` ran.
     #[track_caller]
     pub fn assert_not_executed(&self, queries: &[QueryName]) {

@@ -56,18 +56,12 @@ fn editing_a_string_literal_reruns_neither_resolution_nor_graph() {
         query!(dependency_graph),
         query!(semantic_diagnostics),
     ]);
-    for query in [
+    executed.assert_executed(&[
         query!(parse),
         query!(file_outline),
         query!(item_index),
         query!(file_diagnostics),
-    ] {
-        assert!(
-            executed.ran(query),
-            "{} did not re-run: {executed:?}",
-            query.as_str()
-        );
-    }
+    ]);
     // One chunk, or two when the edited step ended a chunk and no longer
     // does (or the reverse): chunks end after a step whose hash says so.
     let chunks_analysed = executed.count(query!(chunk_analysis));
@@ -309,17 +303,11 @@ fn editing_the_topology_reruns_only_the_fit_check() {
         query!(dependency_graph),
         query!(semantic_diagnostics),
     ]);
-    for query in [
+    executed.assert_executed(&[
         query!(parse_topology),
         query!(fit_diagnostics),
         query!(file_diagnostics),
-    ] {
-        assert!(
-            executed.ran(query),
-            "{} did not re-run: {executed:?}",
-            query.as_str()
-        );
-    }
+    ]);
     assert!(!diagnostics.is_empty());
     assert!(
         diagnostics

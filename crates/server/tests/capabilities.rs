@@ -192,6 +192,18 @@ fn the_capabilities_offered_to_a_client_that_states_nothing() {
 /// Without code action literals but with `workspace/applyEdit`: each fix
 /// is a command, which the server applies through the client; a fix
 /// offered for an older version of the document is refused.
+/// The code actions at the missing comma after `width = 100` (line 21).
+fn comma_fixes(server: &mut Server, uri: &str) -> Value {
+    server.request(
+        "textDocument/codeAction",
+        json!({
+            "textDocument": {"uri": uri},
+            "range": {"start": {"line": 20, "character": 13}, "end": {"line": 20, "character": 13}},
+            "context": {"diagnostics": []}
+        }),
+    )
+}
+
 #[test]
 fn code_actions_as_commands() {
     let (mut server, offered, uri) = session(json!({"workspace": {"applyEdit": true}}));
@@ -199,15 +211,7 @@ fn code_actions_as_commands() {
         offered["executeCommandProvider"]["commands"],
         json!(["easyflow-ls.applyFix"])
     );
-    // The missing comma after `width = 100` (line 21).
-    let actions = server.request(
-        "textDocument/codeAction",
-        json!({
-            "textDocument": {"uri": uri},
-            "range": {"start": {"line": 20, "character": 13}, "end": {"line": 20, "character": 13}},
-            "context": {"diagnostics": []}
-        }),
-    );
+    let actions = comma_fixes(&mut server, &uri);
     let command = &actions[0];
     assert_eq!(command["command"], "easyflow-ls.applyFix", "{actions}");
     assert!(command.get("edit").is_none() && command.get("kind").is_none());
@@ -240,14 +244,7 @@ fn code_actions_as_commands() {
     );
     // A client that can neither take literals nor apply edits gets none.
     let (mut server, _, uri) = session(json!({}));
-    let actions = server.request(
-        "textDocument/codeAction",
-        json!({
-            "textDocument": {"uri": uri},
-            "range": {"start": {"line": 20, "character": 13}, "end": {"line": 20, "character": 13}},
-            "context": {"diagnostics": []}
-        }),
-    );
+    let actions = comma_fixes(&mut server, &uri);
     assert_eq!(actions, json!([]));
 }
 

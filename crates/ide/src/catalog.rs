@@ -99,51 +99,13 @@ pub fn package_markdown(package: &Package) -> String {
 /// The features that read the catalog: quick fixes from its diagnostics'
 /// fixes (each applied, and the code re-checked gone), and hover.
 #[cfg(test)]
-pub(crate) mod tests {
+mod tests {
     use easyflow_db::{Code, file_diagnostics};
     use easyflow_diagnostics::TextRange;
 
     use crate::code_actions::code_actions;
-    use crate::fixture::{apply, with_catalog};
+    use crate::fixture::{CATALOG, apply, with_catalog};
     use crate::hover::hover;
-
-    pub(crate) const CATALOG: &str = r#"
-[[package]]
-name = "ORCA.DFT"
-description = "Geometry optimization by density functional theory"
-requires = "compute+CPU"
-memory = "1GiB"
-
-  [[package.param]]
-  name = "input"
-  type = "File"
-  required = true
-  description = "Molecule in XYZ format"
-
-  [[package.param]]
-  name = "method"
-  type = "Enum"
-  values = ["B3LYP", "PBE0"]
-  default = "B3LYP"
-
-  [[package.param]]
-  name = "charge"
-  type = "Int"
-  min = -10
-  max = 10
-  required = true
-
-  [[package.output]]
-  name = "geometry.xyz"
-
-[[package]]
-name = "Vis.Mesh"
-
-  [[package.param]]
-  name = "data"
-  type = "File"
-  required = true
-"#;
 
     fn codes(text: &str) -> Vec<Code> {
         let f = with_catalog(text, CATALOG);

@@ -991,7 +991,7 @@ mod tests {
                 .chain(with_catalog.iter().map(|text| {
                     (
                         *text,
-                        crate::fixture::with_catalog(text, crate::catalog::tests::CATALOG),
+                        crate::fixture::with_catalog(text, crate::fixture::CATALOG),
                     )
                 }));
         let mut covered = [false; FIX_KINDS];

@@ -209,7 +209,7 @@ pub(crate) mod tests {
     /// detail (and the sort text, when there is one), in the order a client
     /// sorts them.
     pub(crate) fn with_packages(text: &str) -> Vec<String> {
-        let f = with_catalog(text, crate::catalog::tests::CATALOG);
+        let f = with_catalog(text, crate::fixture::CATALOG);
         let mut items = completions(&f.db, f.file, f.offset);
         items.sort_by(|a, b| {
             let key = |i: &CompletionItem| i.sort_text.clone().unwrap_or_else(|| i.label.clone());

@@ -6,12 +6,11 @@
 //! snippets, flat symbols, locations rather than links, commands rather
 //! than code action literals, the first kinds only).
 
+use easyflow_ide::line_index::Encoding;
 use easyflow_ide::semantic_tokens::{TOKEN_MODIFIERS, TOKEN_TYPES};
 use serde_json::Value;
 // `ClientCapabilities` below shadows the protocol's, which is `lsp::ClientCapabilities`.
 use tower_lsp_server::ls_types::{self as lsp, *};
-
-use crate::convert::Encoding;
 
 /// The command a code action is, for a client without code action
 /// literals: its argument is the edit, which the server applies through

@@ -8,7 +8,7 @@ mod support;
 use std::path::{Path, PathBuf};
 
 use serde_json::{Value, json};
-use support::{Server, repo_root};
+use support::{Server, full_client, repo_root};
 
 fn workspace() -> PathBuf {
     repo_root().join("tests/data/lsp/catalog-workspace")
@@ -25,10 +25,11 @@ fn at(uri: &str, line: u32, character: u32) -> Value {
     json!({"textDocument": {"uri": uri}, "position": {"line": line, "character": character}})
 }
 
-/// A server on the catalog workspace with `optimize.flow` open.
+/// A server on the catalog workspace with `optimize.flow` open, for a
+/// client that reads Markdown (and states every other capability).
 fn session() -> (Server, String) {
     let mut server = Server::start();
-    let result = server.initialize(&workspace(), json!({}), json!({}));
+    let result = server.initialize(&workspace(), full_client(), json!({}));
     assert_eq!(
         result["capabilities"]["signatureHelpProvider"]["triggerCharacters"],
         json!(["(", ","])

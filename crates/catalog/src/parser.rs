@@ -560,7 +560,12 @@ fn number(value: &DeValue<'_>) -> Option<Number> {
 
 /// A TOML value as the value a flow would give.
 fn flow_value(value: &DeValue<'_>) -> Value {
-    let literal = |kind, text| Value::Literal(Literal { kind, text });
+    let literal = |kind, text: String| {
+        Value::Literal(Literal {
+            kind,
+            text: text.into(),
+        })
+    };
     match value {
         DeValue::String(s) => literal(LiteralValue::String(s.to_string()), format!("{s:?}")),
         DeValue::Integer(_) => match number(value) {

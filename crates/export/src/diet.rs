@@ -203,7 +203,7 @@ fn arg(workflow: &ExpandedWorkflow, value: &Value) -> (&'static str, String) {
             LiteralValue::String(content) => ("DIET_STRING", content.clone()),
             LiteralValue::Int(n) if i32::try_from(*n).is_ok() => ("DIET_INT", n.to_string()),
             LiteralValue::Int(n) => ("DIET_LONGINT", n.to_string()),
-            LiteralValue::Double => ("DIET_DOUBLE", literal.text.clone()),
+            LiteralValue::Double => ("DIET_DOUBLE", literal.text.to_string()),
             LiteralValue::Bool(b) => ("DIET_CHAR", u8::from(*b).to_string()),
             LiteralValue::Constant(name) => ("DIET_PARAMSTRING", name.clone()),
         },

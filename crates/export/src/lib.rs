@@ -83,7 +83,7 @@ fn plain_text(value: &Value) -> String {
         Value::Literal(literal) => match &literal.kind {
             LiteralValue::String(content) => content.clone(),
             LiteralValue::Constant(name) => name.clone(),
-            _ => literal.text.clone(),
+            _ => literal.text.to_string(),
         },
         other => other.text(),
     }

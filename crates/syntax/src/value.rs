@@ -23,8 +23,9 @@ pub enum Value {
 #[derive(Debug, Clone, PartialEq, Eq, Hash)]
 pub struct Literal {
     pub kind: LiteralValue,
-    /// The token as written (`"a\n"`, `+7`, `1.5e3`, `@high`).
-    pub text: String,
+    /// The token as written (`"a\n"`, `+7`, `1.5e3`, `@high`): inline when
+    /// short, as most are (a cold check keeps every attribute's value).
+    pub text: SmolStr,
 }
 
 #[derive(Debug, Clone, PartialEq, Eq, Hash)]
@@ -193,7 +194,7 @@ impl Reference {
 }
 
 fn literal_of<N: TreeNode>(literal: &ast::Literal<N>) -> Option<Literal> {
-    let text = literal.token()?.text().to_string();
+    let text = SmolStr::new(literal.token()?.text());
     let kind = match literal.kind()? {
         ast::LiteralKind::String => LiteralValue::String(literal.string_value()?),
         ast::LiteralKind::Int => LiteralValue::Int(literal.int_value()?),

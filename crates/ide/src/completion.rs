@@ -2,35 +2,32 @@
 //! the incomplete code being typed, and the tokens are there whatever tree
 //! it made of them. In three parts, as rust-analyzer's `ide-completion`:
 //!
-//! - [`context`]: where the cursor stands ([`context::Site`]), from the
-//!   tokens before it;
+//! - `context.rs`: where the cursor stands (its `Site`), from the tokens
+//!   before it;
 //! - `completions/`: one producer per kind of item, each with its tests:
-//!   - [`snippets`](completions::snippets): at top level, `step`, `~step`,
-//!     `require`, `[flow:` (and `pre`, `post` after a parameter list);
-//!   - [`steps`](completions::steps): after `after`, `on`, or `,` in such a
-//!     list, step names (not the current step nor those already listed); in
-//!     expression position (after `=`, `<-`, `sweep`, in lists and
-//!     indexers), step names (not the current step);
-//!   - [`files`](completions::files): in expression position, the required
-//!     files;
-//!   - [`members`](completions::members): after `Step.`, `outs`, `Result`;
-//!     after `Step.Result.`, `outs`;
-//!   - [`attribute_keys`](completions::attribute_keys): inside a step
-//!     attribute's `[`, its keys (and `flow:`); after `[flow:`, the flow
-//!     keys;
-//!   - [`constants`](completions::constants): after `priority =` or
-//!     `mode =` in an attribute, the constants;
-//!   - [`capabilities`](completions::capabilities): inside a `requires`
-//!     string, the topology's capability names;
-//!   - [`keywords`](completions::keywords): in a step header, `runs` after
-//!     the name, `after` after the package;
-//!   - with a package catalog, [`packages`](completions::packages) after
-//!     `runs` (the compound name, with its description),
-//!     [`params`](completions::params) inside the parentheses (required
+//!   - `snippets`: at top level, `step`, `~step`, `require`, `[flow:` (and
+//!     `pre`, `post` after a parameter list);
+//!   - `steps`: after `after`, `on`, or `,` in such a list, step names (not
+//!     the current step nor those already listed); in expression position
+//!     (after `=`, `<-`, `sweep`, in lists and indexers), step names (not
+//!     the current step);
+//!   - `files`: in expression position, the required files;
+//!   - `members`: after `Step.`, `outs`, `Result`; after `Step.Result.`,
+//!     `outs`;
+//!   - `attribute_keys`: inside a step attribute's `[`, its keys (and
+//!     `flow:`); after `[flow:`, the flow keys;
+//!   - `constants`: after `priority =` or `mode =` in an attribute, the
+//!     constants;
+//!   - `capabilities`: inside a `requires` string, the topology's
+//!     capability names;
+//!   - `keywords`: in a step header, `runs` after the name, `after` after
+//!     the package;
+//!   - with a package catalog, `packages` after `runs` (the compound name,
+//!     with its description), `params` inside the parentheses (required
 //!     first, those given left out, with type and range), and
-//!     [`enum_values`](completions::enum_values), an Enum parameter's values
-//!     after `param =`;
-//! - [`list`]: the list offered, cut to the best matches of what is typed.
+//!     `enum_values`, an Enum parameter's values after `param =`;
+//! - `list.rs`: the list offered ([`CompletionList`]), cut to the best
+//!   matches of what is typed.
 
 mod completions;
 mod context;

@@ -12,7 +12,7 @@
 //! Columns in UTF-16 are counted from the line's text when asked (lines are
 //! short), so nothing per character is stored.
 //!
-//! The line starts are kept in chunks of about [`CHUNK`] lines, each shared
+//! The line starts are kept in chunks of about `CHUNK` lines, each shared
 //! (`Arc`) and stored relative to the chunk's own offset: an edit rewrites
 //! only the chunks it touches and moves the offsets of the chunks after it
 //! (one addition per chunk, not per line), and a copy of the index (when a

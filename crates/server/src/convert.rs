@@ -234,48 +234,52 @@ pub fn hover(
     }
 }
 
-pub fn completion_list(
-    lines: &Lines<'_>,
-    client: &ClientCapabilities,
-    list: completion::CompletionList,
-) -> lsp::CompletionResponse {
-    lsp::CompletionResponse::List(lsp::CompletionList {
-        is_incomplete: list.is_incomplete,
-        items: list
-            .items
-            .into_iter()
-            .map(|item| completion_item(lines, client, item))
-            .collect(),
-    })
-}
-
-/// The first kind of `kinds` (the wanted one, then its stand-ins) that
-/// the client knows, if any.
-fn completion_kind(
+/// The client's kind for each of ours, found once per answer rather than
+/// per item: the stand-ins are chosen by the protocol's numbers, which
+/// ls-types gives only through serde.
+struct Kinds<K, L: 'static> {
     known: KindSet,
-    kinds: &[lsp::CompletionItemKind],
-) -> Option<lsp::CompletionItemKind> {
-    known.first_of(kinds, |kind| {
-        serde_json::to_value(kind)
-            .ok()
-            .and_then(|v| v.as_u64())
-            .unwrap_or(0)
-    })
+    /// Ours as the protocol's kinds: the wanted one, then its stand-ins.
+    preferences: fn(K) -> &'static [L],
+    found: Vec<(K, Option<L>)>,
 }
 
-fn completion_item(
-    lines: &Lines<'_>,
-    client: &ClientCapabilities,
-    item: completion::CompletionItem,
-) -> lsp::CompletionItem {
-    use completion::{CompletionKind as K, Insert};
+impl<K: Copy + PartialEq, L: Copy + serde::Serialize + 'static> Kinds<K, L> {
+    fn new(known: KindSet, preferences: fn(K) -> &'static [L]) -> Self {
+        Kinds {
+            known,
+            preferences,
+            found: Vec::new(),
+        }
+    }
+
+    /// The first of `kind`'s preferences that the client knows, if any.
+    fn of(&mut self, kind: K) -> Option<L> {
+        if let Some(&(_, found)) = self.found.iter().find(|(k, _)| *k == kind) {
+            return found;
+        }
+        let number = |kind: L| {
+            serde_json::to_value(kind)
+                .ok()
+                .and_then(|v| v.as_u64())
+                .unwrap_or(0)
+        };
+        let found = self.known.first_of((self.preferences)(kind), number);
+        self.found.push((kind, found));
+        found
+    }
+
+    /// Like [`Kinds::of`], but the wanted kind when the client knows none
+    /// (a symbol must have one).
+    fn of_or_wanted(&mut self, kind: K) -> L {
+        self.of(kind).unwrap_or_else(|| (self.preferences)(kind)[0])
+    }
+}
+
+fn completion_kinds(kind: completion::CompletionKind) -> &'static [lsp::CompletionItemKind] {
+    use completion::CompletionKind as K;
     use lsp::CompletionItemKind as Kind;
-    let (new_text, format) = match item.insert {
-        Insert::Text(text) => (text, lsp::InsertTextFormat::PLAIN_TEXT),
-        Insert::Snippet(text) if client.snippets => (text, lsp::InsertTextFormat::SNIPPET),
-        Insert::Snippet(text) => (snippet_text(&text), lsp::InsertTextFormat::PLAIN_TEXT),
-    };
-    let kinds: &[Kind] = match item.kind {
+    match kind {
         K::Keyword => &[Kind::KEYWORD],
         K::Snippet => &[Kind::SNIPPET, Kind::KEYWORD],
         K::Step => &[Kind::FUNCTION],
@@ -286,10 +290,40 @@ fn completion_item(
         K::Capability => &[Kind::VALUE],
         K::Package => &[Kind::MODULE],
         K::Parameter => &[Kind::FIELD, Kind::PROPERTY],
+    }
+}
+
+pub fn completion_list(
+    lines: &Lines<'_>,
+    client: &ClientCapabilities,
+    list: completion::CompletionList,
+) -> lsp::CompletionResponse {
+    let mut kinds = Kinds::new(client.completion_kinds, completion_kinds);
+    lsp::CompletionResponse::List(lsp::CompletionList {
+        is_incomplete: list.is_incomplete,
+        items: list
+            .items
+            .into_iter()
+            .map(|item| completion_item(lines, client, &mut kinds, item))
+            .collect(),
+    })
+}
+
+fn completion_item(
+    lines: &Lines<'_>,
+    client: &ClientCapabilities,
+    kinds: &mut Kinds<completion::CompletionKind, lsp::CompletionItemKind>,
+    item: completion::CompletionItem,
+) -> lsp::CompletionItem {
+    use completion::Insert;
+    let (new_text, format) = match item.insert {
+        Insert::Text(text) => (text, lsp::InsertTextFormat::PLAIN_TEXT),
+        Insert::Snippet(text) if client.snippets => (text, lsp::InsertTextFormat::SNIPPET),
+        Insert::Snippet(text) => (snippet_text(&text), lsp::InsertTextFormat::PLAIN_TEXT),
     };
     lsp::CompletionItem {
         label: item.label,
-        kind: completion_kind(client.completion_kinds, kinds),
+        kind: kinds.of(item.kind),
         sort_text: item.sort_text,
         detail: item.detail,
         documentation: item
@@ -370,25 +404,20 @@ pub fn workspace_edit(lines: &Lines<'_>, uri: &lsp::Uri, edits: &[TextEdit]) -> 
     }
 }
 
-/// The symbol kind of `kind`, or its stand-in when the client does not know
-/// it (a long-running step is an event, else a function).
-fn symbol_kind(known: KindSet, kind: symbols::SymbolKind) -> lsp::SymbolKind {
+/// A symbol's kinds, wanted first: a long-running step is an event, else a
+/// function.
+fn symbol_kinds(kind: symbols::SymbolKind) -> &'static [lsp::SymbolKind] {
     use symbols::SymbolKind as K;
-    let kinds: &[lsp::SymbolKind] = match kind {
+    match kind {
         K::Step => &[lsp::SymbolKind::FUNCTION],
         K::LongRunningStep => &[lsp::SymbolKind::EVENT, lsp::SymbolKind::FUNCTION],
         K::File => &[lsp::SymbolKind::FILE],
         K::FlowAttribute => &[lsp::SymbolKind::PROPERTY],
         K::Parameter => &[lsp::SymbolKind::VARIABLE],
-    };
-    let number = |kind: lsp::SymbolKind| {
-        serde_json::to_value(kind)
-            .ok()
-            .and_then(|v| v.as_u64())
-            .unwrap_or(0)
-    };
-    known.first_of(kinds, number).unwrap_or(kinds[0])
+    }
 }
+
+type SymbolKinds = Kinds<symbols::SymbolKind, lsp::SymbolKind>;
 
 /// The document's symbols: a tree when the client takes one, else each
 /// symbol flat with its container's name, in the order of the tree.
@@ -398,18 +427,18 @@ pub fn document_symbols(
     uri: &lsp::Uri,
     symbols: &[symbols::DocumentSymbol],
 ) -> lsp::DocumentSymbolResponse {
-    let kinds = client.document_symbol_kinds;
+    let mut kinds = Kinds::new(client.document_symbol_kinds, symbol_kinds);
     match client.hierarchical_symbols {
         true => lsp::DocumentSymbolResponse::Nested(
             symbols
                 .iter()
-                .map(|symbol| document_symbol(lines, kinds, symbol))
+                .map(|symbol| document_symbol(lines, &mut kinds, symbol))
                 .collect(),
         ),
         false => {
             let mut flat = Vec::new();
             for symbol in symbols {
-                flat_symbols(lines, kinds, uri, symbol, None, &mut flat);
+                flat_symbols(lines, &mut kinds, uri, symbol, None, &mut flat);
             }
             lsp::DocumentSymbolResponse::Flat(flat)
         }
@@ -419,13 +448,13 @@ pub fn document_symbols(
 #[allow(deprecated)] // `DocumentSymbol::deprecated` must still be written.
 fn document_symbol(
     lines: &Lines<'_>,
-    kinds: KindSet,
+    kinds: &mut SymbolKinds,
     symbol: &symbols::DocumentSymbol,
 ) -> lsp::DocumentSymbol {
     lsp::DocumentSymbol {
         name: symbol.name.clone(),
         detail: symbol.detail.clone(),
-        kind: symbol_kind(kinds, symbol.kind),
+        kind: kinds.of_or_wanted(symbol.kind),
         tags: None,
         deprecated: None,
         range: lines.range(symbol.range),
@@ -443,7 +472,7 @@ fn document_symbol(
 #[allow(deprecated)] // `SymbolInformation::deprecated` must still be written.
 fn flat_symbols(
     lines: &Lines<'_>,
-    kinds: KindSet,
+    kinds: &mut SymbolKinds,
     uri: &lsp::Uri,
     symbol: &symbols::DocumentSymbol,
     container: Option<&str>,
@@ -451,7 +480,7 @@ fn flat_symbols(
 ) {
     out.push(lsp::SymbolInformation {
         name: symbol.name.clone(),
-        kind: symbol_kind(kinds, symbol.kind),
+        kind: kinds.of_or_wanted(symbol.kind),
         tags: None,
         deprecated: None,
         location: lsp::Location::new(uri.clone(), lines.range(symbol.range)),
@@ -462,22 +491,29 @@ fn flat_symbols(
     }
 }
 
-/// A step of the flow at `uri`, named `container`, found by a workspace
-/// search.
-pub fn workspace_symbol(
+/// The steps found by a workspace search, each in the flow at its `uri`,
+/// named by its `container`.
+pub fn workspace_symbols<'a>(
     client: &ClientCapabilities,
-    uri: &lsp::Uri,
-    container: Option<&String>,
-    step: &symbols::StepSymbol<lsp::Range>,
-) -> lsp::WorkspaceSymbol {
-    lsp::WorkspaceSymbol {
-        name: step.name.clone(),
-        kind: symbol_kind(client.workspace_symbol_kinds, step.kind),
-        tags: None,
-        container_name: container.cloned(),
-        location: lsp::OneOf::Left(lsp::Location::new(uri.clone(), step.range)),
-        data: None,
-    }
+    found: impl Iterator<
+        Item = (
+            &'a lsp::Uri,
+            Option<&'a String>,
+            &'a symbols::StepSymbol<lsp::Range>,
+        ),
+    >,
+) -> Vec<lsp::WorkspaceSymbol> {
+    let mut kinds = Kinds::new(client.workspace_symbol_kinds, symbol_kinds);
+    found
+        .map(|(uri, container, step)| lsp::WorkspaceSymbol {
+            name: step.name.clone(),
+            kind: kinds.of_or_wanted(step.kind),
+            tags: None,
+            container_name: container.cloned(),
+            location: lsp::OneOf::Left(lsp::Location::new(uri.clone(), step.range)),
+            data: None,
+        })
+        .collect()
 }
 
 /// Splits tokens that span lines (the protocol's tokens are single-line)

@@ -181,17 +181,12 @@ pub fn workspace_symbol(
     let symbols: Vec<&FlowSymbols<Range>> = flows.iter().map(|flow| &flow.symbols).collect();
     let found = search_symbols(&symbols, &params.query, WORKSPACE_SYMBOLS_LIMIT);
     Ok(Some(WorkspaceSymbolResponse::Nested(
-        found
-            .into_iter()
-            .map(|(f, step)| {
-                convert::workspace_symbol(
-                    &s.client,
-                    &flows[f].uri,
-                    flows[f].symbols.container.as_ref(),
-                    step,
-                )
-            })
-            .collect(),
+        convert::workspace_symbols(
+            &s.client,
+            found
+                .into_iter()
+                .map(|(f, step)| (&flows[f].uri, flows[f].symbols.container.as_ref(), step)),
+        ),
     )))
 }
 

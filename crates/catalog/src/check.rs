@@ -2,11 +2,10 @@
 //! plain functions over plain values. Each returns what is wrong with its
 //! message written; where it goes in the flow is the caller's business.
 
+use crate::model::{Catalog, Number, Package, Param, ParamType};
 use easyflow_diagnostics::Code;
 use easyflow_diagnostics::suggest::{closest, did_you_mean};
-
-use crate::Value;
-use crate::model::{Catalog, Number, Package, Param, ParamType};
+use easyflow_syntax::value::{LiteralValue, Value};
 
 /// A problem with a value, E0804 or E0805, with its message.
 #[derive(Debug, Clone, PartialEq, Eq, Hash)]
@@ -89,24 +88,33 @@ pub fn check_value(param: &Param, value: &Value) -> Option<ValueProblem> {
             message: format!(
                 "parameter `{}` expects {ty}, found {}",
                 param.name,
-                value.describe()
+                describe(value)
             ),
             suggestion: None,
         })
     };
-    match (ty, value) {
-        (_, Value::Invalid | Value::Reference(_)) => None,
-        (ParamType::File, Value::File(_))
-        | (ParamType::String, Value::String(_))
-        | (ParamType::Bool, Value::Bool(_))
-        | (ParamType::List, Value::List(_)) => None,
-        (ParamType::Int, Value::Int(i)) => out_of_range(param, Number::Int(*i), value),
-        (ParamType::Double, Value::Int(i)) => out_of_range(param, Number::Int(*i), value),
-        (ParamType::Double, Value::Double(text)) => match text.replace('_', "").parse::<f64>() {
-            Ok(d) => out_of_range(param, Number::Double(d), value),
-            Err(_) => None,
-        },
-        (ParamType::Enum, Value::String(s) | Value::Constant(s)) => {
+    let literal = match value {
+        Value::Invalid => return None,
+        Value::Ref(reference) if !reference.is_file() => return None,
+        Value::Ref(_) if ty == ParamType::File => return None,
+        Value::List(_) if ty == ParamType::List => return None,
+        Value::Ref(_) | Value::List(_) => return wrong_type(),
+        Value::Literal(literal) => literal,
+    };
+    match (ty, &literal.kind) {
+        (ParamType::String, LiteralValue::String(_)) | (ParamType::Bool, LiteralValue::Bool(_)) => {
+            None
+        }
+        (ParamType::Int | ParamType::Double, LiteralValue::Int(i)) => {
+            out_of_range(param, Number::Int(*i), value)
+        }
+        (ParamType::Double, LiteralValue::Double) => {
+            match literal.text.replace('_', "").parse::<f64>() {
+                Ok(d) => out_of_range(param, Number::Double(d), value),
+                Err(_) => None,
+            }
+        }
+        (ParamType::Enum, LiteralValue::String(s) | LiteralValue::Constant(s)) => {
             if param.values.iter().any(|v| v == s) {
                 return None;
             }
@@ -119,13 +127,22 @@ pub fn check_value(param: &Param, value: &Value) -> Option<ValueProblem> {
                     "parameter `{}` expects one of {}, found {}{}",
                     param.name,
                     values.join(", "),
-                    value.describe(),
+                    describe(value),
                     did_you_mean(suggestion.as_deref())
                 ),
                 suggestion,
             })
         }
         _ => wrong_type(),
+    }
+}
+
+/// How `value` reads in the checks' messages: as a file when it names
+/// files ([`easyflow_syntax::value::Reference::is_file`]).
+fn describe(value: &Value) -> String {
+    match value {
+        Value::Ref(reference) if reference.is_file() => format!("the file `{}`", reference.text),
+        _ => value.describe(),
     }
 }
 
@@ -146,7 +163,7 @@ fn out_of_range(param: &Param, n: Number, value: &Value) -> Option<ValueProblem>
         message: format!(
             "parameter `{}` expects {expected}, found {}",
             param.name,
-            value.describe()
+            describe(value)
         ),
         suggestion: None,
     })
@@ -193,35 +210,24 @@ name = "ORCA.DFT"
     }
 
     fn code(param_name: &str, value: Value) -> Option<Code> {
+        assert_ne!(value, Value::Invalid);
         check_value(&param(param_name), &value).map(|p| p.code)
     }
 
     #[test]
     fn types_and_ranges() {
-        assert_eq!(code("charge", Value::Int(-10)), None);
-        assert_eq!(code("charge", Value::Int(11)), Some(Code::E0805));
-        assert_eq!(
-            code("charge", Value::Double("2.0".into())),
-            Some(Code::E0804)
-        );
-        assert_eq!(code("scale", Value::Int(1)), None);
-        assert_eq!(
-            code("scale", Value::Double("0.4".into())),
-            Some(Code::E0805)
-        );
-        assert_eq!(code("input", Value::File("molecule".into())), None);
-        assert_eq!(
-            code("input", Value::String("m.xyz".into())),
-            Some(Code::E0804)
-        );
-        assert_eq!(code("method", Value::Constant("PBE0".into())), None);
-        assert_eq!(code("method", Value::String("PBE0".into())), None);
-        assert_eq!(
-            code("method", Value::String("PBE1".into())),
-            Some(Code::E0805)
-        );
-        assert_eq!(code("method", Value::Int(1)), Some(Code::E0804));
-        assert_eq!(code("charge", Value::Reference("A.Result".into())), None);
+        assert_eq!(code("charge", Value::parse("-10")), None);
+        assert_eq!(code("charge", Value::parse("11")), Some(Code::E0805));
+        assert_eq!(code("charge", Value::parse("2.0")), Some(Code::E0804));
+        assert_eq!(code("scale", Value::parse("1")), None);
+        assert_eq!(code("scale", Value::parse("0.4")), Some(Code::E0805));
+        assert_eq!(code("input", Value::parse("molecule")), None);
+        assert_eq!(code("input", Value::parse("\"m.xyz\"")), Some(Code::E0804));
+        assert_eq!(code("method", Value::parse("@PBE0")), None);
+        assert_eq!(code("method", Value::parse("\"PBE0\"")), None);
+        assert_eq!(code("method", Value::parse("\"PBE1\"")), Some(Code::E0805));
+        assert_eq!(code("method", Value::parse("1")), Some(Code::E0804));
+        assert_eq!(code("charge", Value::parse("A.Result")), None);
     }
 
     #[test]
@@ -242,7 +248,7 @@ name = "ORCA.DFT"
             "step `Optimize` is missing required parameters of `ORCA.DFT`: `input`"
         );
         assert_eq!(
-            check_value(&param("charge"), &Value::Int(12))
+            check_value(&param("charge"), &Value::parse("12"))
                 .unwrap()
                 .message,
             "parameter `charge` expects a value from -10 to 10, found the integer 12"

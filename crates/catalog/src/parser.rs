@@ -6,10 +6,10 @@ use std::ops::Range;
 
 use easyflow_diagnostics::suggest::{closest, did_you_mean};
 use easyflow_diagnostics::{Code, Diagnostic, TextRange, TextSize};
+use easyflow_syntax::value::{Literal, LiteralValue, Reference, Value};
 use toml::Spanned;
 use toml::de::{DeTable, DeValue};
 
-use crate::Value;
 use crate::check::{ValueProblem, check_value};
 use crate::model::{Catalog, Number, Output, Package, Param, ParamType, Requirement, Run};
 
@@ -644,7 +644,9 @@ impl Reader<'_> {
     /// is a path string).
     fn default_problem(&self, param: &Param, value: &DeValue<'_>) -> Option<ValueProblem> {
         let value = match value {
-            DeValue::String(s) if param.ty == Some(ParamType::File) => Value::File(s.to_string()),
+            DeValue::String(s) if param.ty == Some(ParamType::File) => {
+                Value::Ref(Box::new(Reference::bare(s)))
+            }
             other => flow_value(other),
         };
         check_value(param, &value)
@@ -685,14 +687,20 @@ fn number(value: &DeValue<'_>) -> Option<Number> {
 
 /// A TOML value as the value a flow would give.
 fn flow_value(value: &DeValue<'_>) -> Value {
+    let literal = |kind, text: String| {
+        Value::Literal(Literal {
+            kind,
+            text: text.into(),
+        })
+    };
     match value {
-        DeValue::String(s) => Value::String(s.to_string()),
+        DeValue::String(s) => literal(LiteralValue::String(s.to_string()), format!("{s:?}")),
         DeValue::Integer(_) => match number(value) {
-            Some(Number::Int(i)) => Value::Int(i),
+            Some(Number::Int(i)) => literal(LiteralValue::Int(i), i.to_string()),
             _ => Value::Invalid,
         },
-        DeValue::Float(f) => Value::Double(f.as_str().replace('_', "")),
-        DeValue::Boolean(b) => Value::Bool(*b),
+        DeValue::Float(f) => literal(LiteralValue::Double, f.as_str().replace('_', "")),
+        DeValue::Boolean(b) => literal(LiteralValue::Bool(*b), b.to_string()),
         DeValue::Array(items) => {
             Value::List(items.iter().map(|i| flow_value(i.get_ref())).collect())
         }

@@ -166,9 +166,9 @@ fn refused(name: &str, text: &str, error: &FormatError) -> Outcome {
     eprintln!("error: {name}: {error}");
     match error {
         FormatError::Syntax(errors) => {
-            let index = line_index::LineIndex::new(text);
+            let lines = report::TextLines::new(text);
             for error in errors {
-                let start = report::position(&index, error.range.start());
+                let start = lines.position(error.range.start());
                 eprintln!(
                     "{name}:{}:{}: {} {}",
                     start.line + 1,

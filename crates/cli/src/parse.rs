@@ -26,9 +26,9 @@ pub fn run(path: &Path) -> u8 {
     {
         return exit::FAILURE;
     }
-    let index = line_index::LineIndex::new(&text);
+    let lines = report::TextLines::new(text);
     for error in parse.errors() {
-        let start = report::position(&index, error.range.start());
+        let start = lines.position(error.range.start());
         eprintln!(
             "{}:{}:{}: {} {}",
             path.display(),

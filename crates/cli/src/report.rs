@@ -9,7 +9,8 @@ use codespan_reporting::diagnostic::{Diagnostic as Report, Label, Severity as Re
 use codespan_reporting::files::SimpleFiles;
 use codespan_reporting::term::{self, termcolor};
 use easyflow_diagnostics::{Diagnostic, Severity, TextSize};
-use line_index::{LineIndex, WideEncoding};
+use easyflow_syntax::SourceText;
+use easyflow_syntax::line_index::{Encoding, LineIndex, Lines, Position};
 use serde_json::json;
 
 use crate::checked::{CheckedFile, Counts};
@@ -45,20 +46,30 @@ pub fn color_choice(is_terminal: bool) -> termcolor::ColorChoice {
     }
 }
 
-/// A 0-based line and UTF-16 column, as in LSP.
-pub struct Position {
-    pub line: u32,
-    pub character: u32,
+/// A text's lines, to place offsets at 0-based lines and UTF-16 columns (as
+/// LSP and SARIF count them), through the converter the server uses.
+pub struct TextLines {
+    index: LineIndex,
+    text: SourceText,
 }
 
-pub fn position(index: &LineIndex, offset: TextSize) -> Position {
-    let utf8 = index.line_col(offset);
-    let character = index
-        .to_wide(WideEncoding::Utf16, utf8)
-        .map_or(utf8.col, |wide| wide.col);
-    Position {
-        line: utf8.line,
-        character,
+impl TextLines {
+    /// `text` is shared, not copied, when it is an `Arc<str>`.
+    pub fn new(text: impl Into<SourceText>) -> TextLines {
+        let text = text.into();
+        TextLines {
+            index: LineIndex::new(&text.whole()),
+            text,
+        }
+    }
+
+    pub fn position(&self, offset: TextSize) -> Position {
+        Lines {
+            index: &self.index,
+            text: &self.text,
+            encoding: Encoding::Utf16,
+        }
+        .position(offset)
     }
 }
 
@@ -85,17 +96,17 @@ pub fn to_codespan<FileId: Copy>(d: &Diagnostic, file: FileId) -> Report<FileId>
 
 /// The lines of a file, to place its diagnostics; nothing for a file without
 /// any (indexing a large file's lines costs time and memory).
-fn line_index(file: &CheckedFile) -> LineIndex {
+fn lines_of(file: &CheckedFile) -> TextLines {
     if file.diagnostics.is_empty() {
-        LineIndex::new("")
+        TextLines::new("")
     } else {
-        LineIndex::new(&file.text)
+        TextLines::new(file.text.clone())
     }
 }
 
 pub fn json(files: &[CheckedFile], out: &mut impl Write) -> io::Result<()> {
-    let range_json = |index: &LineIndex, range: easyflow_diagnostics::TextRange| {
-        let (start, end) = (position(index, range.start()), position(index, range.end()));
+    let range_json = |lines: &TextLines, range: easyflow_diagnostics::TextRange| {
+        let (start, end) = (lines.position(range.start()), lines.position(range.end()));
         json!({
             "start": {"line": start.line, "character": start.character},
             "end": {"line": end.line, "character": end.character},
@@ -104,7 +115,7 @@ pub fn json(files: &[CheckedFile], out: &mut impl Write) -> io::Result<()> {
     let files_json: Vec<_> = files
         .iter()
         .map(|file| {
-            let index = line_index(file);
+            let lines = lines_of(file);
             let path = file.path.display().to_string();
             let diagnostics: Vec<_> = file
                 .diagnostics
@@ -113,13 +124,13 @@ pub fn json(files: &[CheckedFile], out: &mut impl Write) -> io::Result<()> {
                     let related: Vec<_> = d
                         .related
                         .iter()
-                        .map(|r| json!({"path": path, "range": range_json(&index, r.range), "message": r.message}))
+                        .map(|r| json!({"path": path, "range": range_json(&lines, r.range), "message": r.message}))
                         .collect();
                     json!({
                         "code": d.code.as_str(),
                         "severity": d.severity().as_str(),
                         "message": d.message,
-                        "range": range_json(&index, d.range),
+                        "range": range_json(&lines, d.range),
                         "related": related,
                     })
                 })
@@ -187,8 +198,8 @@ pub fn sarif(files: &[CheckedFile], out: &mut impl Write) -> io::Result<()> {
             })
         })
         .collect();
-    let region = |index: &LineIndex, range: easyflow_diagnostics::TextRange| {
-        let (start, end) = (position(index, range.start()), position(index, range.end()));
+    let region = |lines: &TextLines, range: easyflow_diagnostics::TextRange| {
+        let (start, end) = (lines.position(range.start()), lines.position(range.end()));
         json!({
             "startLine": start.line + 1,
             "startColumn": start.character + 1,
@@ -198,9 +209,9 @@ pub fn sarif(files: &[CheckedFile], out: &mut impl Write) -> io::Result<()> {
     };
     let mut results = Vec::new();
     for file in files {
-        let index = line_index(file);
+        let lines = lines_of(file);
         let uri = file.path.display().to_string().replace('\\', "/");
-        let location = |range| json!({"physicalLocation": {"artifactLocation": {"uri": uri}, "region": region(&index, range)}});
+        let location = |range| json!({"physicalLocation": {"artifactLocation": {"uri": uri}, "region": region(&lines, range)}});
         for d in &file.diagnostics {
             let related: Vec<_> = d
                 .related

@@ -1,75 +1,10 @@
-//! Flow and step attributes: their values, position-free, and the rules of
-//! `language.md` §3.5 (W0405, W0406, W0501, W0502, W0503), each writing its
+//! Flow and step attributes: the rules of `language.md` §3.5 (W0405, W0406, W0501, W0502, W0503), each writing its
 //! message and its fix's data together.
 
 use easyflow_diagnostics::{Code, Diagnostic, Fix, TextRange};
-use easyflow_syntax::ast::{self, TreeNode, TreeToken};
+use easyflow_syntax::value::{LiteralValue, Value};
 
 use easyflow_diagnostics::suggest::{closest, did_you_mean};
-
-/// An attribute's value, without positions, so summaries can be compared
-/// across edits.
-#[derive(Debug, Clone, PartialEq, Eq, Hash)]
-pub enum Value {
-    String(String),
-    Int(i64),
-    /// Kept as written: doubles have no `Eq`.
-    Double(String),
-    Bool(bool),
-    /// A constant's name without `@`.
-    Constant(String),
-    List(Vec<Value>),
-    /// A reference, as written without trivia.
-    Reference(String),
-    /// Missing or unparseable (already reported by the parser).
-    Invalid,
-}
-
-impl Value {
-    pub fn of<N: TreeNode>(expr: Option<&ast::Expr<N>>) -> Value {
-        let Some(expr) = expr else {
-            return Value::Invalid;
-        };
-        match expr {
-            ast::Expr::Literal(literal) => match literal.kind() {
-                Some(ast::LiteralKind::String) => {
-                    literal.string_value().map_or(Value::Invalid, Value::String)
-                }
-                Some(ast::LiteralKind::Int) => {
-                    literal.int_value().map_or(Value::Invalid, Value::Int)
-                }
-                Some(ast::LiteralKind::Double) => literal
-                    .token()
-                    .map_or(Value::Invalid, |t| Value::Double(t.text().to_string())),
-                Some(ast::LiteralKind::Bool) => {
-                    literal.bool_value().map_or(Value::Invalid, Value::Bool)
-                }
-                Some(ast::LiteralKind::Constant) => literal
-                    .constant_name()
-                    .map_or(Value::Invalid, Value::Constant),
-                None => Value::Invalid,
-            },
-            ast::Expr::List(list) => {
-                Value::List(list.elements().map(|e| Value::of(Some(&e))).collect())
-            }
-            ast::Expr::Ref(reference) => Value::Reference(reference.text()),
-        }
-    }
-
-    /// How the value reads in messages.
-    pub fn describe(&self) -> String {
-        match self {
-            Value::String(s) => format!("the string {s:?}"),
-            Value::Int(i) => format!("the integer {i}"),
-            Value::Double(d) => format!("the number {d}"),
-            Value::Bool(b) => format!("`{b}`"),
-            Value::Constant(c) => format!("`@{c}`"),
-            Value::List(_) => "a list".to_string(),
-            Value::Reference(r) => format!("the reference `{r}`"),
-            Value::Invalid => "an invalid value".to_string(),
-        }
-    }
-}
 
 const PRIORITIES: &[&str] = &["low", "normal", "high"];
 const MODES: &[&str] = &["urgent", "normal"];
@@ -132,15 +67,18 @@ pub fn check_flow_attribute(key: &str, value: &Value) -> Option<AttributeProblem
         AttributeProblem::new(true, Code::W0502, message, suggestion)
     };
     match key {
-        "name" | "author" | "description" => (!matches!(value, Value::String(_) | Value::Invalid))
-            .then(|| wrong_value("a string", None)),
+        "name" | "author" | "description" => {
+            let string = matches!(value.literal(), Some(LiteralValue::String(_)));
+            (!string && *value != Value::Invalid).then(|| wrong_value("a string", None))
+        }
         "priority" => {
             check_constant(value, PRIORITIES).map(|s| wrong_value(&constants(PRIORITIES), s))
         }
         "mode" => check_constant(value, MODES).map(|s| wrong_value(&constants(MODES), s)),
-        "maxDuration" => match value {
-            Value::Int(_) | Value::Double(_) | Value::Invalid => None,
-            Value::String(s) if is_duration(s) => None,
+        "maxDuration" => match value.literal() {
+            Some(LiteralValue::Int(_) | LiteralValue::Double) => None,
+            _ if *value == Value::Invalid => None,
+            Some(LiteralValue::String(s)) if is_duration(s) => None,
             _ => Some(wrong_value(
                 "a number of seconds or a duration string such as \"2h30m\"",
                 None,
@@ -198,23 +136,32 @@ pub fn check_step_attribute(key: &str, value: &Value) -> Option<AttributeProblem
 /// `None` when `value` is one of `allowed`; otherwise `Some` of the closest
 /// allowed constant (with `@`), if any is close.
 fn check_constant(value: &Value, allowed: &[&str]) -> Option<Option<String>> {
-    match value {
-        Value::Invalid => None,
-        Value::Constant(c) if allowed.contains(&c.as_str()) => None,
-        Value::Constant(c) => Some(closest(c, allowed.iter().copied()).map(|s| format!("@{s}"))),
-        // `"high"` and a bare `high` mean `@high`: suggest it even when the
-        // spelling is exact (`closest` looks for other names only).
-        Value::String(s) | Value::Reference(s) => {
-            let name = s.trim_start_matches('@');
-            let exact = allowed.iter().copied().find(|c| *c == name);
-            Some(
-                exact
-                    .or_else(|| closest(name, allowed.iter().copied()))
-                    .map(|s| format!("@{s}")),
-            )
-        }
-        _ => Some(None),
-    }
+    // What is written, when it may be meant as a constant.
+    let written = match value {
+        Value::Invalid => return None,
+        Value::Ref(reference) => Some(&reference.text),
+        Value::Literal(literal) => match &literal.kind {
+            LiteralValue::Constant(c) if allowed.contains(&c.as_str()) => return None,
+            LiteralValue::Constant(c) => {
+                return Some(closest(c, allowed.iter().copied()).map(|s| format!("@{s}")));
+            }
+            LiteralValue::String(s) => Some(s),
+            _ => None,
+        },
+        Value::List(_) => None,
+    };
+    // `"high"` and a bare `high` mean `@high`: suggest it even when the
+    // spelling is exact (`closest` looks for other names only).
+    let Some(written) = written else {
+        return Some(None);
+    };
+    let name = written.trim_start_matches('@');
+    let exact = allowed.iter().copied().find(|c| *c == name);
+    Some(
+        exact
+            .or_else(|| closest(name, allowed.iter().copied()))
+            .map(|s| format!("@{s}")),
+    )
 }
 
 fn constants(allowed: &[&str]) -> String {
@@ -257,16 +204,16 @@ mod tests {
 
     #[test]
     fn constants_get_suggestions() {
-        let problem = check_flow_attribute("priority", &Value::Constant("hihg".into())).unwrap();
+        let problem = check_flow_attribute("priority", &Value::parse("@hihg")).unwrap();
         assert_eq!(problem.code, Code::W0502);
         assert_eq!(problem.fix, Fix::Replace("@high".into()));
-        assert!(check_flow_attribute("mode", &Value::Constant("normal".into())).is_none());
-        let unknown = check_step_attribute("prority", &Value::Constant("high".into())).unwrap();
+        assert!(check_flow_attribute("mode", &Value::parse("@normal")).is_none());
+        let unknown = check_step_attribute("prority", &Value::parse("@high")).unwrap();
         assert_eq!(
             (unknown.code, unknown.fix),
             (Code::W0405, Fix::Replace("priority".into()))
         );
-        let string = check_step_attribute("mode", &Value::String("urgent".into())).unwrap();
+        let string = check_step_attribute("mode", &Value::parse("\"urgent\"")).unwrap();
         assert_eq!(string.fix, Fix::Replace("@urgent".into()));
     }
 }

@@ -64,7 +64,46 @@ pub struct DependencyGraph {
     into_starts: Vec<u32>,
 }
 
+/// Where a step stands in the parallel waves, and the one wording of it.
+#[derive(Debug, Clone, Copy, PartialEq, Eq, Hash)]
+pub enum Level {
+    /// Its wave.
+    At(u32),
+    /// On a cycle (or depends on itself): no level.
+    InCycle,
+    /// Downstream of a cycle: no level either.
+    AfterCycle,
+}
+
+impl Level {
+    /// `level 2`, `in a cycle`, or `level —` (a code lens, a label).
+    pub fn label(self) -> String {
+        match self {
+            Level::At(level) => format!("level {level}"),
+            Level::InCycle => "in a cycle".to_string(),
+            Level::AfterCycle => "level —".to_string(),
+        }
+    }
+
+    /// As [`Level::label`], saying why a step after a cycle has none.
+    pub fn explained(self) -> String {
+        match self {
+            Level::AfterCycle => format!("{} (downstream of a cycle)", self.label()),
+            _ => self.label(),
+        }
+    }
+}
+
 impl DependencyGraph {
+    /// Where step `step` stands in the waves.
+    pub fn level(&self, step: StepId) -> Level {
+        match self.levels[step.index()] {
+            Some(level) => Level::At(level),
+            None if self.in_cycle[step.index()] => Level::InCycle,
+            None => Level::AfterCycle,
+        }
+    }
+
     pub fn is_self_edge(edge: &Edge) -> bool {
         edge.from == edge.to
     }

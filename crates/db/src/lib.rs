@@ -221,10 +221,11 @@ impl Database {
         let sink = log.clone();
         let storage = salsa::Storage::new(Some(Box::new(move |event: salsa::Event| {
             if let salsa::EventKind::WillExecute { database_key } = event.kind {
-                sink.0
-                    .lock()
-                    .unwrap_or_else(|e| e.into_inner())
-                    .push(format!("{database_key:?}"));
+                // Spelt `name(Id(n))`; `the_log_names_queries_as_their_functions`
+                // checks that the name is the query's function's.
+                let key = format!("{database_key:?}");
+                let name = key.split('(').next().unwrap_or(&key).to_string();
+                sink.0.lock().unwrap_or_else(|e| e.into_inner()).push(name);
             }
         })));
         let database = Database {
@@ -236,14 +237,167 @@ impl Database {
     }
 }
 
-/// The queries a [`Database::with_execution_log`] database executed, as
-/// `name(Id(n))` strings.
+/// A tracked query as the execution log names it. Made by [`query!`] from
+/// the query's function, so that a misspelt or renamed query does not
+/// compile.
+#[derive(Debug, Clone, Copy, PartialEq, Eq, Hash)]
+pub struct QueryName(&'static str);
+
+impl QueryName {
+    /// For [`query!`] only: `name` must be the query's function's.
+    #[doc(hidden)]
+    pub const fn of_function(name: &'static str) -> QueryName {
+        QueryName(name)
+    }
+
+    pub fn as_str(self) -> &'static str {
+        self.0
+    }
+}
+
+/// The [`QueryName`] of the tracked query `function`, named by its path:
+/// `query!(file_outline)`, `query!(easyflow_db::resolve::names)`.
+#[macro_export]
+macro_rules! query {
+    ($($segment:ident)::+) => {{
+        // The function itself, so that the compiler checks the name.
+        let _ = $($segment)::+;
+        $crate::QueryName::of_function($crate::last_segment!($($segment)+))
+    }};
+}
+
+/// For [`query!`]: the last of its identifiers, as a string.
+#[doc(hidden)]
+#[macro_export]
+macro_rules! last_segment {
+    ($last:ident) => {
+        stringify!($last)
+    };
+    ($first:ident $($rest:ident)+) => {
+        $crate::last_segment!($($rest)+)
+    };
+}
+
+/// The queries a [`Database::with_execution_log`] database executed.
 #[derive(Clone, Default)]
 pub struct ExecutionLog(Arc<Mutex<Vec<String>>>);
 
 impl ExecutionLog {
     /// The executed queries since the last call.
-    pub fn take(&self) -> Vec<String> {
-        std::mem::take(&mut *self.0.lock().unwrap_or_else(|e| e.into_inner()))
+    pub fn take(&self) -> Executed {
+        Executed(std::mem::take(
+            &mut *self.0.lock().unwrap_or_else(|e| e.into_inner()),
+        ))
+    }
+}
+
+/// The names of queries executed, in order ([`ExecutionLog::take`]).
+#[derive(Clone, Default, PartialEq, Eq)]
+pub struct Executed(Vec<String>);
+
+impl Executed {
+    /// How many times `query` ran.
+    pub fn count(&self, query: QueryName) -> usize {
+        self.0.iter().filter(|name| *name == query.as_str()).count()
+    }
+
+    pub fn ran(&self, query: QueryName) -> bool {
+        self.count(query) > 0
+    }
+
+    /// Panics, naming it, if any of `queries` did not run.
+    #[track_caller]
+    pub fn assert_executed(&self, queries: &[QueryName]) {
+        for query in queries {
+            assert!(
+                self.ran(*query),
+                "{} did not re-run: {self:?}",
+                query.as_str()
+            );
+        }
+    }
+
+    /// Panics, naming it, if any of `queries` ran.
+    #[track_caller]
+    pub fn assert_not_executed(&self, queries: &[QueryName]) {
+        for query in queries {
+            assert!(!self.ran(*query), "{} re-ran: {self:?}", query.as_str());
+        }
+    }
+}
+
+impl std::fmt::Debug for Executed {
+    fn fmt(&self, f: &mut std::fmt::Formatter<'_>) -> std::fmt::Result {
+        f.debug_list().entries(&self.0).finish()
+    }
+}
+
+#[cfg(test)]
+mod tests {
+    use super::*;
+    use crate::catalog::{
+        chunk_catalog_diagnostics, output_diagnostics, steps_with_catalog_diagnostics,
+    };
+    use crate::diagnostics::{graph_diagnostics, semantic_diagnostics};
+    use crate::fit::fit_diagnostics;
+    use crate::links::{links, required_names};
+    use crate::resolve::{chunk_resolution, defined_names, names};
+    use crate::workflow::chunk_values;
+
+    /// Every tracked query, run on a flow with a topology and a catalog,
+    /// is in the log under the name [`query!`] gives it: the names the
+    /// incrementality tests assert about are the names the log records.
+    #[test]
+    fn the_log_names_queries_as_their_functions() {
+        let (db, log) = Database::with_execution_log();
+        let topology = TopologyFile::new(&db, "t.topology".into(), "compute+CPU:4\n".into());
+        let catalog = CatalogFile::new(
+            &db,
+            "easyflow-packages.toml".into(),
+            b"[[package]]\nname = \"P.Q\"\n".to_vec(),
+        );
+        let text =
+            "require f;\nstep A runs P.Q (x = f);\nstep B runs P.Q after B (y = A.outs[\"o\"]);\n";
+        let file = SourceFile::builder("a.flow".into(), text.into())
+            .topology(Some(topology))
+            .catalog(Some(catalog))
+            .new(&db);
+        file_diagnostics(&db, file);
+        name_resolution(&db, file);
+        graph_view(&db, file);
+        expanded_workflow(&db, file);
+        let executed = log.take();
+        let queries = [
+            query!(crate::parse),
+            query!(parse_topology),
+            query!(parse_catalog),
+            query!(file_outline),
+            query!(chunk_analysis),
+            query!(item_index),
+            query!(required_names),
+            query!(links),
+            query!(defined_names),
+            query!(names),
+            query!(chunk_resolution),
+            query!(name_resolution),
+            query!(dependency_graph),
+            query!(semantic_diagnostics),
+            query!(graph_diagnostics),
+            query!(fit_diagnostics),
+            query!(chunk_catalog_diagnostics),
+            query!(steps_with_catalog_diagnostics),
+            query!(output_diagnostics),
+            query!(file_diagnostics),
+            query!(graph_view),
+            query!(chunk_values),
+            query!(expanded_workflow),
+        ];
+        for query in queries {
+            assert!(
+                executed.ran(query),
+                "{} is not in {executed:?}",
+                query.as_str()
+            );
+        }
     }
 }

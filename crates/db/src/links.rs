@@ -175,6 +175,48 @@ struct LinkState {
     unresolved: FxHashMap<SmolStr, Probe>,
 }
 
+/// The names whose definitions an update changes: those of the chunks that
+/// go and of those that come, each with its first definition and number of
+/// definitions before the update.
+#[derive(Default)]
+struct DefinitionChanges {
+    touched: FxHashSet<SmolStr>,
+    before: FxHashMap<SmolStr, (Option<StepKey>, usize)>,
+}
+
+impl DefinitionChanges {
+    /// Records `name`'s definitions before the update, the first time it
+    /// is seen.
+    fn record(&mut self, name: &SmolStr, definitions: Option<&SmallVec<[StepKey; 1]>>) {
+        self.before.entry(name.clone()).or_insert_with(|| {
+            (
+                definitions.and_then(|d| d.first().copied()),
+                definitions.map_or(0, |d| d.len()),
+            )
+        });
+    }
+}
+
+/// How many chunks at the start and at the end of `old` and `new` are the
+/// same (by their summaries' allocation), the start counted first.
+fn common_ends(
+    old: &[ChunkEntry],
+    new: &[(ChunkToken, Arc<[Arc<StepSummary>]>)],
+) -> (usize, usize) {
+    let prefix = old
+        .iter()
+        .zip(new)
+        .take_while(|(old, (_, new))| old.same_as(new))
+        .count();
+    let suffix = old[prefix..]
+        .iter()
+        .rev()
+        .zip(new[prefix..].iter().rev())
+        .take_while(|(old, (_, new))| old.same_as(new))
+        .count();
+    (prefix, suffix)
+}
+
 /// The names a step reads.
 fn read_names(step: &StepSummary) -> impl Iterator<Item = &SmolStr> {
     step.references
@@ -196,25 +238,17 @@ impl LinkState {
         }
     }
 
-    /// Brings the state to `chunks` (in text order) and gives their links.
+    /// Brings the state to `chunks` (in text order) and gives their places
+    /// in it: the chunks that went and came (between the prefix and the
+    /// suffix the old and new lists share) update the name tables, and the
+    /// chunks the change may concern are linked again.
     fn update(&mut self, chunks: Vec<Arc<[Arc<StepSummary>]>>) -> FxHashMap<ChunkToken, u32> {
         let chunks: Vec<(ChunkToken, Arc<[Arc<StepSummary>]>)> = chunks
             .into_iter()
             .map(|summaries| (token_of(&summaries), summaries))
             .collect();
         let old = std::mem::take(&mut self.chunks);
-        let mut prefix = 0;
-        while prefix < old.len() && prefix < chunks.len() && old[prefix].same_as(&chunks[prefix].1)
-        {
-            prefix += 1;
-        }
-        let mut suffix = 0;
-        while suffix < old.len() - prefix
-            && suffix < chunks.len() - prefix
-            && old[old.len() - 1 - suffix].same_as(&chunks[chunks.len() - 1 - suffix].1)
-        {
-            suffix += 1;
-        }
+        let (prefix, suffix) = common_ends(&old, &chunks);
         let removed = &old[prefix..old.len() - suffix];
         let added = &chunks[prefix..chunks.len() - suffix];
         let ranks: FxHashMap<ChunkToken, u32> = chunks
@@ -223,22 +257,44 @@ impl LinkState {
             .map(|(i, (id, _))| (*id, i as u32))
             .collect();
         let everything = old.is_empty();
+        let mut changes = DefinitionChanges::default();
+        self.forget(removed, &mut changes);
+        self.learn(added, &ranks, (!everything).then_some(&mut changes));
+        let affected = if everything {
+            self.find_all_unresolved();
+            FxHashSet::default()
+        } else {
+            self.update_unresolved(removed, added, &changes.touched);
+            self.affected(&old, removed, added, &changes)
+        };
+        let kept = |i: usize| {
+            if i < prefix {
+                Some(i)
+            } else if i >= chunks.len() - suffix {
+                Some(i + old.len() - chunks.len())
+            } else {
+                None
+            }
+        };
+        // The chunks kept and not affected keep their links.
+        let keep: Vec<Option<Arc<ChunkLinks>>> = (0..chunks.len())
+            .map(|i| {
+                kept(i)
+                    .filter(|_| !everything && !affected.contains(&chunks[i].0))
+                    .map(|at| old[at].links.clone())
+            })
+            .collect();
+        self.relink(chunks, keep, &ranks);
+        ranks
+    }
 
-        // The names whose definitions change: those of the chunks that go and
-        // of those that come.
-        let mut touched: FxHashSet<SmolStr> = FxHashSet::default();
-        // Their first definition and number of definitions before.
-        let mut before: FxHashMap<SmolStr, (Option<StepKey>, usize)> = FxHashMap::default();
+    /// Takes the chunks that went out of the name tables, recording in
+    /// `changes` the names they defined.
+    fn forget(&mut self, removed: &[ChunkEntry], changes: &mut DefinitionChanges) {
         for chunk in removed {
             for step in chunk.summaries.iter() {
                 if let Some(name) = &step.name {
-                    let definitions = self.definitions.get(name);
-                    before.entry(name.clone()).or_insert_with(|| {
-                        (
-                            definitions.and_then(|d| d.first().copied()),
-                            definitions.map_or(0, |d| d.len()),
-                        )
-                    });
+                    changes.record(name, self.definitions.get(name));
                     if let Some(definitions) = self.definitions.get_mut(name) {
                         definitions.retain(|key| key.chunk != chunk.id);
                         if definitions.is_empty() {
@@ -250,7 +306,7 @@ impl LinkState {
                             }
                         }
                     }
-                    touched.insert(name.clone());
+                    changes.touched.insert(name.clone());
                 }
                 for name in read_names(step) {
                     if let Some(readers) = self.readers.get_mut(name) {
@@ -262,6 +318,17 @@ impl LinkState {
                 }
             }
         }
+    }
+
+    /// Puts the chunks that came into the name tables (definitions in text
+    /// order by `ranks`), recording in `changes`, when given (not on the
+    /// first run), the names they define.
+    fn learn(
+        &mut self,
+        added: &[(ChunkToken, Arc<[Arc<StepSummary>]>)],
+        ranks: &FxHashMap<ChunkToken, u32>,
+        mut changes: Option<&mut DefinitionChanges>,
+    ) {
         let position = |key: &StepKey| (ranks.get(&key.chunk).copied(), key.index);
         for (id, summaries) in added {
             for (k, step) in summaries.iter().enumerate() {
@@ -271,10 +338,9 @@ impl LinkState {
                         index: k as u32,
                     };
                     let definitions = self.definitions.entry(name.clone()).or_default();
-                    if !everything {
-                        before
-                            .entry(name.clone())
-                            .or_insert_with(|| (definitions.first().copied(), definitions.len()));
+                    if let Some(changes) = changes.as_deref_mut() {
+                        changes.record(name, Some(definitions));
+                        changes.touched.insert(name.clone());
                     }
                     if definitions.is_empty()
                         && let Some(suggestions) = self.suggestions.get_mut()
@@ -283,9 +349,6 @@ impl LinkState {
                     }
                     let at = definitions.partition_point(|other| position(other) < position(&key));
                     definitions.insert(at, key);
-                    if !everything {
-                        touched.insert(name.clone());
-                    }
                 }
                 for name in read_names(step) {
                     let readers = self.readers.entry(name.clone()).or_default();
@@ -295,110 +358,125 @@ impl LinkState {
                 }
             }
         }
+    }
 
-        // The names read that denote nothing: those of the names defined or
-        // read by the chunks that went or came may have changed.
-        if everything {
-            self.unresolved = self
-                .readers
-                .keys()
-                .filter(|name| self.denotes_nothing(name))
-                .map(|name| (name.clone(), Probe::of(name)))
-                .collect();
-        } else {
-            let mut names: FxHashSet<&SmolStr> = touched.iter().collect();
-            for summaries in removed
-                .iter()
-                .map(|chunk| &chunk.summaries)
-                .chain(added.iter().map(|(_, summaries)| summaries))
-            {
-                names.extend(summaries.iter().flat_map(|step| read_names(step)));
-            }
-            for name in names {
-                if self.readers.contains_key(name) && self.denotes_nothing(name) {
-                    self.unresolved
-                        .entry(name.clone())
-                        .or_insert_with(|| Probe::of(name));
-                } else {
-                    self.unresolved.remove(name);
-                }
-            }
-        }
+    /// Every name read that denotes nothing (the first run).
+    fn find_all_unresolved(&mut self) {
+        self.unresolved = self
+            .readers
+            .keys()
+            .filter(|name| self.denotes_nothing(name))
+            .map(|name| (name.clone(), Probe::of(name)))
+            .collect();
+    }
 
-        // The chunks to link again: those that came; those that read a name
-        // whose first definition came or went, or moved past a step that
-        // does not move (the chunks that went and came are at one place: a
-        // step there is before or after a step elsewhere as the step it
-        // replaces was), or that name where their backward edges come from;
-        // those that define a name defined more than once whose definitions
-        // changed; and those that read a name that denotes nothing, for
-        // which one of those names may be suggested.
-        let mut affected: FxHashSet<ChunkToken> = FxHashSet::default();
-        if !everything {
-            affected.extend(added.iter().map(|(id, _)| *id));
-            let went: FxHashSet<ChunkToken> = removed.iter().map(|chunk| chunk.id).collect();
-            let came: FxHashSet<ChunkToken> = added.iter().map(|(id, _)| *id).collect();
-            let backward: FxHashSet<ChunkToken> = old
-                .iter()
-                .filter(|chunk| chunk.links.backward.is_some())
-                .map(|chunk| chunk.id)
-                .collect();
-            for name in &touched {
-                let (first_before, count_before) = before.get(name).copied().unwrap_or_default();
-                let definitions = self.definitions.get(name);
-                let first = definitions.and_then(|d| d.first().copied());
-                let moved = match (first_before, first) {
-                    (None, None) => false,
-                    (Some(old), Some(new)) => {
-                        match (went.contains(&old.chunk), came.contains(&new.chunk)) {
-                            (true, true) => false,
-                            (false, false) => old != new,
-                            _ => true,
-                        }
-                    }
-                    _ => true,
-                };
-                if let Some(readers) = self.readers.get(name) {
-                    affected.extend(
-                        readers
-                            .iter()
-                            .filter(|reader| moved || backward.contains(reader))
-                            .copied(),
-                    );
-                }
-                if let Some(definitions) = definitions
-                    && (count_before > 1 || definitions.len() > 1)
-                {
-                    affected.extend(definitions.iter().map(|key| key.chunk));
-                }
-            }
-            let touched: Vec<Probe> = touched.iter().map(|name| Probe::of(name)).collect();
-            for (name, probe) in &self.unresolved {
-                if touched.iter().any(|other| probe.may_suggest(other))
-                    && let Some(readers) = self.readers.get(name)
-                {
-                    affected.extend(readers.iter().copied());
-                }
-            }
+    /// The names read that denote nothing, again for those the chunks that
+    /// went or came define (`touched`) or read.
+    fn update_unresolved(
+        &mut self,
+        removed: &[ChunkEntry],
+        added: &[(ChunkToken, Arc<[Arc<StepSummary>]>)],
+        touched: &FxHashSet<SmolStr>,
+    ) {
+        let mut names: FxHashSet<&SmolStr> = touched.iter().collect();
+        for summaries in removed
+            .iter()
+            .map(|chunk| &chunk.summaries)
+            .chain(added.iter().map(|(_, summaries)| summaries))
+        {
+            names.extend(summaries.iter().flat_map(|step| read_names(step)));
         }
-        let count = chunks.len();
-        let mut entries = Vec::with_capacity(count);
-        self.linked = 0;
-        for (i, (id, summaries)) in chunks.into_iter().enumerate() {
-            let kept = if i < prefix {
-                Some(i)
-            } else if i >= count - suffix {
-                Some(i + old.len() - count)
+        for name in names {
+            if self.readers.contains_key(name) && self.denotes_nothing(name) {
+                self.unresolved
+                    .entry(name.clone())
+                    .or_insert_with(|| Probe::of(name));
             } else {
-                None
-            };
-            let links = match kept {
-                Some(at) if !everything && !affected.contains(&id) => old[at].links.clone(),
-                _ => {
-                    self.linked += 1;
-                    Arc::new(self.link(id, &summaries, &ranks))
+                self.unresolved.remove(name);
+            }
+        }
+    }
+
+    /// The chunks to link again: those that came; those that read a name
+    /// whose first definition came or went, or moved past a step that does
+    /// not move (the chunks that went and came are at one place: a step
+    /// there is before or after a step elsewhere as the step it replaces
+    /// was), or that name where their backward edges come from; those that
+    /// define a name defined more than once whose definitions changed; and
+    /// those that read a name that denotes nothing, for which one of those
+    /// names may be suggested.
+    fn affected(
+        &self,
+        old: &[ChunkEntry],
+        removed: &[ChunkEntry],
+        added: &[(ChunkToken, Arc<[Arc<StepSummary>]>)],
+        changes: &DefinitionChanges,
+    ) -> FxHashSet<ChunkToken> {
+        let mut affected: FxHashSet<ChunkToken> = FxHashSet::default();
+        affected.extend(added.iter().map(|(id, _)| *id));
+        let went: FxHashSet<ChunkToken> = removed.iter().map(|chunk| chunk.id).collect();
+        let came: FxHashSet<ChunkToken> = added.iter().map(|(id, _)| *id).collect();
+        let backward: FxHashSet<ChunkToken> = old
+            .iter()
+            .filter(|chunk| chunk.links.backward.is_some())
+            .map(|chunk| chunk.id)
+            .collect();
+        for name in &changes.touched {
+            let (first_before, count_before) =
+                changes.before.get(name).copied().unwrap_or_default();
+            let definitions = self.definitions.get(name);
+            let first = definitions.and_then(|d| d.first().copied());
+            let moved = match (first_before, first) {
+                (None, None) => false,
+                (Some(old), Some(new)) => {
+                    match (went.contains(&old.chunk), came.contains(&new.chunk)) {
+                        (true, true) => false,
+                        (false, false) => old != new,
+                        _ => true,
+                    }
                 }
+                _ => true,
             };
+            if let Some(readers) = self.readers.get(name) {
+                affected.extend(
+                    readers
+                        .iter()
+                        .filter(|reader| moved || backward.contains(reader))
+                        .copied(),
+                );
+            }
+            if let Some(definitions) = definitions
+                && (count_before > 1 || definitions.len() > 1)
+            {
+                affected.extend(definitions.iter().map(|key| key.chunk));
+            }
+        }
+        let touched: Vec<Probe> = changes.touched.iter().map(|name| Probe::of(name)).collect();
+        for (name, probe) in &self.unresolved {
+            if touched.iter().any(|other| probe.may_suggest(other))
+                && let Some(readers) = self.readers.get(name)
+            {
+                affected.extend(readers.iter().copied());
+            }
+        }
+        affected
+    }
+
+    /// The new chunk list: each chunk with its links as `keep` gives them,
+    /// or linked again.
+    fn relink(
+        &mut self,
+        chunks: Vec<(ChunkToken, Arc<[Arc<StepSummary>]>)>,
+        keep: Vec<Option<Arc<ChunkLinks>>>,
+        ranks: &FxHashMap<ChunkToken, u32>,
+    ) {
+        self.linked = 0;
+        let mut entries = Vec::with_capacity(chunks.len());
+        for ((id, summaries), kept) in chunks.into_iter().zip(keep) {
+            let links = kept.unwrap_or_else(|| {
+                self.linked += 1;
+                Arc::new(self.link(id, &summaries, ranks))
+            });
             entries.push(ChunkEntry {
                 id,
                 summaries,
@@ -406,7 +484,6 @@ impl LinkState {
             });
         }
         self.chunks = entries;
-        ranks
     }
 
     /// What one chunk's names denote.

@@ -9,33 +9,30 @@
 //! first, then source order), so every reference names a step already
 //! written.
 
-pub mod values;
-
 use std::sync::Arc;
 
 use easyflow_syntax::ast;
 use easyflow_syntax::green::GreenRef;
+use easyflow_syntax::value::{LiteralValue, Reference, Value};
 use rustc_hash::FxHashMap;
 use smol_str::SmolStr;
 
 use easyflow_catalog::Package;
 
-use crate::attributes::Value;
 use crate::catalog::{catalog_of, package_of};
 use crate::fit::{StepPlacement, step_placement};
 use crate::graph::{EdgeKind, EdgeSource, dependency_graph};
 use crate::items::{StepChunk, StepId, Sweep, file_outline, item_index};
 use crate::resolve::name_resolution;
 use crate::{Db, SourceFile, parse_topology};
-pub use values::{Expr, Literal, LiteralValue, Reference};
 
 /// The values of one step's parameters and attributes, position-free.
 #[derive(Debug, Clone, PartialEq, Eq, Default)]
 pub struct StepValues {
     /// In the order of its summary's parameters.
-    pub params: Vec<Expr>,
+    pub params: Vec<Value>,
     /// In the order of its summary's attributes (those with a key).
-    pub attributes: Vec<Expr>,
+    pub attributes: Vec<Value>,
     /// It has a `pre` or `post` code block.
     pub has_code: bool,
 }
@@ -61,12 +58,12 @@ fn step_values(green: &easyflow_syntax::GreenNodeData) -> Arc<StepValues> {
         .iter()
         .flat_map(|block| block.sections())
         .flat_map(|section| section.params().collect::<Vec<_>>())
-        .map(|param| Expr::of(param.value()))
+        .map(|param| Value::of(param.value()))
         .collect();
     let attributes = root
         .attributes()
         .filter(|attribute| attribute.key().is_some())
-        .map(|attribute| Expr::of(attribute.value()))
+        .map(|attribute| Value::of(attribute.value()))
         .collect();
     Arc::new(StepValues {
         params,
@@ -112,7 +109,7 @@ pub struct WorkflowStep {
     /// The distinct output names other steps read, in order of first read.
     pub outputs_read: Vec<String>,
     /// Attribute keys with their values, in order.
-    pub attributes: Vec<(String, Expr)>,
+    pub attributes: Vec<(String, Value)>,
     pub placement: StepPlacement,
     /// The distinct steps it depends on (positions in
     /// [`ExpandedWorkflow::steps`]), in the order of its first edge to each.
@@ -159,7 +156,7 @@ pub struct WorkflowParam {
     pub stream: bool,
     pub swept: bool,
     /// The value as written (a sweep's whole list).
-    pub value: Expr,
+    pub value: Value,
     /// Its place on the command line, when its package is catalogued and
     /// declares it.
     pub binding: Option<ParamBinding>,
@@ -169,7 +166,7 @@ pub struct WorkflowParam {
 pub struct Instance {
     pub id: String,
     /// Per parameter, this instance's value (a swept parameter's element).
-    pub values: Vec<Expr>,
+    pub values: Vec<Value>,
 }
 
 /// What a reference's first segment names, in the model's terms.
@@ -277,7 +274,7 @@ pub fn expanded_workflow(db: &dyn Db, file: SourceFile) -> ExpandedWorkflow {
                     name: name.to_string(),
                     stream: param.stream,
                     swept: matches!(param.sweep, Sweep::List(_)),
-                    value: values.params.get(i).cloned().unwrap_or(Expr::Invalid),
+                    value: values.params.get(i).cloned().unwrap_or(Value::Invalid),
                     binding: package.and_then(|package| param_binding(package, name)),
                 }
             })
@@ -314,7 +311,7 @@ pub fn expanded_workflow(db: &dyn Db, file: SourceFile) -> ExpandedWorkflow {
                     let references = &index.steps[id.index()].references;
                     let reference = &references[n as usize];
                     // The summary lists references in text order, parameter
-                    // by parameter, as `Expr::references` does.
+                    // by parameter, as `Value::references` does.
                     let within = references[..n as usize]
                         .iter()
                         .filter(|r| r.param == reference.param)
@@ -398,9 +395,11 @@ pub fn expanded_workflow(db: &dyn Db, file: SourceFile) -> ExpandedWorkflow {
     let mut name = None;
     let mut description = None;
     for attribute in &outline.flow_attributes {
-        match (&attribute.key, &attribute.value) {
-            (Some((key, _)), Value::String(text)) if key == "name" => name = Some(text.clone()),
-            (Some((key, _)), Value::String(text)) if key == "description" => {
+        match (&attribute.key, attribute.value.literal()) {
+            (Some((key, _)), Some(LiteralValue::String(text))) if key == "name" => {
+                name = Some(text.clone())
+            }
+            (Some((key, _)), Some(LiteralValue::String(text))) if key == "description" => {
                 description = Some(text.clone())
             }
             _ => {}
@@ -451,19 +450,19 @@ fn step_run(package: &Package) -> Option<StepRun> {
 /// A step's instances: the cartesian product of its swept lists, the first
 /// swept parameter varying slowest; ids `Step_i` when there are several.
 fn expand(name: &str, params: &[WorkflowParam]) -> Vec<Instance> {
-    let swept: Vec<(usize, &[Expr])> = params
+    let swept: Vec<(usize, &[Value])> = params
         .iter()
         .enumerate()
         .filter(|(_, p)| p.swept)
         .filter_map(|(i, p)| match &p.value {
-            Expr::List(elements) => Some((i, elements.as_slice())),
+            Value::List(elements) => Some((i, elements.as_slice())),
             _ => None,
         })
         .collect();
     let count: usize = swept.iter().map(|(_, list)| list.len()).product();
     let mut instances = Vec::with_capacity(count);
     for n in 0..count {
-        let mut values: Vec<Expr> = params.iter().map(|p| p.value.clone()).collect();
+        let mut values: Vec<Value> = params.iter().map(|p| p.value.clone()).collect();
         // Mixed radix, the last swept parameter the fastest digit.
         let mut rest = n;
         for (param, list) in swept.iter().rev() {

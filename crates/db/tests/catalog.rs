@@ -4,7 +4,13 @@
 //! analysis; and incremental results equal a fresh check after random edits
 //! of the flow and of the catalog.
 
-use easyflow_db::{CatalogFile, Code, Database, Diagnostic, SourceFile, file_diagnostics};
+use easyflow_db::catalog::{chunk_catalog_diagnostics, output_diagnostics};
+use easyflow_db::diagnostics::semantic_diagnostics;
+use easyflow_db::resolve::{chunk_resolution, names};
+use easyflow_db::{
+    CatalogFile, Code, Database, Diagnostic, SourceFile, chunk_analysis, dependency_graph,
+    file_diagnostics, file_outline, item_index, name_resolution, parse, parse_catalog, query,
+};
 use proptest::prelude::*;
 use salsa::Setter;
 
@@ -15,22 +21,6 @@ fn fresh_check(text: &str, catalog: &[u8]) -> Vec<Diagnostic> {
         .catalog(Some(catalog))
         .new(&db);
     file_diagnostics(&db, file).clone()
-}
-
-fn query_names(log: &[String]) -> Vec<String> {
-    log.iter()
-        .map(|entry| entry.split('(').next().unwrap_or(entry).to_string())
-        .collect()
-}
-
-fn count(executed: &[String], query: &str) -> usize {
-    executed.iter().filter(|q| *q == query).count()
-}
-
-fn assert_not_executed(executed: &[String], queries: &[&str]) {
-    for query in queries {
-        assert_eq!(count(executed, query), 0, "{query} re-ran: {executed:?}");
-    }
 }
 
 #[test]
@@ -51,10 +41,10 @@ fn editing_one_parameter_rechecks_only_its_chunk() {
         .catalog(Some(catalog))
         .new(&db);
     assert_eq!(file_diagnostics(&db, file), &[]);
-    let executed = query_names(&log.take());
+    let executed = log.take();
     let chunks = easyflow_db::file_outline(&db, file).chunks.len();
     assert!(chunks > 2, "{chunks} chunks");
-    assert_eq!(count(&executed, "chunk_catalog_diagnostics"), chunks);
+    assert_eq!(executed.count(query!(chunk_catalog_diagnostics)), chunks);
 
     // A value out of range in one step: only that step's chunk is analysed
     // and checked again.
@@ -64,32 +54,32 @@ fn editing_one_parameter_rechecks_only_its_chunk() {
     after.replace_range(threshold..threshold + 6, "1.5000");
     file.set_text(&mut db).to(after.as_str().into());
     let diagnostics = file_diagnostics(&db, file).clone();
-    let executed = query_names(&log.take());
+    let executed = log.take();
     // One chunk, or two when the edited step ended a chunk and no longer
     // does (or the reverse): chunks end after a step whose hash says so.
     assert!(
-        (1..=2).contains(&count(&executed, "chunk_analysis")),
+        (1..=2).contains(&executed.count(query!(chunk_analysis))),
         "{executed:?}"
     );
     assert_eq!(
-        count(&executed, "chunk_catalog_diagnostics"),
-        count(&executed, "chunk_analysis"),
+        executed.count(query!(chunk_catalog_diagnostics)),
+        executed.count(query!(chunk_analysis)),
         "{executed:?}"
     );
     // `name_resolution` re-runs (it reads the outline's chunks) but only
     // the edited chunks are resolved again, and it is backdated: nothing
     // after it re-runs.
-    assert!(count(&executed, "chunk_resolution") <= 2, "{{executed:?}}");
-    assert_not_executed(
-        &executed,
-        &[
-            "parse_catalog",
-            "names",
-            "dependency_graph",
-            "semantic_diagnostics",
-            "output_diagnostics",
-        ],
+    assert!(
+        executed.count(query!(chunk_resolution)) <= 2,
+        "{executed:?}"
     );
+    executed.assert_not_executed(&[
+        query!(parse_catalog),
+        query!(names),
+        query!(dependency_graph),
+        query!(semantic_diagnostics),
+        query!(output_diagnostics),
+    ]);
     let codes: Vec<Code> = diagnostics.iter().map(|d| d.code).collect();
     assert_eq!(codes, [Code::E0805]);
     assert_eq!(&after[diagnostics[0].range], "1.5000");
@@ -112,29 +102,21 @@ fn editing_the_catalog_reruns_only_its_parse_and_the_catalog_checks() {
     let edited = catalog_text.replacen("name = \"label\"", "name = \"title\"", 1);
     catalog.set_bytes(&mut db).to(edited.clone().into_bytes());
     let diagnostics = file_diagnostics(&db, file).clone();
-    let executed = query_names(&log.take());
-    assert_not_executed(
-        &executed,
-        &[
-            "parse",
-            "file_outline",
-            "chunk_analysis",
-            "item_index",
-            "name_resolution",
-            "dependency_graph",
-            "semantic_diagnostics",
-        ],
-    );
-    for query in [
-        "parse_catalog",
-        "chunk_catalog_diagnostics",
-        "file_diagnostics",
-    ] {
-        assert!(
-            count(&executed, query) > 0,
-            "{query} did not re-run: {executed:?}"
-        );
-    }
+    let executed = log.take();
+    executed.assert_not_executed(&[
+        query!(parse),
+        query!(file_outline),
+        query!(chunk_analysis),
+        query!(item_index),
+        query!(name_resolution),
+        query!(dependency_graph),
+        query!(semantic_diagnostics),
+    ]);
+    executed.assert_executed(&[
+        query!(parse_catalog),
+        query!(chunk_catalog_diagnostics),
+        query!(file_diagnostics),
+    ]);
     assert!(!diagnostics.is_empty());
     assert!(
         diagnostics
@@ -149,8 +131,8 @@ fn editing_the_catalog_reruns_only_its_parse_and_the_catalog_checks() {
         .set_bytes(&mut db)
         .to(format!("# a comment\n{edited}").into_bytes());
     file_diagnostics(&db, file);
-    let executed = query_names(&log.take());
-    assert!(count(&executed, "parse_catalog") == 1, "{executed:?}");
+    let executed = log.take();
+    assert!(executed.count(query!(parse_catalog)) == 1, "{executed:?}");
 }
 
 /// Edits of the flow (values, names, punctuation) or of the catalog (types,

@@ -1,7 +1,17 @@
 //! Incrementality: what re-runs after an edit (salsa's execution events), and
 //! that incremental results always equal a fresh check of the final text.
 
-use easyflow_db::{Database, Diagnostic, SourceFile, file_diagnostics, file_outline};
+use easyflow_db::diagnostics::semantic_diagnostics;
+use easyflow_db::fit::fit_diagnostics;
+use easyflow_db::links::links;
+use easyflow_db::silence::chunk_allow_comments;
+use easyflow_db::resolve::{chunk_resolution, names};
+use easyflow_db::workflow::chunk_values;
+use easyflow_db::{
+    Database, Diagnostic, Executed, SourceFile, chunk_analysis, dependency_graph,
+    expanded_workflow, file_diagnostics, file_outline, item_index, name_resolution, parse,
+    parse_topology, query,
+};
 use proptest::prelude::*;
 use salsa::Setter;
 
@@ -9,22 +19,6 @@ fn fresh_check(text: &str) -> Vec<Diagnostic> {
     let db = Database::default();
     let file = SourceFile::new(&db, "fresh.flow".into(), text.into());
     file_diagnostics(&db, file).clone()
-}
-
-/// Fails if any of `queries` is among the `executed` query names.
-fn assert_not_executed(executed: &[String], queries: &[&str]) {
-    for query in queries {
-        assert!(
-            !executed.iter().any(|q| q == query),
-            "{query} re-ran: {executed:?}"
-        );
-    }
-}
-
-fn query_names(log: &[String]) -> Vec<String> {
-    log.iter()
-        .map(|entry| entry.split('(').next().unwrap_or(entry).to_string())
-        .collect()
 }
 
 /// A flow with an unresolved name and an unused file, so the checks below
@@ -49,28 +43,29 @@ fn editing_a_string_literal_reruns_neither_resolution_nor_graph() {
     assert_ne!(after, before);
     file.set_text(&mut db).to(after.as_str().into());
     let diagnostics = file_diagnostics(&db, file).clone();
-    let executed = query_names(&log.take());
+    let executed = log.take();
 
     // `name_resolution` re-runs (it reads the outline's chunks) but only
     // the edited chunks are resolved again, and it is backdated: nothing
     // after it re-runs.
     assert!(
-        executed.iter().filter(|q| *q == "chunk_resolution").count() <= 2,
-        "{{executed:?}}"
+        executed.count(query!(chunk_resolution)) <= 2,
+        "{executed:?}"
     );
-    assert_not_executed(
-        &executed,
-        &["names", "dependency_graph", "semantic_diagnostics"],
-    );
-    for query in ["parse", "file_outline", "item_index", "file_diagnostics"] {
-        assert!(
-            executed.iter().any(|q| q == query),
-            "{query} did not re-run: {executed:?}"
-        );
-    }
+    executed.assert_not_executed(&[
+        query!(names),
+        query!(dependency_graph),
+        query!(semantic_diagnostics),
+    ]);
+    executed.assert_executed(&[
+        query!(parse),
+        query!(file_outline),
+        query!(item_index),
+        query!(file_diagnostics),
+    ]);
     // One chunk, or two when the edited step ended a chunk and no longer
     // does (or the reverse): chunks end after a step whose hash says so.
-    let chunks_analysed = executed.iter().filter(|q| *q == "chunk_analysis").count();
+    let chunks_analysed = executed.count(query!(chunk_analysis));
     assert!(
         (1..=2).contains(&chunks_analysed),
         "only the edited step's chunk is analysed again: {executed:?}"
@@ -89,19 +84,16 @@ fn renaming_a_reference_relinks_its_chunk_only() {
     let after = before.replacen("y = Missing", "y = S2", 1);
     file.set_text(&mut db).to(after.as_str().into());
     let diagnostics = file_diagnostics(&db, file).clone();
-    let executed = query_names(&log.take());
-    assert!(executed.iter().any(|q| q == "links"), "{executed:?}");
+    let executed = log.take();
+    assert!(executed.ran(query!(links)), "{executed:?}");
     // The positional maps (for the IDE's requests and the exports) are not
     // built, nor the graph: every edge still goes to a later step.
-    assert_not_executed(
-        &executed,
-        &[
-            "names",
-            "name_resolution",
-            "chunk_resolution",
-            "dependency_graph",
-        ],
-    );
+    executed.assert_not_executed(&[
+        query!(names),
+        query!(name_resolution),
+        query!(chunk_resolution),
+        query!(dependency_graph),
+    ]);
     // Only the edited step's chunk is linked, and its names checked, again.
     let linked = easyflow_db::links::chunks_linked(&db, file).unwrap();
     assert!((1..=2).contains(&linked), "{linked} chunks linked");
@@ -112,15 +104,10 @@ fn renaming_a_reference_relinks_its_chunk_only() {
     let renamed = after.replacen("step S7 ", "step S7x ", 1);
     file.set_text(&mut db).to(renamed.as_str().into());
     let diagnostics = file_diagnostics(&db, file).clone();
-    let executed = query_names(&log.take());
-    assert!(executed.iter().any(|q| q == "links"), "{executed:?}");
-    assert_not_executed(&executed, &["names", "name_resolution"]);
+    let executed = log.take();
+    assert!(executed.ran(query!(links)), "{executed:?}");
+    executed.assert_not_executed(&[query!(names), query!(name_resolution)]);
     assert_eq!(diagnostics, fresh_check(&renamed));
-}
-
-/// How many times `query` ran.
-fn count(executed: &[String], query: &str) -> usize {
-    executed.iter().filter(|q| *q == query).count()
 }
 
 /// Deleting a step, undoing it, pasting 50 steps and undoing that: steps are
@@ -154,23 +141,20 @@ fn adding_or_removing_steps_rechecks_the_names_of_a_few_chunks() {
     for (what, deleted, inserted) in edits {
         edit_with_reparse(&mut db, file, &mut text, blank..blank + deleted, inserted);
         let diagnostics = file_diagnostics(&db, file).clone();
-        let executed = query_names(&log.take());
+        let executed = log.take();
         assert_eq!(diagnostics, fresh_check(&text), "after the {what}");
-        assert_eq!(count(&executed, "links"), 1, "{what}: {executed:?}");
+        assert_eq!(executed.count(query!(links)), 1, "{what}: {executed:?}");
         let linked = easyflow_db::links::chunks_linked(&db, file).unwrap();
         assert!(
             (1..=8).contains(&linked),
             "{what}: {linked} of {chunks} chunks linked again"
         );
-        assert_not_executed(
-            &executed,
-            &[
-                "names",
-                "name_resolution",
-                "chunk_resolution",
-                "dependency_graph",
-            ],
-        );
+        executed.assert_not_executed(&[
+            query!(names),
+            query!(name_resolution),
+            query!(chunk_resolution),
+            query!(dependency_graph),
+        ]);
     }
 }
 
@@ -308,15 +292,16 @@ fn typing_an_allow_comment_searches_one_chunk() {
     for (i, c) in comment.char_indices() {
         edit_with_reparse(&mut db, file, &mut text, at + i..at + i, &c.to_string());
         let diagnostics = file_diagnostics(&db, file).clone();
-        let executed = query_names(&log.take());
+        let executed = log.take();
         assert_eq!(diagnostics, fresh_check(&text), "{text}");
-        for query in ["chunk_allow_comments", "chunk_analysis"] {
-            assert!(count(&executed, query) <= 2, "{executed:?}");
+        for query in [query!(chunk_allow_comments), query!(chunk_analysis)] {
+            assert!(executed.count(query) <= 2, "{executed:?}");
         }
-        assert_not_executed(
-            &executed,
-            &["semantic_diagnostics", "names", "dependency_graph"],
-        );
+        executed.assert_not_executed(&[
+            query!(semantic_diagnostics),
+            query!(names),
+            query!(dependency_graph),
+        ]);
     }
     assert!(!codes(&db).contains(&"W0206"), "{:?}", codes(&db));
     edit_with_reparse(&mut db, file, &mut text, at..at + comment.len(), "");
@@ -349,25 +334,21 @@ fn editing_the_topology_reruns_only_the_fit_check() {
         .set_text(&mut db)
         .to(easyflow_genflow::TOPOLOGY.replace("compute+GPU:2,", "compute+GPU:0,"));
     let diagnostics = file_diagnostics(&db, file).clone();
-    let executed = query_names(&log.take());
-    assert_not_executed(
-        &executed,
-        &[
-            "parse",
-            "file_outline",
-            "chunk_analysis",
-            "item_index",
-            "name_resolution",
-            "dependency_graph",
-            "semantic_diagnostics",
-        ],
-    );
-    for query in ["parse_topology", "fit_diagnostics", "file_diagnostics"] {
-        assert!(
-            executed.iter().any(|q| q == query),
-            "{query} did not re-run: {executed:?}"
-        );
-    }
+    let executed = log.take();
+    executed.assert_not_executed(&[
+        query!(parse),
+        query!(file_outline),
+        query!(chunk_analysis),
+        query!(item_index),
+        query!(name_resolution),
+        query!(dependency_graph),
+        query!(semantic_diagnostics),
+    ]);
+    executed.assert_executed(&[
+        query!(parse_topology),
+        query!(fit_diagnostics),
+        query!(file_diagnostics),
+    ]);
     assert!(!diagnostics.is_empty());
     assert!(
         diagnostics
@@ -382,15 +363,9 @@ fn editing_the_topology_reruns_only_the_fit_check() {
         easyflow_genflow::TOPOLOGY.replace("compute+GPU:2,", "compute+GPU:0,")
     ));
     file_diagnostics(&db, file);
-    let executed = query_names(&log.take());
-    assert!(
-        executed.iter().any(|q| q == "fit_diagnostics"),
-        "{executed:?}"
-    );
-    assert!(
-        !executed.iter().any(|q| q == "file_diagnostics"),
-        "{executed:?}"
-    );
+    let executed = log.take();
+    assert!(executed.ran(query!(fit_diagnostics)), "{executed:?}");
+    assert!(!executed.ran(query!(file_diagnostics)), "{executed:?}");
 }
 
 /// `Database::check` analyses the steps of a large file on several threads
@@ -420,17 +395,14 @@ fn a_second_export_without_an_edit_recomputes_nothing() {
     let before = easyflow_genflow::generate(600, 5);
     let file = SourceFile::new(&db, "a.flow".into(), before.as_str().into());
     let first = easyflow_db::expanded_workflow(&db, file).clone();
-    let executed = query_names(&log.take());
-    assert!(executed.iter().any(|q| q == "expanded_workflow"));
+    let executed = log.take();
+    assert!(executed.ran(query!(expanded_workflow)));
     let chunks = easyflow_db::file_outline(&db, file).chunks.len();
     assert!(chunks > 2, "{chunks} chunks");
-    assert_eq!(
-        executed.iter().filter(|q| *q == "chunk_values").count(),
-        chunks
-    );
+    assert_eq!(executed.count(query!(chunk_values)), chunks);
 
     let again = easyflow_db::expanded_workflow(&db, file).clone();
-    assert_eq!(log.take(), Vec::<String>::new(), "nothing re-runs");
+    assert_eq!(log.take(), Executed::default(), "nothing re-runs");
     assert_eq!(first, again);
 
     // An edit inside one step's string reads that step's chunk's values
@@ -438,11 +410,11 @@ fn a_second_export_without_an_edit_recomputes_nothing() {
     let after = before.replacen("\"chunk 5 — этап\"", "\"chunk 5 — edited\"", 1);
     file.set_text(&mut db).to(after.as_str().into());
     let edited = easyflow_db::expanded_workflow(&db, file).clone();
-    let executed = query_names(&log.take());
+    let executed = log.take();
     // One chunk, or two when the edited step ended a chunk and no longer
     // does (or the reverse): chunks end after a step whose hash says so.
     assert!(
-        (1..=2).contains(&executed.iter().filter(|q| *q == "chunk_values").count()),
+        (1..=2).contains(&executed.count(query!(chunk_values))),
         "{executed:?}"
     );
     let fresh = Database::default();
@@ -494,19 +466,16 @@ fn typing_or_deleting_a_step_reanalyses_one_or_two_chunks() {
             &c.to_string(),
         );
         let diagnostics = file_diagnostics(&db, file).clone();
-        let executed = query_names(&log.take());
-        let chunks = executed.iter().filter(|q| *q == "chunk_analysis").count();
+        let executed = log.take();
+        let chunks = executed.count(query!(chunk_analysis));
         assert!(chunks <= 2, "after {:?}: {executed:?}", &typed[..=i]);
         assert_eq!(diagnostics, fresh_check(&text), "after {:?}", &typed[..=i]);
     }
     // The whole step deleted.
     edit_with_reparse(&mut db, file, &mut text, blank..blank + typed.len(), "");
     let diagnostics = file_diagnostics(&db, file).clone();
-    let executed = query_names(&log.take());
-    assert!(
-        executed.iter().filter(|q| *q == "chunk_analysis").count() <= 2,
-        "{executed:?}"
-    );
+    let executed = log.take();
+    assert!(executed.count(query!(chunk_analysis)) <= 2, "{executed:?}");
     assert_eq!(diagnostics, fresh_check(&text));
 }
 
@@ -555,9 +524,9 @@ fn a_step_reading_a_later_one_needs_no_graph_until_there_is_a_cycle() {
     let edited = edited.replacen("step S2500 ", "step S2500x ", 1);
     file.set_text(&mut db).to(edited.as_str().into());
     assert_eq!(file_diagnostics(&db, file), &fresh_check(&edited));
-    let executed = query_names(&log.take());
-    assert!(executed.iter().any(|q| q == "links"), "{executed:?}");
-    assert_not_executed(&executed, &["dependency_graph", "names"]);
+    let executed = log.take();
+    assert!(executed.ran(query!(links)), "{executed:?}");
+    executed.assert_not_executed(&[query!(dependency_graph), query!(names)]);
 
     // S30 now reads S20 too: a cycle, reported as a fresh check does.
     let at = edited.find("\nstep S30 ").unwrap() + 1;

@@ -8,7 +8,7 @@
 
 use divan::Bencher;
 use easyflow_db::{CatalogFile, Database, Severity, SourceFile, expanded_workflow};
-use easyflow_export::{Format, cwl, write};
+use easyflow_export::CWL;
 
 // As in the binaries that ship the export.
 #[global_allocator]
@@ -45,8 +45,8 @@ fn cold_export(bencher: Bencher) {
                 .count();
             assert_eq!(errors, 0);
             let workflow = expanded_workflow(&db, file);
-            assert!(cwl::refusals(workflow).is_empty());
-            let document = write(workflow, Format::Cwl);
+            assert!(CWL.refusals(workflow).is_empty());
+            let document = CWL.write(workflow);
             (db, document)
         });
 }
@@ -59,6 +59,6 @@ fn write_only(bencher: Bencher) {
     let db = Database::default();
     let file = project(&db, &text, &catalog);
     let workflow = expanded_workflow(&db, file);
-    assert!(cwl::refusals(workflow).is_empty());
-    bencher.bench_local(|| write(workflow, Format::Cwl));
+    assert!(CWL.refusals(workflow).is_empty());
+    bencher.bench_local(|| CWL.write(workflow));
 }

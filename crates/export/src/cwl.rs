@@ -18,9 +18,8 @@
 use std::fmt;
 
 use easyflow_db::ExpandedWorkflow;
-use easyflow_db::workflow::{
-    Expr, LiteralValue, ParamBinding, RefTarget, Reference, WorkflowParam, WorkflowStep,
-};
+use easyflow_db::workflow::{ParamBinding, RefTarget, WorkflowParam, WorkflowStep};
+use easyflow_syntax::value::{LiteralValue, Reference, Value};
 use serde::{Serialize, Serializer};
 
 /// Why the flow cannot be written as CWL (`run.md` §3, "Refused"): every
@@ -556,17 +555,17 @@ enum SweepKind {
     References,
 }
 
-fn sweep_kind(workflow: &ExpandedWorkflow, value: &Expr) -> Option<SweepKind> {
-    let Expr::List(elements) = value else {
+fn sweep_kind(workflow: &ExpandedWorkflow, value: &Value) -> Option<SweepKind> {
+    let Value::List(elements) = value else {
         return Some(SweepKind::Values);
     };
-    if elements.iter().all(Expr::is_literal) {
+    if elements.iter().all(Value::is_literal) {
         return Some(SweepKind::Values);
     }
     elements
         .iter()
         .all(|e| {
-            matches!(e, Expr::Ref(r) if matches!(workflow.target(r), RefTarget::File | RefTarget::Step(_)))
+            matches!(e, Value::Ref(r) if matches!(workflow.target(r), RefTarget::File | RefTarget::Step(_)))
         })
         .then_some(SweepKind::References)
 }
@@ -667,8 +666,8 @@ fn plan<'w>(workflow: &'w ExpandedWorkflow, step: &'w WorkflowStep) -> StepPlan<
         let mut param_slots: Vec<Slot> = Vec::new();
         let mut swept_slot = None;
         if scattered && param.swept {
-            let elements: &[Expr] = match &param.value {
-                Expr::List(elements) => elements,
+            let elements: &[Value] = match &param.value {
+                Value::List(elements) => elements,
                 _ => &[],
             };
             match sweep_kind(workflow, &param.value) {
@@ -679,7 +678,7 @@ fn plan<'w>(workflow: &'w ExpandedWorkflow, step: &'w WorkflowStep) -> StepPlan<
                     let mut sources = Vec::new();
                     let mut types = Vec::new();
                     for element in elements {
-                        if let Expr::Ref(reference) = element {
+                        if let Value::Ref(reference) = element {
                             let (source, many) = source_of(workflow, reference);
                             if let RefTarget::Step(producer) = workflow.target(reference)
                                 && !carried.contains(&producer)
@@ -772,9 +771,9 @@ fn plan<'w>(workflow: &'w ExpandedWorkflow, step: &'w WorkflowStep) -> StepPlan<
 /// The pieces one parameter gives for one value (`run.md` §2): a
 /// non-positional Bool is its prefix alone when true and nothing when
 /// false; anything else its prefix (if any), then its arguments.
-fn pieces(workflow: &ExpandedWorkflow, binding: &ParamBinding, value: &Expr) -> Vec<Piece> {
+fn pieces(workflow: &ExpandedWorkflow, binding: &ParamBinding, value: &Value) -> Vec<Piece> {
     let mut out = Vec::new();
-    if let Expr::Literal(literal) = value
+    if let Value::Literal(literal) = value
         && let LiteralValue::Bool(flag) = literal.kind
         && binding.position.is_none()
     {
@@ -793,15 +792,15 @@ fn pieces(workflow: &ExpandedWorkflow, binding: &ParamBinding, value: &Expr) -> 
 /// A value's arguments: a literal is one (a string's content, a number as
 /// written, a constant without `@`); a list one per element (nested lists
 /// flattened); a reference its files.
-fn arguments(workflow: &ExpandedWorkflow, value: &Expr, out: &mut Vec<Piece>) {
+fn arguments(workflow: &ExpandedWorkflow, value: &Value, out: &mut Vec<Piece>) {
     match value {
-        Expr::Literal(literal) => out.push(Piece::Text(match &literal.kind {
+        Value::Literal(literal) => out.push(Piece::Text(match &literal.kind {
             LiteralValue::String(content) => content.clone(),
             LiteralValue::Constant(name) => name.clone(),
-            _ => literal.text.clone(),
+            _ => literal.text.to_string(),
         })),
-        Expr::List(elements) => elements.iter().for_each(|e| arguments(workflow, e, out)),
-        Expr::Ref(reference) => match workflow.target(reference) {
+        Value::List(elements) => elements.iter().for_each(|e| arguments(workflow, e, out)),
+        Value::Ref(reference) => match workflow.target(reference) {
             RefTarget::File => out.push(Piece::Files(source_of(workflow, reference).0, None)),
             RefTarget::Step(producer) => out.push(Piece::Files(
                 source_of(workflow, reference).0,
@@ -809,7 +808,7 @@ fn arguments(workflow: &ExpandedWorkflow, value: &Expr, out: &mut Vec<Piece>) {
             )),
             RefTarget::Other => {}
         },
-        Expr::Invalid => {}
+        Value::Invalid => {}
     }
 }
 

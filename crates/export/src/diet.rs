@@ -4,7 +4,8 @@
 use std::borrow::Cow;
 
 use easyflow_db::ExpandedWorkflow;
-use easyflow_db::workflow::{Expr, Instance, LiteralValue, RefTarget, WorkflowStep};
+use easyflow_db::workflow::{Instance, RefTarget, WorkflowStep};
+use easyflow_syntax::value::{LiteralValue, Value};
 use quick_xml::Writer;
 use quick_xml::events::attributes::Attribute;
 use quick_xml::events::{BytesDecl, BytesEnd, BytesStart, BytesText, Event};
@@ -196,20 +197,20 @@ enum Port {
 }
 
 /// A literal parameter's DIET type and value.
-fn arg(workflow: &ExpandedWorkflow, value: &Expr) -> (&'static str, String) {
+fn arg(workflow: &ExpandedWorkflow, value: &Value) -> (&'static str, String) {
     match value {
-        Expr::Literal(literal) => match &literal.kind {
+        Value::Literal(literal) => match &literal.kind {
             LiteralValue::String(content) => ("DIET_STRING", content.clone()),
             LiteralValue::Int(n) if i32::try_from(*n).is_ok() => ("DIET_INT", n.to_string()),
             LiteralValue::Int(n) => ("DIET_LONGINT", n.to_string()),
-            LiteralValue::Double => ("DIET_DOUBLE", literal.text.clone()),
+            LiteralValue::Double => ("DIET_DOUBLE", literal.text.to_string()),
             LiteralValue::Bool(b) => ("DIET_CHAR", u8::from(*b).to_string()),
             LiteralValue::Constant(name) => ("DIET_PARAMSTRING", name.clone()),
         },
-        Expr::List(_) => ("DIET_CONTAINER", value.text()),
-        Expr::Ref(reference) if workflow.target(reference) == RefTarget::File => {
+        Value::List(_) => ("DIET_CONTAINER", value.text()),
+        Value::Ref(reference) if workflow.target(reference) == RefTarget::File => {
             ("DIET_FILE", reference.head.to_string())
         }
-        Expr::Ref(_) | Expr::Invalid => ("DIET_STRING", value.text()),
+        Value::Ref(_) | Value::Invalid => ("DIET_STRING", value.text()),
     }
 }

@@ -14,7 +14,7 @@ mod model;
 mod workload;
 
 use easyflow_db::ExpandedWorkflow;
-use easyflow_db::workflow::{Expr, LiteralValue};
+use easyflow_syntax::value::{LiteralValue, Value};
 
 /// An export format: its name, what editors show of it, and its writer.
 /// Every list of formats (the CLI's `--to`, the server's `easyflow/export`
@@ -134,12 +134,12 @@ fn json_text(value: &serde_json::Value) -> String {
 
 /// A value as it reads outside EasyFlow: a string's content, a constant's
 /// name, anything else as EasyFlow text.
-fn plain_text(value: &Expr) -> String {
+fn plain_text(value: &Value) -> String {
     match value {
-        Expr::Literal(literal) => match &literal.kind {
+        Value::Literal(literal) => match &literal.kind {
             LiteralValue::String(content) => content.clone(),
             LiteralValue::Constant(name) => name.clone(),
-            _ => literal.text.clone(),
+            _ => literal.text.to_string(),
         },
         other => other.text(),
     }

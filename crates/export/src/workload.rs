@@ -4,7 +4,8 @@
 
 use easyflow_db::ExpandedWorkflow;
 use easyflow_db::graph::EdgeKind;
-use easyflow_db::workflow::{Expr, LiteralValue, RefTarget, WorkflowStep};
+use easyflow_db::workflow::{RefTarget, WorkflowStep};
+use easyflow_syntax::value::{self, LiteralValue};
 use serde_json::{Map, Value, json};
 
 use crate::{json_text, plain_text};
@@ -82,11 +83,11 @@ fn task(workflow: &ExpandedWorkflow, step: &WorkflowStep) -> Value {
 
 /// `URI` for required files and step outputs, `INTEGER` for Int (a swept
 /// list of Ints too: each instance gets an Int), `STRING` otherwise.
-fn port_type(workflow: &ExpandedWorkflow, value: &Expr, swept: bool) -> &'static str {
-    let is_int = |e: &Expr| {
+fn port_type(workflow: &ExpandedWorkflow, value: &value::Value, swept: bool) -> &'static str {
+    let is_int = |e: &value::Value| {
         matches!(
             e,
-            Expr::Literal(literal) if matches!(literal.kind, LiteralValue::Int(_))
+            value::Value::Literal(literal) if matches!(literal.kind, LiteralValue::Int(_))
         )
     };
     let reads_a_file = value
@@ -97,7 +98,7 @@ fn port_type(workflow: &ExpandedWorkflow, value: &Expr, swept: bool) -> &'static
         "URI"
     } else if is_int(value) {
         "INTEGER"
-    } else if let (true, Expr::List(elements)) = (swept, value)
+    } else if let (true, value::Value::List(elements)) = (swept, value)
         && !elements.is_empty()
         && elements.iter().all(is_int)
     {

@@ -5,6 +5,9 @@
 //! mutations per target, 200 by default, half of them the target's own
 //! structure-aware mutations when it has some; the mutations are the same
 //! on every run unless `EASYFLOW_FUZZ_SEED` is set).
+//! A seed folder that gives no input, a target's regressions folder that
+//! holds none, a folder of findings named after no target, or no
+//! `fuzz/regressions` at all fails: a replay of nothing would pass.
 
 use std::path::{Path, PathBuf};
 
@@ -32,19 +35,56 @@ fn files_under(dir: &Path) -> Vec<PathBuf> {
     found
 }
 
-/// The seeds of `target`: its test cases' inputs, small enough to mutate.
-fn seeds(target: &Target) -> Vec<Vec<u8>> {
-    target
-        .seeds
-        .iter()
-        .flat_map(|folder| files_under(&repo_root().join("tests/data").join(folder)))
-        .filter(|path| {
-            path.extension()
-                .is_some_and(|e| e == "flow" || e == "topology" || e == "toml")
-        })
-        .filter_map(|path| std::fs::read(path).ok())
-        .filter(|bytes| bytes.len() <= 16 * 1024)
+/// The names of the folders in `dir`.
+fn folders_in(dir: &Path) -> Vec<String> {
+    std::fs::read_dir(dir)
+        .into_iter()
+        .flatten()
+        .flatten()
+        .filter(|entry| entry.path().is_dir())
+        .map(|entry| entry.file_name().to_string_lossy().into_owned())
         .collect()
+}
+
+/// The seeds of `target`: its test cases' inputs, small enough to mutate.
+/// Panics when a seed folder gives none (missing, moved or emptied: the
+/// target would be smoke-tested on nothing).
+fn seeds(target: &Target) -> Vec<Vec<u8>> {
+    let mut seeds = Vec::new();
+    for folder in target.seeds {
+        let found: Vec<Vec<u8>> = files_under(&repo_root().join("tests/data").join(folder))
+            .into_iter()
+            .filter(|path| {
+                path.extension()
+                    .is_some_and(|e| e == "flow" || e == "topology" || e == "toml")
+            })
+            .filter_map(|path| std::fs::read(path).ok())
+            .filter(|bytes| bytes.len() <= 16 * 1024)
+            .collect();
+        assert!(
+            !found.is_empty(),
+            "seed folder tests/data/{folder} of target `{}` gives no seed",
+            target.name
+        );
+        seeds.extend(found);
+    }
+    seeds
+}
+
+/// The checked-in findings of `name`. Panics when `fuzz/regressions` is
+/// missing, or when the target's folder exists but holds no input: a
+/// replay of nothing would pass.
+fn regressions(name: &str) -> Vec<PathBuf> {
+    let root = repo_root().join("fuzz/regressions");
+    assert!(root.is_dir(), "{} is missing", root.display());
+    let folder = root.join(name);
+    let found = files_under(&folder);
+    assert!(
+        !folder.exists() || !found.is_empty(),
+        "{} holds no input",
+        folder.display()
+    );
+    found
 }
 
 fn run(target: &Target, input: &[u8], origin: &dyn std::fmt::Display) {
@@ -169,8 +209,7 @@ fn mutate_structure(
 
 fn replay(name: &str) {
     let target = easyflow_fuzz::target(name).expect("a target");
-    let fuzz = repo_root().join("fuzz");
-    for path in files_under(&fuzz.join("regressions").join(name)) {
+    for path in regressions(name) {
         let input = std::fs::read(&path).unwrap();
         run(target, &input, &path.display());
     }
@@ -203,6 +242,13 @@ fn every_target_is_replayed_here_and_has_a_fuzz_target() {
     let mut names: Vec<&str> = TARGETS.iter().map(|t| t.name).collect();
     names.sort();
     assert_eq!(tested, names, "a test per target below");
+    // Findings filed under no target would be replayed by nothing.
+    for folder in folders_in(&repo_root().join("fuzz/regressions")) {
+        assert!(
+            names.contains(&folder.as_str()),
+            "fuzz/regressions/{folder} is no target"
+        );
+    }
     for name in names {
         let path = repo_root()
             .join("fuzz/fuzz_targets")

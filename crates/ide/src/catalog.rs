@@ -2,7 +2,8 @@
 //! in for a parameter, and how a package and a parameter read in Markdown.
 
 use easyflow_catalog::check::check_value;
-use easyflow_catalog::{Number, Package, Param, ParamType, Value};
+use easyflow_catalog::{Number, Package, Param, ParamType};
+use easyflow_syntax::value::Value;
 
 /// A value to fill in for `param` that its checks accept (no E0804 nor
 /// E0805): its default when the catalog gives one that a flow can hold and
@@ -15,15 +16,16 @@ pub fn placeholder(param: &Param, files: &[String]) -> Option<String> {
     placeholder_value(param, files).map(|(text, _)| text)
 }
 
-/// [`placeholder`], with the value it spells as the checks see it.
+/// [`placeholder`], with the value the flow reads from it (what the checks
+/// see).
 pub fn placeholder_value(param: &Param, files: &[String]) -> Option<(String, Value)> {
-    let mut candidates: Vec<(String, Value)> = Vec::new();
+    let mut candidates: Vec<String> = Vec::new();
+    // A catalog's default, when a flow can hold it as written.
     if let Some(default) = &param.default
-        && let Some(value) = literal(default)
+        && Value::parse(default).is_literal()
     {
-        candidates.push((default.clone(), value));
+        candidates.push(default.clone());
     }
-    let number = |n: &Number| n.to_string();
     match param.ty {
         Some(ParamType::Int) => {
             // The bounds rounded inwards: an Int's bound may be written 0.5.
@@ -33,59 +35,33 @@ pub fn placeholder_value(param: &Param, files: &[String]) -> Option<(String, Val
             };
             let min = param.min.map(|m| rounded(m, f64::ceil));
             let max = param.max.map(|m| rounded(m, f64::floor));
-            for n in [Some(0), min, max].into_iter().flatten() {
-                candidates.push((n.to_string(), Value::Int(n)));
-            }
+            candidates.extend([Some(0), min, max].into_iter().flatten().map(|n| n.to_string()));
         }
         Some(ParamType::Double) => {
-            let bounds = [param.min, param.max]
-                .into_iter()
-                .flatten()
-                .map(|n| number(&n));
-            for text in std::iter::once("0.0".to_string()).chain(bounds) {
-                candidates.push((text.clone(), Value::Double(text)));
-            }
+            candidates.push("0.0".into());
+            candidates.extend([param.min, param.max].into_iter().flatten().map(|n| n.to_string()));
         }
-        Some(ParamType::Bool) => candidates.push(("false".into(), Value::Bool(false))),
-        Some(ParamType::List) => candidates.push(("[]".into(), Value::List(Vec::new()))),
-        Some(ParamType::Enum) => {
-            for v in &param.values {
-                candidates.push((format!("{v:?}"), Value::String(v.clone())));
-            }
-        }
+        Some(ParamType::Bool) => candidates.push("false".into()),
+        Some(ParamType::List) => candidates.push("[]".into()),
+        Some(ParamType::Enum) => candidates.extend(param.values.iter().map(|v| format!("{v:?}"))),
         Some(ParamType::File) => {
             let file = files.iter().find(|f| **f == param.name).or(files.first())?;
-            candidates.push((file.clone(), Value::File(file.clone())));
+            candidates.push(file.clone());
         }
-        Some(ParamType::String) | None => {
-            candidates.push(("\"\"".into(), Value::String(String::new())))
-        }
+        Some(ParamType::String) | None => candidates.push("\"\"".into()),
     }
-    let first = candidates.first().cloned();
-    candidates
+    let valued: Vec<(String, Value)> = candidates
+        .into_iter()
+        .map(|text| {
+            let value = Value::parse(&text);
+            (text, value)
+        })
+        .collect();
+    let first = valued.first().cloned();
+    valued
         .into_iter()
         .find(|(_, value)| check_value(param, value).is_none())
         .or(first)
-}
-
-/// A catalog's default as the flow value it spells, when a flow can hold it
-/// as written: a string, `true`, `false`, or a number.
-fn literal(default: &str) -> Option<Value> {
-    if let Some(inner) = default.strip_prefix('"').and_then(|d| d.strip_suffix('"')) {
-        return Some(Value::String(inner.to_string()));
-    }
-    match default {
-        "true" => Some(Value::Bool(true)),
-        "false" => Some(Value::Bool(false)),
-        _ => match default.parse::<i64>() {
-            Ok(i) => Some(Value::Int(i)),
-            Err(_) => default
-                .parse::<f64>()
-                .ok()
-                .filter(|d| d.is_finite())
-                .map(|_| Value::Double(default.to_string())),
-        },
-    }
 }
 
 /// A parameter in Markdown: `name: Type (range)`, required, default and
@@ -195,46 +171,8 @@ mod tests {
     use easyflow_diagnostics::TextRange;
 
     use crate::code_actions::code_actions;
-    use crate::fixture::{apply, with_catalog};
+    use crate::fixture::{CATALOG, apply, with_catalog};
     use crate::hover::hover;
-
-    pub(crate) const CATALOG: &str = r#"
-[[package]]
-name = "ORCA.DFT"
-description = "Geometry optimization by density functional theory"
-requires = "compute+CPU"
-memory = "1GiB"
-
-  [[package.param]]
-  name = "input"
-  type = "File"
-  required = true
-  description = "Molecule in XYZ format"
-
-  [[package.param]]
-  name = "method"
-  type = "Enum"
-  values = ["B3LYP", "PBE0"]
-  default = "B3LYP"
-
-  [[package.param]]
-  name = "charge"
-  type = "Int"
-  min = -10
-  max = 10
-  required = true
-
-  [[package.output]]
-  name = "geometry.xyz"
-
-[[package]]
-name = "Vis.Mesh"
-
-  [[package.param]]
-  name = "data"
-  type = "File"
-  required = true
-"#;
 
     fn codes(text: &str, catalog: &str) -> Vec<Code> {
         let f = with_catalog(text, catalog);
@@ -566,83 +504,6 @@ name = "Text.Upper"
             ---
             parameter of `ORCA.DFT`"#]]
         .assert_eq(&result.markdown);
-    }
-
-    /// Labels with their detail (and the sort text, when there is one), in
-    /// the order a client sorts them.
-    fn completions(text: &str) -> Vec<String> {
-        let f = with_catalog(text, CATALOG);
-        let mut items = crate::completion::completions(&f.db, f.file, f.offset);
-        items.sort_by(|a, b| {
-            let key = |i: &crate::completion::CompletionItem| {
-                i.sort_text.clone().unwrap_or_else(|| i.label.clone())
-            };
-            key(a).cmp(&key(b))
-        });
-        items
-            .iter()
-            .map(|i| {
-                format!(
-                    "{} [{}] {:?} @{}",
-                    i.label,
-                    i.detail.as_deref().unwrap_or(""),
-                    i.insert,
-                    &f.text[i.replace]
-                )
-            })
-            .collect()
-    }
-
-    #[test]
-    fn packages_after_runs() {
-        let items = completions("step A runs $0");
-        assert_eq!(items.len(), 2, "{items:#?}");
-        assert!(
-            items[0].starts_with("ORCA.DFT [Geometry optimization"),
-            "{items:#?}"
-        );
-        // A compound name half typed is replaced whole.
-        let items = completions("step A runs ORCA.D$0 ();");
-        assert!(items[0].ends_with("@ORCA.D"), "{items:#?}");
-    }
-
-    #[test]
-    fn parameters_required_first_and_given_ones_left_out() {
-        expect_test::expect![[r#"
-            [
-                "input [File, required] Snippet(\"input = $0\") @",
-                "charge [Int (-10..=10), required] Snippet(\"charge = $0\") @",
-                "method [Enum (\"B3LYP\" | \"PBE0\")] Snippet(\"method = $0\") @",
-            ]
-        "#]]
-        .assert_debug_eq(&completions("step A runs ORCA.DFT ($0);"));
-        expect_test::expect![[r#"
-            [
-                "charge [Int (-10..=10), required] Text(\"charge\") @me",
-                "method [Enum (\"B3LYP\" | \"PBE0\")] Text(\"method\") @me",
-            ]
-        "#]]
-        .assert_debug_eq(&completions("step A runs ORCA.DFT (input = x, me$0 = 1);"));
-        // The platform's section has none of the package's.
-        assert_eq!(
-            completions("step A runs ORCA.DFT (exec: $0);"),
-            Vec::<String>::new()
-        );
-        // No catalog entry: nothing.
-        assert_eq!(
-            completions("step A runs Other.Pkg ($0);"),
-            Vec::<String>::new()
-        );
-    }
-
-    #[test]
-    fn enum_values_after_the_parameter() {
-        let items = completions("step A runs ORCA.DFT (method = $0);");
-        assert!(
-            items[0].starts_with("\"B3LYP\" [Enum of `method`]"),
-            "{items:#?}"
-        );
-        assert!(items[1].starts_with("\"PBE0\""), "{items:#?}");
     }
 
     fn signature(text: &str) -> Option<(String, Option<String>)> {

@@ -1023,6 +1023,29 @@ mod tests {
         assert!(none.is_empty());
     }
 
+    /// The kinds of fix, numbered by an exhaustive match: a new kind does
+    /// not compile until it is numbered here, and then
+    /// `fixes_never_read_the_message` fails until its list has an example of
+    /// it (a number past [`FIX_KINDS`] fails it too).
+    fn kind_number(fix: &Fix) -> Option<usize> {
+        Some(match fix {
+            Fix::None => return None,
+            Fix::InsertToken(_) => 0,
+            Fix::Replace(_) => 1,
+            Fix::UnresolvedName { .. } => 2,
+            Fix::RemoveRequire(_) => 3,
+            Fix::RemoveDependency(_) => 4,
+            Fix::MakeLongRunning => 5,
+            Fix::WrapInList => 6,
+            Fix::UseAfter => 7,
+            Fix::AddParams(_) => 8,
+            Fix::RemoveAllowed => 9,
+        })
+    }
+
+    /// How many kinds of fix [`kind_number`] numbers.
+    const FIX_KINDS: usize = 10;
+
     /// Every kind of fix, with the message of its diagnostic blanked: the
     /// same edits, so nothing is read from the message.
     #[test]
@@ -1045,8 +1068,20 @@ mod tests {
             "step A runs P ();\nstep B runs P o$0n A ();\n",
             "step A runs P (); // easyflow: allow(I0209, W0$0206)\n",
         ];
-        for text in texts {
-            let f = fixture(text);
+        // With the catalog of `crate::catalog`'s tests.
+        let with_catalog = ["step $0A runs ORCA.DFT (charge = 0);\n"];
+        let fixtures =
+            texts
+                .iter()
+                .map(|text| (*text, fixture(text)))
+                .chain(with_catalog.iter().map(|text| {
+                    (
+                        *text,
+                        crate::fixture::with_catalog(text, crate::fixture::CATALOG),
+                    )
+                }));
+        let mut covered = [false; FIX_KINDS];
+        for (text, f) in fixtures {
             let at = TextRange::empty(f.offset);
             let diagnostics = file_diagnostics(&f.db, f.file);
             let fixed: Vec<&Diagnostic> = diagnostics
@@ -1055,6 +1090,9 @@ mod tests {
                 .collect();
             assert!(!fixed.is_empty(), "no fix at the cursor in {text:?}");
             for diagnostic in fixed {
+                if let Some(kind) = kind_number(&diagnostic.fix) {
+                    covered[kind] = true;
+                }
                 let blank = Diagnostic {
                     message: String::new(),
                     ..diagnostic.clone()
@@ -1071,5 +1109,10 @@ mod tests {
                 assert_eq!(with_message, edits(fixes_of(&f.db, f.file, &text, &blank)));
             }
         }
+        let missing: Vec<usize> = (0..FIX_KINDS).filter(|&kind| !covered[kind]).collect();
+        assert!(
+            missing.is_empty(),
+            "no example of the fix kinds {missing:?}"
+        );
     }
 }

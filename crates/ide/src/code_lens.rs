@@ -12,8 +12,9 @@ pub struct CodeLens {
 }
 
 /// A lens for every named step, in text order. Counts are of distinct
-/// steps (a step that depends on itself counts itself); the level is
-/// "in a cycle" for a step on a cycle and "level —" downstream of one.
+/// steps (a step that depends on itself counts itself); the level is worded
+/// by [`easyflow_db::graph::Level::label`] ("in a cycle" for a step on a
+/// cycle, "level —" downstream of one).
 pub fn code_lenses(db: &dyn Db, file: SourceFile) -> Vec<CodeLens> {
     let outline = file_outline(db, file);
     let graph = dependency_graph(db, file);
@@ -37,13 +38,9 @@ pub fn code_lenses(db: &dyn Db, file: SourceFile) -> Vec<CodeLens> {
         let Some(name) = step.analysis(db).anchors.name else {
             continue;
         };
-        let level = match graph.levels[i] {
-            Some(level) => format!("level {level}"),
-            None if graph.in_cycle[i] => "in a cycle".to_string(),
-            None => "level —".to_string(),
-        };
         let title = format!(
-            "{level} · depends on {} · {} {}",
+            "{} · depends on {} · {} {}",
+            graph.level(id).label(),
             depends_on[i],
             dependents[i],
             if dependents[i] == 1 {

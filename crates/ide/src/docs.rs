@@ -4,7 +4,7 @@
 //! `priority` and `mode`, the members of a step reference, code blocks.
 
 use easyflow_db::attributes::{FLOW_ATTRIBUTES, STEP_ATTRIBUTES};
-use easyflow_syntax::SyntaxKind;
+use easyflow_syntax::{StepMember, SyntaxKind};
 
 /// The syntax and documentation of a keyword (or `~`, `<-`).
 pub(crate) fn keyword_doc(kind: SyntaxKind) -> Option<(&'static str, &'static str)> {
@@ -208,23 +208,23 @@ pub(crate) fn constants_of(key: &str) -> &'static [(&'static str, &'static str)]
 }
 
 /// The form and documentation of a member of a step reference.
-pub(crate) fn member_doc(member: &str) -> Option<(&'static str, &'static str)> {
-    Some(match member {
-        "outs" => (
+pub(crate) fn member_doc(member: StepMember) -> (&'static str, &'static str) {
+    match member {
+        StepMember::Outs => (
             "Step.outs[\"file\"]",
             "The step's output files, indexed by file name: a File.",
         ),
-        "Result" => (
+        StepMember::Result => (
             "Step.Result.outs",
             "The step's result object; its `outs` are the step's output files.",
         ),
-        _ => return None,
-    })
+    }
 }
 
 #[cfg(test)]
 mod tests {
-    use easyflow_db::attributes::{Value, check_flow_attribute, check_step_attribute};
+    use easyflow_db::attributes::{check_flow_attribute, check_step_attribute};
+    use easyflow_syntax::value::Value;
 
     use super::*;
 
@@ -232,13 +232,13 @@ mod tests {
     fn the_documented_constants_are_the_vocabularies_of_the_rules() {
         for key in ["priority", "mode"] {
             for (name, _) in constants_of(key) {
-                let value = Value::Constant(name.to_string());
+                let value = Value::parse(&format!("@{name}"));
                 assert!(check_flow_attribute(key, &value).is_none(), "{key} {name}");
                 assert!(check_step_attribute(key, &value).is_none(), "{key} {name}");
             }
         }
         // The vocabularies are complete: a constant not listed is a warning.
-        assert!(check_flow_attribute("mode", &Value::Constant("high".into())).is_some());
-        assert!(check_flow_attribute("priority", &Value::Constant("urgent".into())).is_some());
+        assert!(check_flow_attribute("mode", &Value::parse("@high")).is_some());
+        assert!(check_flow_attribute("priority", &Value::parse("@urgent")).is_some());
     }
 }

@@ -6,6 +6,45 @@ use easyflow_db::{CatalogFile, Database, SourceFile, TopologyFile};
 use crate::TextEdit;
 use easyflow_diagnostics::{TextRange, TextSize};
 
+/// A package catalog for the tests of the features that read one.
+pub(crate) const CATALOG: &str = r#"
+[[package]]
+name = "ORCA.DFT"
+description = "Geometry optimization by density functional theory"
+requires = "compute+CPU"
+memory = "1GiB"
+
+  [[package.param]]
+  name = "input"
+  type = "File"
+  required = true
+  description = "Molecule in XYZ format"
+
+  [[package.param]]
+  name = "method"
+  type = "Enum"
+  values = ["B3LYP", "PBE0"]
+  default = "B3LYP"
+
+  [[package.param]]
+  name = "charge"
+  type = "Int"
+  min = -10
+  max = 10
+  required = true
+
+  [[package.output]]
+  name = "geometry.xyz"
+
+[[package]]
+name = "Vis.Mesh"
+
+  [[package.param]]
+  name = "data"
+  type = "File"
+  required = true
+"#;
+
 pub(crate) struct Fixture {
     pub db: Database,
     pub file: SourceFile,

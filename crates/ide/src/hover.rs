@@ -23,7 +23,7 @@ use easyflow_db::{
 };
 use easyflow_diagnostics::{TextRange, TextSize};
 use easyflow_syntax::ast::{self, AstNode, SectionKind};
-use easyflow_syntax::{SyntaxKind, SyntaxNode, SyntaxToken};
+use easyflow_syntax::{StepMember, SyntaxKind, SyntaxNode, SyntaxToken};
 use easyflow_topology::Fit;
 
 use crate::defs::{self, Definition};
@@ -125,11 +125,7 @@ fn step_hover(db: &dyn Db, file: SourceFile, step: StepId, first: StepId) -> Opt
     out.push_str("\n```\n---\n");
 
     // Level, instances, long-running.
-    let level = match graph.levels[step.index()] {
-        Some(level) => format!("level {level}"),
-        None if graph.in_cycle[step.index()] => "in a cycle".to_string(),
-        None => "level — (downstream of a cycle)".to_string(),
-    };
+    let level = graph.level(step).explained();
     let instances = graph.instances[step.index()];
     let sweeps: Vec<String> = summary
         .params
@@ -453,7 +449,7 @@ fn ident_hover(token: &SyntaxToken) -> Option<HoverResult> {
         (SyntaxKind::NAME_REF, SyntaxKind::SEGMENT) => {
             // A member: not the first segment of its reference.
             owner.prev_sibling()?;
-            let (form, doc) = member_doc(token.text())?;
+            let (form, doc) = member_doc(StepMember::from_name(token.text())?);
             format!("```easyflow\n{form}\n```\n---\n{doc}")
         }
         _ => return None,

@@ -44,7 +44,7 @@ use easyflow_db::salsa::{self, Database as _, Setter};
 pub use easyflow_db::{CatalogFile, Database, Db, SourceFile, StepId, TopologyFile};
 pub use easyflow_diagnostics::allow::CodeLevels;
 pub use easyflow_diagnostics::{Diagnostic, TextRange, TextSize};
-pub use easyflow_syntax::SourceText;
+pub use easyflow_syntax::{SourceText, line_index};
 pub use salsa::{CancellationToken, Cancelled};
 
 /// A replacement of `range` by `insert`.

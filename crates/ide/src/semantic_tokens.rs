@@ -18,6 +18,7 @@ use easyflow_db::{
     Db, ItemIndex, Resolution, SourceFile, StepId, file_outline, item_index, name_resolution, parse,
 };
 use easyflow_diagnostics::{TextRange, TextSize};
+use easyflow_syntax::StepMember;
 use easyflow_syntax::SyntaxKind::{self, *};
 use easyflow_syntax::green::{GreenElementRef, GreenRef, GreenTokenRef};
 
@@ -193,7 +194,7 @@ fn resolved_names(
         }
         for (range, name) in anchor.members.iter().zip(&reference.members) {
             let builtin =
-                matches!(target, Target::Step(_)) && matches!(name.as_str(), "outs" | "Result");
+                matches!(target, Target::Step(_)) && StepMember::from_name(name).is_some();
             let modifiers = if builtin { DEFAULT_LIBRARY } else { 0 };
             out.push((range.start() + offset, (TokenType::Property, modifiers)));
         }

@@ -12,6 +12,7 @@ use easyflow_db::items::Sweep;
 use easyflow_db::{Database, Db, SourceFile, StepId, file_outline, item_index, parse};
 use easyflow_diagnostics::TextRange;
 use easyflow_syntax::SyntaxKind;
+use easyflow_syntax::value::LiteralValue;
 
 use crate::defs::range_of;
 
@@ -339,12 +340,14 @@ fn flow_name(db: &dyn Db, file: SourceFile) -> Option<String> {
         .flow_attributes
         .iter()
         .rev()
-        .find_map(|attribute| match (&attribute.key, &attribute.value) {
-            (Some((key, _)), easyflow_db::attributes::Value::String(name)) if key == "name" => {
-                Some(name.clone())
-            }
-            _ => None,
-        });
+        .find_map(
+            |attribute| match (&attribute.key, attribute.value.literal()) {
+                (Some((key, _)), Some(LiteralValue::String(name))) if key == "name" => {
+                    Some(name.clone())
+                }
+                _ => None,
+            },
+        );
     named.or_else(|| {
         file.path(db)
             .file_stem()

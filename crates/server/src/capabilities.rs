@@ -1,12 +1,55 @@
 //! What the client offers (read from `initialize`) and what the server
-//! answers it can do.
+//! answers it can do. Every client capability the server's answers depend
+//! on is read here, once, and honoured where the answer is made
+//! (`convert.rs` for the shapes of answers); a client that does not state
+//! one gets what the protocol's first versions had (plain text, no
+//! snippets, flat symbols, locations rather than links, commands rather
+//! than code action literals, the first kinds only).
 
+use easyflow_ide::line_index::Encoding;
 use easyflow_ide::semantic_tokens::{TOKEN_MODIFIERS, TOKEN_TYPES};
+use serde_json::Value;
 // `ClientCapabilities` below shadows the protocol's, which is `lsp::ClientCapabilities`.
 use tower_lsp_server::ls_types::{self as lsp, *};
 
-use crate::convert::Encoding;
 use crate::lsp_ext::ExperimentalCapabilities;
+/// The command a code action is, for a client without code action
+/// literals: its argument is the edit, which the server applies through
+/// `workspace/applyEdit` (`handlers::execute_command`).
+pub const APPLY_FIX_COMMAND: &str = "easyflow-ls.applyFix";
+
+/// A set of the protocol's kinds (completion item or symbol kinds), by
+/// number.
+#[derive(Debug, Clone, Copy, PartialEq, Eq)]
+pub struct KindSet(u64);
+
+impl KindSet {
+    /// The kinds of the protocol's first version (1 to 18, `Text` to
+    /// `Reference` and `File` to `Array`), which a client that lists none
+    /// supports.
+    const FIRST: KindSet = KindSet(((1 << 19) - 1) & !1);
+
+    fn of(kinds: impl IntoIterator<Item = u64>) -> KindSet {
+        KindSet(
+            kinds
+                .into_iter()
+                .filter(|&k| k < 64)
+                .fold(0, |set, k| set | 1 << k),
+        )
+    }
+
+    pub fn contains(self, kind: u64) -> bool {
+        kind < 64 && self.0 & (1 << kind) != 0
+    }
+
+    /// The first of `kinds` (the wanted one, then its stand-ins) in the set.
+    pub fn first_of<K: Copy>(self, kinds: &[K], number: impl Fn(K) -> u64) -> Option<K> {
+        kinds
+            .iter()
+            .copied()
+            .find(|&kind| self.contains(number(kind)))
+    }
+}
 
 /// The client's capabilities that change what the server does.
 #[derive(Debug, Clone, Copy, PartialEq, Eq)]
@@ -17,51 +60,127 @@ pub struct ClientCapabilities {
     pub work_done_progress: bool,
     /// The client accepts `workspace/didChangeWatchedFiles` registrations.
     pub dynamic_watching: bool,
+    /// Completion items may be snippets (`${1:Name}`).
+    pub snippets: bool,
+    /// Completion items' documentation may be Markdown.
+    pub completion_markdown: bool,
+    pub completion_kinds: KindSet,
+    /// Hover may be Markdown.
+    pub hover_markdown: bool,
+    /// Signature help's documentation may be Markdown.
+    pub signature_markdown: bool,
+    /// A signature may carry its own active parameter.
+    pub signature_active_parameter: bool,
+    /// Definitions may be `LocationLink`s.
+    pub definition_links: bool,
+    /// Document symbols may be a tree (`DocumentSymbol`).
+    pub hierarchical_symbols: bool,
+    pub document_symbol_kinds: KindSet,
+    pub workspace_symbol_kinds: KindSet,
+    /// Code actions may be `CodeAction` literals (else `Command`s).
+    pub code_action_literals: bool,
+    /// Code actions may say which is preferred.
+    pub preferred_code_actions: bool,
+    /// The client applies `workspace/applyEdit`.
+    pub apply_edit: bool,
+    /// The client asks `textDocument/prepareRename`.
+    pub prepare_rename: bool,
+    /// The client reads semantic tokens in the relative format (or states
+    /// nothing about them).
+    pub relative_semantic_tokens: bool,
+    /// Diagnostics may carry related information.
+    pub related_information: bool,
+    /// Diagnostics may carry the tag `Unnecessary`.
+    pub unnecessary_tag: bool,
+    /// Diagnostics may carry a `codeDescription` link.
+    pub code_description: bool,
+    /// The most folding ranges the client wants per document.
+    pub folding_range_limit: Option<u32>,
+    /// The client accepts `workspace/inlayHint/refresh`.
+    pub inlay_hint_refresh: bool,
+    /// The client accepts `workspace/codeLens/refresh`.
+    pub code_lens_refresh: bool,
 }
 
 impl Default for ClientCapabilities {
     fn default() -> Self {
-        ClientCapabilities {
-            encoding: Encoding::Utf16,
-            work_done_progress: false,
-            dynamic_watching: false,
-        }
+        ClientCapabilities::of(&lsp::ClientCapabilities::default())
     }
 }
 
 impl ClientCapabilities {
     pub fn of(capabilities: &lsp::ClientCapabilities) -> Self {
-        let utf8 = capabilities
-            .general
-            .as_ref()
-            .and_then(|g| g.position_encodings.as_ref())
-            .is_some_and(|encodings| encodings.contains(&PositionEncodingKind::UTF8));
+        let json = serde_json::to_value(capabilities).unwrap_or_default();
+        let at = |pointer: &str| json.pointer(pointer).filter(|v| !v.is_null());
+        let flag = |pointer: &str| at(pointer).and_then(Value::as_bool).unwrap_or(false);
+        let lists = |pointer: &str, wanted: &str| {
+            at(pointer)
+                .and_then(Value::as_array)
+                .is_some_and(|values| values.iter().any(|v| v == wanted))
+        };
+        let kinds = |pointer: &str| match at(pointer).and_then(Value::as_array) {
+            Some(kinds) => KindSet::of(kinds.iter().filter_map(Value::as_u64)),
+            None => KindSet::FIRST,
+        };
+        let markdown = |pointer: &str| lists(pointer, "markdown");
         ClientCapabilities {
-            encoding: if utf8 {
+            encoding: if lists("/general/positionEncodings", "utf-8") {
                 Encoding::Utf8
             } else {
                 Encoding::Utf16
             },
-            work_done_progress: capabilities
-                .window
-                .as_ref()
-                .and_then(|w| w.work_done_progress)
-                .unwrap_or(false),
-            dynamic_watching: capabilities
-                .workspace
-                .as_ref()
-                .and_then(|w| w.did_change_watched_files.as_ref())
-                .and_then(|w| w.dynamic_registration)
-                .unwrap_or(false),
+            work_done_progress: flag("/window/workDoneProgress"),
+            dynamic_watching: flag("/workspace/didChangeWatchedFiles/dynamicRegistration"),
+            snippets: flag("/textDocument/completion/completionItem/snippetSupport"),
+            completion_markdown: markdown(
+                "/textDocument/completion/completionItem/documentationFormat",
+            ),
+            completion_kinds: kinds("/textDocument/completion/completionItemKind/valueSet"),
+            hover_markdown: markdown("/textDocument/hover/contentFormat"),
+            signature_markdown: markdown(
+                "/textDocument/signatureHelp/signatureInformation/documentationFormat",
+            ),
+            signature_active_parameter: flag(
+                "/textDocument/signatureHelp/signatureInformation/activeParameterSupport",
+            ),
+            definition_links: flag("/textDocument/definition/linkSupport"),
+            hierarchical_symbols: flag(
+                "/textDocument/documentSymbol/hierarchicalDocumentSymbolSupport",
+            ),
+            document_symbol_kinds: kinds("/textDocument/documentSymbol/symbolKind/valueSet"),
+            workspace_symbol_kinds: kinds("/workspace/symbol/symbolKind/valueSet"),
+            code_action_literals: at("/textDocument/codeAction/codeActionLiteralSupport").is_some(),
+            preferred_code_actions: flag("/textDocument/codeAction/isPreferredSupport"),
+            apply_edit: flag("/workspace/applyEdit"),
+            prepare_rename: flag("/textDocument/rename/prepareSupport"),
+            relative_semantic_tokens: at("/textDocument/semanticTokens").is_none()
+                || lists("/textDocument/semanticTokens/formats", "relative"),
+            related_information: flag("/textDocument/publishDiagnostics/relatedInformation"),
+            unnecessary_tag: at("/textDocument/publishDiagnostics/tagSupport/valueSet")
+                .and_then(Value::as_array)
+                .is_some_and(|tags| tags.iter().any(|t| t == 1)),
+            code_description: flag("/textDocument/publishDiagnostics/codeDescriptionSupport"),
+            folding_range_limit: at("/textDocument/foldingRange/rangeLimit")
+                .and_then(Value::as_u64)
+                .map(|limit| limit.min(u64::from(u32::MAX)) as u32),
+            inlay_hint_refresh: flag("/workspace/inlayHint/refreshSupport"),
+            code_lens_refresh: flag("/workspace/codeLens/refreshSupport"),
         }
+    }
+
+    /// Code actions are answered at all: as literals, or as commands the
+    /// server applies through the client.
+    pub fn code_actions(&self) -> bool {
+        self.code_action_literals || self.apply_edit
     }
 }
 
 /// The characters after which clients ask for completions unprompted.
 const COMPLETION_TRIGGERS: [&str; 7] = [".", "[", ":", "+", "\"", " ", ","];
 
-/// Everything the server implements, with positions in `encoding`.
-pub fn server_capabilities(encoding: Encoding) -> ServerCapabilities {
+/// Everything the server implements for `client`, with positions in its
+/// encoding.
+pub fn server_capabilities(client: &ClientCapabilities) -> ServerCapabilities {
     let legend = SemanticTokensLegend {
         token_types: TOKEN_TYPES
             .iter()
@@ -73,7 +192,7 @@ pub fn server_capabilities(encoding: Encoding) -> ServerCapabilities {
             .collect(),
     };
     ServerCapabilities {
-        position_encoding: Some(match encoding {
+        position_encoding: Some(match client.encoding {
             Encoding::Utf8 => PositionEncodingKind::UTF8,
             Encoding::Utf16 => PositionEncodingKind::UTF16,
         }),
@@ -98,28 +217,40 @@ pub fn server_capabilities(encoding: Encoding) -> ServerCapabilities {
         definition_provider: Some(OneOf::Left(true)),
         references_provider: Some(OneOf::Left(true)),
         document_highlight_provider: Some(OneOf::Left(true)),
-        rename_provider: Some(OneOf::Right(RenameOptions {
-            prepare_provider: Some(true),
-            work_done_progress_options: Default::default(),
-        })),
+        // Rename options may be given only to a client that prepares.
+        rename_provider: Some(match client.prepare_rename {
+            true => OneOf::Right(RenameOptions {
+                prepare_provider: Some(true),
+                work_done_progress_options: Default::default(),
+            }),
+            false => OneOf::Left(true),
+        }),
         document_symbol_provider: Some(OneOf::Left(true)),
         workspace_symbol_provider: Some(OneOf::Left(true)),
-        semantic_tokens_provider: Some(SemanticTokensServerCapabilities::SemanticTokensOptions(
-            SemanticTokensOptions {
+        semantic_tokens_provider: client.relative_semantic_tokens.then(|| {
+            SemanticTokensServerCapabilities::SemanticTokensOptions(SemanticTokensOptions {
                 legend,
                 range: Some(true),
                 full: Some(SemanticTokensFullOptions::Bool(true)),
                 ..Default::default()
-            },
-        )),
+            })
+        }),
         document_formatting_provider: Some(OneOf::Left(true)),
         document_range_formatting_provider: Some(OneOf::Left(true)),
         folding_range_provider: Some(FoldingRangeProviderCapability::Simple(true)),
         selection_range_provider: Some(SelectionRangeProviderCapability::Simple(true)),
-        code_action_provider: Some(CodeActionProviderCapability::Options(CodeActionOptions {
-            code_action_kinds: Some(vec![CodeActionKind::QUICKFIX]),
-            ..Default::default()
-        })),
+        code_action_provider: client.code_actions().then(|| {
+            CodeActionProviderCapability::Options(CodeActionOptions {
+                code_action_kinds: Some(vec![CodeActionKind::QUICKFIX]),
+                ..Default::default()
+            })
+        }),
+        execute_command_provider: (!client.code_action_literals && client.apply_edit).then(|| {
+            ExecuteCommandOptions {
+                commands: vec![APPLY_FIX_COMMAND.to_string()],
+                work_done_progress_options: Default::default(),
+            }
+        }),
         inlay_hint_provider: Some(OneOf::Left(true)),
         code_lens_provider: Some(CodeLensOptions {
             resolve_provider: Some(false),
@@ -137,5 +268,47 @@ pub fn server_capabilities(encoding: Encoding) -> ServerCapabilities {
                 .expect("the capabilities serialize"),
         ),
         ..Default::default()
+    }
+}
+
+#[cfg(test)]
+mod tests {
+    use super::*;
+
+    fn of(json: Value) -> ClientCapabilities {
+        ClientCapabilities::of(&serde_json::from_value(json).unwrap())
+    }
+
+    #[test]
+    fn a_client_that_states_nothing_gets_the_first_protocol() {
+        let client = of(serde_json::json!({}));
+        assert_eq!(client, ClientCapabilities::default());
+        assert!(!client.snippets && !client.hover_markdown && !client.hierarchical_symbols);
+        assert!(client.completion_kinds.contains(18) && !client.completion_kinds.contains(20));
+        assert!(!client.completion_kinds.contains(0));
+        assert!(client.relative_semantic_tokens);
+        assert!(!client.code_actions());
+    }
+
+    #[test]
+    fn stated_capabilities_are_read() {
+        let client = of(serde_json::json!({
+            "textDocument": {
+                "completion": {
+                    "completionItem": {"snippetSupport": true, "documentationFormat": ["markdown"]},
+                    "completionItemKind": {"valueSet": [1, 20]}
+                },
+                "semanticTokens": {"formats": [], "requests": {}, "tokenTypes": [], "tokenModifiers": []},
+                "publishDiagnostics": {"tagSupport": {"valueSet": [2]}},
+                "foldingRange": {"rangeLimit": 5}
+            },
+            "workspace": {"applyEdit": true}
+        }));
+        assert!(client.snippets && client.completion_markdown);
+        assert!(client.completion_kinds.contains(20) && !client.completion_kinds.contains(3));
+        assert!(!client.relative_semantic_tokens);
+        assert!(!client.unnecessary_tag);
+        assert_eq!(client.folding_range_limit, Some(5));
+        assert!(client.code_actions() && !client.code_action_literals);
     }
 }

@@ -14,17 +14,14 @@ use serde_json::json;
 use tower_lsp_server::jsonrpc;
 use tower_lsp_server::ls_types as lsp;
 
-use crate::line_index::LineIndex;
+use crate::capabilities::{APPLY_FIX_COMMAND, ClientCapabilities, KindSet};
 use crate::lsp_ext;
 
-/// How the client counts characters in a line.
-#[derive(Debug, Clone, Copy, PartialEq, Eq)]
-pub enum Encoding {
-    Utf8,
-    Utf16,
-}
+pub use easyflow_ide::line_index::Encoding;
+use easyflow_ide::line_index::{self, LineIndex, Position};
 
-/// A document's line index with the negotiated encoding.
+/// A document's line index with the negotiated encoding: the shared
+/// conversion ([`line_index::Lines`]) in the protocol's types.
 pub struct Lines<'a> {
     pub index: &'a LineIndex,
     pub text: &'a SourceText,
@@ -32,30 +29,17 @@ pub struct Lines<'a> {
 }
 
 impl Lines<'_> {
-    pub fn position(&self, offset: TextSize) -> lsp::Position {
-        let offset = offset.min(self.text.len());
-        let (line, line_start) = self.index.line_of(offset);
-        // An offset inside a character counts from that character's start.
-        let mut end = offset;
-        while !self.text.is_char_boundary(end) {
-            end -= TextSize::from(1);
+    fn shared(&self) -> line_index::Lines<'_> {
+        line_index::Lines {
+            index: self.index,
+            text: self.text,
+            encoding: self.encoding,
         }
-        let before = TextRange::new(line_start, end);
-        let character = match self.encoding {
-            Encoding::Utf8 => usize::from(before.len()),
-            // Counted piece by piece: a long line of a rope is not copied.
-            Encoding::Utf16 => self
-                .text
-                .pieces(before)
-                .into_iter()
-                .flatten()
-                .map(|piece| match piece.is_ascii() {
-                    true => piece.len(),
-                    false => piece.chars().map(char::len_utf16).sum(),
-                })
-                .sum(),
-        };
-        lsp::Position::new(line, character as u32)
+    }
+
+    pub fn position(&self, offset: TextSize) -> lsp::Position {
+        let Position { line, character } = self.shared().position(offset);
+        lsp::Position::new(line, character)
     }
 
     pub fn range(&self, range: TextRange) -> lsp::Range {
@@ -65,38 +49,10 @@ impl Lines<'_> {
     /// The byte offset of a position, clamped into the document and to the
     /// end of its line (before a `\r\n`).
     pub fn offset(&self, position: lsp::Position) -> TextSize {
-        let Some(line) = self.index.line(position.line) else {
-            return self.text.len();
-        };
-        // Only the line's last bytes and, in UTF-16, its text up to the
-        // column are read: a long line of a rope is not copied.
-        let ends_with = |end: &str| {
-            line.len() >= TextSize::of(end)
-                && self
-                    .text
-                    .get(TextRange::new(line.end() - TextSize::of(end), line.end()))
-                    .is_some_and(|text| text == end)
-        };
-        let mut line_end = line.end();
-        if ends_with("\r\n") {
-            line_end -= TextSize::from(2);
-        } else if ends_with("\n") {
-            line_end -= TextSize::from(1);
-        }
-        let content = TextRange::new(line.start(), line_end);
-        let col = match self.encoding {
-            Encoding::Utf8 => position.character as usize,
-            Encoding::Utf16 => utf16_to_utf8_column(
-                self.text.pieces(content).into_iter().flatten(),
-                position.character,
-            ),
-        };
-        let mut offset = line.start() + TextSize::from(col.min(usize::from(content.len())) as u32);
-        // A column inside a multi-byte character lands on its start.
-        while !self.text.is_char_boundary(offset) {
-            offset -= TextSize::from(1);
-        }
-        offset.min(line_end)
+        self.shared().offset(Position {
+            line: position.line,
+            character: position.character,
+        })
     }
 
     pub fn text_range(&self, range: lsp::Range) -> TextRange {
@@ -104,23 +60,6 @@ impl Lines<'_> {
         let end = self.offset(range.end).max(start);
         TextRange::new(start, end)
     }
-}
-
-/// The byte column of UTF-16 column `wide` in a line given in pieces (its
-/// length when past its end; inside a surrogate pair, that character's
-/// start).
-fn utf16_to_utf8_column<'a>(line: impl Iterator<Item = &'a str>, wide: u32) -> usize {
-    let (mut units, mut bytes) = (0, 0);
-    for piece in line {
-        for (at, c) in piece.char_indices() {
-            units += c.len_utf16();
-            if units > wide as usize {
-                return bytes + at;
-            }
-        }
-        bytes += piece.len();
-    }
-    bytes
 }
 
 // ---------------------------------------------------------------------------
@@ -137,14 +76,19 @@ pub fn severity(severity: Severity) -> lsp::DiagnosticSeverity {
 /// `docs` is where the documentation is (the setting `docsUrl`, else the
 /// installed `docs/diagnostics.md`, see `diagnostics.rs`); each code's
 /// `codeDescription` links to its entry there
-/// (`easyflow_diagnostics::docs::url`).
+/// (`easyflow_diagnostics::docs::url`). What the client
+/// does not read (related information, tags, code descriptions) is left
+/// out.
 pub fn diagnostic(
     lines: &Lines<'_>,
+    client: &ClientCapabilities,
     uri: &lsp::Uri,
     docs: Option<&str>,
     d: &ide::Diagnostic,
 ) -> lsp::Diagnostic {
-    let href = docs.and_then(|docs| easyflow_diagnostics::docs::url(docs, d.code).parse().ok());
+    let href = docs
+        .filter(|_| client.code_description)
+        .and_then(|docs| easyflow_diagnostics::docs::url(docs, d.code).parse().ok());
     lsp::Diagnostic {
         range: lines.range(d.range),
         severity: Some(severity(d.severity())),
@@ -152,7 +96,7 @@ pub fn diagnostic(
         code_description: href.map(|href| lsp::CodeDescription { href }),
         source: Some("easyflow".to_string()),
         message: d.message.clone(),
-        related_information: (!d.related.is_empty()).then(|| {
+        related_information: (client.related_information && !d.related.is_empty()).then(|| {
             d.related
                 .iter()
                 .map(|r| lsp::DiagnosticRelatedInformation {
@@ -161,14 +105,17 @@ pub fn diagnostic(
                 })
                 .collect()
         }),
-        tags: (!d.tags.is_empty()).then(|| {
+        tags: Some(
             d.tags
                 .iter()
-                .map(|tag| match tag {
-                    Tag::Unnecessary => lsp::DiagnosticTag::UNNECESSARY,
+                .filter_map(|tag| match tag {
+                    Tag::Unnecessary => client
+                        .unnecessary_tag
+                        .then_some(lsp::DiagnosticTag::UNNECESSARY),
                 })
-                .collect()
-        }),
+                .collect::<Vec<_>>(),
+        )
+        .filter(|tags| !tags.is_empty()),
         data: None,
     }
 }
@@ -176,20 +123,90 @@ pub fn diagnostic(
 // ---------------------------------------------------------------------------
 // Features.
 
-fn markdown(value: String) -> lsp::MarkupContent {
-    lsp::MarkupContent {
-        kind: lsp::MarkupKind::Markdown,
-        value,
+/// Documentation written in Markdown, as Markdown when the client reads
+/// it, else as plain text ([`plain_text`]).
+fn markup(markdown: bool, value: String) -> lsp::MarkupContent {
+    match markdown {
+        true => lsp::MarkupContent {
+            kind: lsp::MarkupKind::Markdown,
+            value,
+        },
+        false => lsp::MarkupContent {
+            kind: lsp::MarkupKind::PlainText,
+            value: plain_text(&value),
+        },
     }
 }
 
-pub fn signature_help(help: easyflow_ide::signature_help::SignatureHelp) -> lsp::SignatureHelp {
+/// Markdown as the server writes it (code blocks, `---` rules, `**bold**`,
+/// inline code), for a client that shows text as it is: without the code
+/// fences, rules and bold marks, the rest as written.
+fn plain_text(markdown: &str) -> String {
+    let lines: Vec<String> = markdown
+        .lines()
+        .filter(|line| !line.starts_with("```"))
+        .map(|line| match line.trim() {
+            "---" => String::new(),
+            _ => line.replace("**", ""),
+        })
+        .collect();
+    lines.join("\n").trim().to_string()
+}
+
+/// A snippet (`step ${1:Name} runs $0`) as the text it inserts with its
+/// placeholders' defaults and without its tab stops, for a client without
+/// snippets.
+fn snippet_text(snippet: &str) -> String {
+    let mut out = String::with_capacity(snippet.len());
+    let mut chars = snippet.chars().peekable();
+    while let Some(c) = chars.next() {
+        match c {
+            '\\' => out.extend(chars.next()),
+            '$' if chars.peek() == Some(&'{') => {
+                chars.next();
+                // `${1:default}`: the default; `${1}`: nothing.
+                let mut depth = 1;
+                let mut default: Option<String> = None;
+                for c in chars.by_ref() {
+                    match c {
+                        '}' if depth == 1 => break,
+                        '{' => depth += 1,
+                        '}' => depth -= 1,
+                        _ => {}
+                    }
+                    match &mut default {
+                        Some(text) => text.push(c),
+                        None if c == ':' => default = Some(String::new()),
+                        None => {}
+                    }
+                }
+                out.push_str(&snippet_text(&default.unwrap_or_default()));
+            }
+            '$' if chars.peek().is_some_and(char::is_ascii_digit) => {
+                while chars.peek().is_some_and(char::is_ascii_digit) {
+                    chars.next();
+                }
+            }
+            c => out.push(c),
+        }
+    }
+    out
+}
+
+pub fn signature_help(
+    client: &ClientCapabilities,
+    help: easyflow_ide::signature_help::SignatureHelp,
+) -> lsp::SignatureHelp {
+    let markdown = client.signature_markdown;
     let parameters = help
         .parameters
         .into_iter()
         .map(|p| lsp::ParameterInformation {
             label: lsp::ParameterLabel::Simple(p.label),
-            documentation: Some(lsp::Documentation::MarkupContent(markdown(p.documentation))),
+            documentation: Some(lsp::Documentation::MarkupContent(markup(
+                markdown,
+                p.documentation,
+            ))),
         })
         .collect();
     lsp::SignatureHelp {
@@ -197,61 +214,123 @@ pub fn signature_help(help: easyflow_ide::signature_help::SignatureHelp) -> lsp:
             label: help.label,
             documentation: help
                 .documentation
-                .map(|d| lsp::Documentation::MarkupContent(markdown(d))),
+                .map(|d| lsp::Documentation::MarkupContent(markup(markdown, d))),
             parameters: Some(parameters),
-            active_parameter: help.active_parameter,
+            active_parameter: help
+                .active_parameter
+                .filter(|_| client.signature_active_parameter),
         }],
         active_signature: Some(0),
         active_parameter: help.active_parameter,
     }
 }
 
-pub fn hover(lines: &Lines<'_>, hover: hover::HoverResult) -> lsp::Hover {
+pub fn hover(
+    lines: &Lines<'_>,
+    client: &ClientCapabilities,
+    hover: hover::HoverResult,
+) -> lsp::Hover {
     lsp::Hover {
-        contents: lsp::HoverContents::Markup(markdown(hover.markdown)),
+        contents: lsp::HoverContents::Markup(markup(client.hover_markdown, hover.markdown)),
         range: Some(lines.range(hover.range)),
+    }
+}
+
+/// The client's kind for each of ours, found once per answer rather than
+/// per item: the stand-ins are chosen by the protocol's numbers, which
+/// ls-types gives only through serde.
+struct Kinds<K, L: 'static> {
+    known: KindSet,
+    /// Ours as the protocol's kinds: the wanted one, then its stand-ins.
+    preferences: fn(K) -> &'static [L],
+    found: Vec<(K, Option<L>)>,
+}
+
+impl<K: Copy + PartialEq, L: Copy + serde::Serialize + 'static> Kinds<K, L> {
+    fn new(known: KindSet, preferences: fn(K) -> &'static [L]) -> Self {
+        Kinds {
+            known,
+            preferences,
+            found: Vec::new(),
+        }
+    }
+
+    /// The first of `kind`'s preferences that the client knows, if any.
+    fn of(&mut self, kind: K) -> Option<L> {
+        if let Some(&(_, found)) = self.found.iter().find(|(k, _)| *k == kind) {
+            return found;
+        }
+        let number = |kind: L| {
+            serde_json::to_value(kind)
+                .ok()
+                .and_then(|v| v.as_u64())
+                .unwrap_or(0)
+        };
+        let found = self.known.first_of((self.preferences)(kind), number);
+        self.found.push((kind, found));
+        found
+    }
+
+    /// Like [`Kinds::of`], but the wanted kind when the client knows none
+    /// (a symbol must have one).
+    fn of_or_wanted(&mut self, kind: K) -> L {
+        self.of(kind).unwrap_or_else(|| (self.preferences)(kind)[0])
+    }
+}
+
+fn completion_kinds(kind: completion::CompletionKind) -> &'static [lsp::CompletionItemKind] {
+    use completion::CompletionKind as K;
+    use lsp::CompletionItemKind as Kind;
+    match kind {
+        K::Keyword => &[Kind::KEYWORD],
+        K::Snippet => &[Kind::SNIPPET, Kind::KEYWORD],
+        K::Step => &[Kind::FUNCTION],
+        K::File => &[Kind::FILE],
+        K::Member => &[Kind::FIELD, Kind::PROPERTY],
+        K::AttributeKey => &[Kind::PROPERTY, Kind::FIELD],
+        K::Constant => &[Kind::ENUM_MEMBER, Kind::ENUM, Kind::VALUE],
+        K::Capability => &[Kind::VALUE],
+        K::Package => &[Kind::MODULE],
+        K::Parameter => &[Kind::FIELD, Kind::PROPERTY],
     }
 }
 
 pub fn completion_list(
     lines: &Lines<'_>,
+    client: &ClientCapabilities,
     list: completion::CompletionList,
 ) -> lsp::CompletionResponse {
+    let mut kinds = Kinds::new(client.completion_kinds, completion_kinds);
     lsp::CompletionResponse::List(lsp::CompletionList {
         is_incomplete: list.is_incomplete,
         items: list
             .items
             .into_iter()
-            .map(|item| completion_item(lines, item))
+            .map(|item| completion_item(lines, client, &mut kinds, item))
             .collect(),
     })
 }
 
-fn completion_item(lines: &Lines<'_>, item: completion::CompletionItem) -> lsp::CompletionItem {
-    use completion::{CompletionKind as K, Insert};
+fn completion_item(
+    lines: &Lines<'_>,
+    client: &ClientCapabilities,
+    kinds: &mut Kinds<completion::CompletionKind, lsp::CompletionItemKind>,
+    item: completion::CompletionItem,
+) -> lsp::CompletionItem {
+    use completion::Insert;
     let (new_text, format) = match item.insert {
         Insert::Text(text) => (text, lsp::InsertTextFormat::PLAIN_TEXT),
-        Insert::Snippet(text) => (text, lsp::InsertTextFormat::SNIPPET),
+        Insert::Snippet(text) if client.snippets => (text, lsp::InsertTextFormat::SNIPPET),
+        Insert::Snippet(text) => (snippet_text(&text), lsp::InsertTextFormat::PLAIN_TEXT),
     };
     lsp::CompletionItem {
         label: item.label,
-        kind: Some(match item.kind {
-            K::Keyword => lsp::CompletionItemKind::KEYWORD,
-            K::Snippet => lsp::CompletionItemKind::SNIPPET,
-            K::Step => lsp::CompletionItemKind::FUNCTION,
-            K::File => lsp::CompletionItemKind::FILE,
-            K::Member => lsp::CompletionItemKind::FIELD,
-            K::AttributeKey => lsp::CompletionItemKind::PROPERTY,
-            K::Constant => lsp::CompletionItemKind::ENUM_MEMBER,
-            K::Capability => lsp::CompletionItemKind::VALUE,
-            K::Package => lsp::CompletionItemKind::MODULE,
-            K::Parameter => lsp::CompletionItemKind::FIELD,
-        }),
+        kind: kinds.of(item.kind),
         sort_text: item.sort_text,
         detail: item.detail,
         documentation: item
             .documentation
-            .map(|d| lsp::Documentation::MarkupContent(markdown(d))),
+            .map(|d| lsp::Documentation::MarkupContent(markup(client.completion_markdown, d))),
         insert_text_format: Some(format),
         text_edit: Some(lsp::CompletionTextEdit::Edit(lsp::TextEdit {
             range: lines.range(item.replace),
@@ -261,17 +340,25 @@ fn completion_item(lines: &Lines<'_>, item: completion::CompletionItem) -> lsp::
     }
 }
 
+/// A link when the client takes links, else the location of the name.
 pub fn definition(
     lines: &Lines<'_>,
+    client: &ClientCapabilities,
     uri: &lsp::Uri,
     target: navigation::NavigationTarget,
 ) -> lsp::GotoDefinitionResponse {
-    lsp::GotoDefinitionResponse::Link(vec![lsp::LocationLink {
-        origin_selection_range: None,
-        target_uri: uri.clone(),
-        target_range: lines.range(target.full_range),
-        target_selection_range: lines.range(target.focus_range),
-    }])
+    match client.definition_links {
+        true => lsp::GotoDefinitionResponse::Link(vec![lsp::LocationLink {
+            origin_selection_range: None,
+            target_uri: uri.clone(),
+            target_range: lines.range(target.full_range),
+            target_selection_range: lines.range(target.focus_range),
+        }]),
+        false => lsp::GotoDefinitionResponse::Scalar(lsp::Location::new(
+            uri.clone(),
+            lines.range(target.focus_range),
+        )),
+    }
 }
 
 pub fn location(lines: &Lines<'_>, uri: &lsp::Uri, usage: &defs::Usage) -> lsp::Location {
@@ -319,23 +406,57 @@ pub fn workspace_edit(lines: &Lines<'_>, uri: &lsp::Uri, edits: &[TextEdit]) -> 
     }
 }
 
-fn symbol_kind(kind: symbols::SymbolKind) -> lsp::SymbolKind {
+/// A symbol's kinds, wanted first: a long-running step is an event, else a
+/// function.
+fn symbol_kinds(kind: symbols::SymbolKind) -> &'static [lsp::SymbolKind] {
     use symbols::SymbolKind as K;
     match kind {
-        K::Step => lsp::SymbolKind::FUNCTION,
-        K::LongRunningStep => lsp::SymbolKind::EVENT,
-        K::File => lsp::SymbolKind::FILE,
-        K::FlowAttribute => lsp::SymbolKind::PROPERTY,
-        K::Parameter => lsp::SymbolKind::VARIABLE,
+        K::Step => &[lsp::SymbolKind::FUNCTION],
+        K::LongRunningStep => &[lsp::SymbolKind::EVENT, lsp::SymbolKind::FUNCTION],
+        K::File => &[lsp::SymbolKind::FILE],
+        K::FlowAttribute => &[lsp::SymbolKind::PROPERTY],
+        K::Parameter => &[lsp::SymbolKind::VARIABLE],
+    }
+}
+
+type SymbolKinds = Kinds<symbols::SymbolKind, lsp::SymbolKind>;
+
+/// The document's symbols: a tree when the client takes one, else each
+/// symbol flat with its container's name, in the order of the tree.
+pub fn document_symbols(
+    lines: &Lines<'_>,
+    client: &ClientCapabilities,
+    uri: &lsp::Uri,
+    symbols: &[symbols::DocumentSymbol],
+) -> lsp::DocumentSymbolResponse {
+    let mut kinds = Kinds::new(client.document_symbol_kinds, symbol_kinds);
+    match client.hierarchical_symbols {
+        true => lsp::DocumentSymbolResponse::Nested(
+            symbols
+                .iter()
+                .map(|symbol| document_symbol(lines, &mut kinds, symbol))
+                .collect(),
+        ),
+        false => {
+            let mut flat = Vec::new();
+            for symbol in symbols {
+                flat_symbols(lines, &mut kinds, uri, symbol, None, &mut flat);
+            }
+            lsp::DocumentSymbolResponse::Flat(flat)
+        }
     }
 }
 
 #[allow(deprecated)] // `DocumentSymbol::deprecated` must still be written.
-pub fn document_symbol(lines: &Lines<'_>, symbol: &symbols::DocumentSymbol) -> lsp::DocumentSymbol {
+fn document_symbol(
+    lines: &Lines<'_>,
+    kinds: &mut SymbolKinds,
+    symbol: &symbols::DocumentSymbol,
+) -> lsp::DocumentSymbol {
     lsp::DocumentSymbol {
         name: symbol.name.clone(),
         detail: symbol.detail.clone(),
-        kind: symbol_kind(symbol.kind),
+        kind: kinds.of_or_wanted(symbol.kind),
         tags: None,
         deprecated: None,
         range: lines.range(symbol.range),
@@ -344,27 +465,57 @@ pub fn document_symbol(lines: &Lines<'_>, symbol: &symbols::DocumentSymbol) -> l
             symbol
                 .children
                 .iter()
-                .map(|c| document_symbol(lines, c))
+                .map(|c| document_symbol(lines, kinds, c))
                 .collect()
         }),
     }
 }
 
-/// A step of the flow at `uri`, named `container`, found by a workspace
-/// search.
-pub fn workspace_symbol(
+#[allow(deprecated)] // `SymbolInformation::deprecated` must still be written.
+fn flat_symbols(
+    lines: &Lines<'_>,
+    kinds: &mut SymbolKinds,
     uri: &lsp::Uri,
-    container: Option<&String>,
-    step: &symbols::StepSymbol<lsp::Range>,
-) -> lsp::WorkspaceSymbol {
-    lsp::WorkspaceSymbol {
-        name: step.name.clone(),
-        kind: symbol_kind(step.kind),
+    symbol: &symbols::DocumentSymbol,
+    container: Option<&str>,
+    out: &mut Vec<lsp::SymbolInformation>,
+) {
+    out.push(lsp::SymbolInformation {
+        name: symbol.name.clone(),
+        kind: kinds.of_or_wanted(symbol.kind),
         tags: None,
-        container_name: container.cloned(),
-        location: lsp::OneOf::Left(lsp::Location::new(uri.clone(), step.range)),
-        data: None,
+        deprecated: None,
+        location: lsp::Location::new(uri.clone(), lines.range(symbol.range)),
+        container_name: container.map(str::to_string),
+    });
+    for child in &symbol.children {
+        flat_symbols(lines, kinds, uri, child, Some(&symbol.name), out);
     }
+}
+
+/// The steps found by a workspace search, each in the flow at its `uri`,
+/// named by its `container`.
+pub fn workspace_symbols<'a>(
+    client: &ClientCapabilities,
+    found: impl Iterator<
+        Item = (
+            &'a lsp::Uri,
+            Option<&'a String>,
+            &'a symbols::StepSymbol<lsp::Range>,
+        ),
+    >,
+) -> Vec<lsp::WorkspaceSymbol> {
+    let mut kinds = Kinds::new(client.workspace_symbol_kinds, symbol_kinds);
+    found
+        .map(|(uri, container, step)| lsp::WorkspaceSymbol {
+            name: step.name.clone(),
+            kind: kinds.of_or_wanted(step.kind),
+            tags: None,
+            container_name: container.cloned(),
+            location: lsp::OneOf::Left(lsp::Location::new(uri.clone(), step.range)),
+            data: None,
+        })
+        .collect()
 }
 
 /// Splits tokens that span lines (the protocol's tokens are single-line)
@@ -444,11 +595,24 @@ pub fn selection_range(lines: &Lines<'_>, chain: &[TextRange]) -> lsp::Selection
     )
 }
 
+/// A code action literal when the client takes them; else a command that
+/// applies the same edit ([`APPLY_FIX_COMMAND`], with the document's
+/// `version`, so a fix offered for an older text is refused).
 pub fn code_action(
     lines: &Lines<'_>,
+    client: &ClientCapabilities,
     uri: &lsp::Uri,
+    version: Option<i32>,
     action: &code_actions::CodeAction,
 ) -> lsp::CodeActionOrCommand {
+    let edit = workspace_edit(lines, uri, &action.edits);
+    if !client.code_action_literals {
+        return lsp::CodeActionOrCommand::Command(lsp::Command {
+            title: action.title.clone(),
+            command: APPLY_FIX_COMMAND.to_string(),
+            arguments: Some(vec![json!({"uri": uri, "version": version, "edit": edit})]),
+        });
+    }
     lsp::CodeActionOrCommand::CodeAction(lsp::CodeAction {
         title: action.title.clone(),
         kind: Some(match action.kind {
@@ -457,11 +621,26 @@ pub fn code_action(
         diagnostics: action
             .diagnostic
             .as_ref()
-            .map(|d| vec![diagnostic(lines, uri, None, d)]),
-        edit: Some(workspace_edit(lines, uri, &action.edits)),
-        is_preferred: Some(action.is_preferred),
+            .map(|d| vec![diagnostic(lines, client, uri, None, d)]),
+        edit: Some(edit),
+        is_preferred: Some(action.is_preferred).filter(|_| client.preferred_code_actions),
         ..Default::default()
     })
+}
+
+/// The argument of an [`APPLY_FIX_COMMAND`] made by [`code_action`]: the
+/// document, the version the fix was made for, and its edit.
+pub fn fix_of_command(
+    arguments: &[serde_json::Value],
+) -> Option<(lsp::Uri, Option<i32>, lsp::WorkspaceEdit)> {
+    let argument = arguments.first()?;
+    let uri = serde_json::from_value(argument.get("uri")?.clone()).ok()?;
+    let version = argument
+        .get("version")
+        .and_then(|v| v.as_i64())
+        .and_then(|v| i32::try_from(v).ok());
+    let edit = serde_json::from_value(argument.get("edit")?.clone()).ok()?;
+    Some((uri, version, edit))
 }
 
 pub fn inlay_hint(lines: &Lines<'_>, hint: &inlay_hints::InlayHint) -> lsp::InlayHint {
@@ -586,66 +765,24 @@ pub fn export_refused(
 mod tests {
     use super::*;
 
-    /// Positions and offsets read from a rope (a text edited many times,
-    /// with long lines across its chunks) are those read from the same text
-    /// flat, in both encodings, also past line ends and past the end.
     #[test]
-    fn a_rope_converts_as_its_flat_text() {
-        let long = "long line ".repeat(300);
-        let pieces = [
-            "a",
-            "\u{e9}",
-            "\u{1f600}",
-            "\n",
-            "\r\n",
-            "\r",
-            "xyz ",
-            &long,
-        ];
-        let mut rng = fastrand::Rng::with_seed(3);
-        for _ in 0..6 {
-            let mut flat = String::new();
-            let mut rope = SourceText::default();
-            for _ in 0..40 {
-                let boundary = |at: usize| (at..).find(|&at| flat.is_char_boundary(at)).unwrap();
-                let start = boundary(rng.usize(..=flat.len()));
-                let end = boundary(rng.usize(start..=flat.len().min(start + 40)));
-                let inserted = pieces[rng.usize(..pieces.len())];
-                flat.replace_range(start..end, inserted);
-                rope.edit(
-                    TextRange::new((start as u32).into(), (end as u32).into()),
-                    inserted,
-                );
-            }
-            let index = LineIndex::new(&flat);
-            let flat = SourceText::from(flat);
-            assert_eq!(rope, flat);
-            let line_count = index.line_of(flat.len()).0;
-            for encoding in [Encoding::Utf8, Encoding::Utf16] {
-                let lines = |text| Lines {
-                    index: &index,
-                    text,
-                    encoding,
-                };
-                let (rope, flat) = (lines(&rope), lines(&flat));
-                for offset in 0..=u32::from(flat.text.len()) + 2 {
-                    assert_eq!(
-                        rope.position(offset.into()),
-                        flat.position(offset.into()),
-                        "{encoding:?} offset {offset}"
-                    );
-                }
-                for line in 0..=line_count + 1 {
-                    for character in [0, 1, 2, 3, 5, 40, 1_000, 2_500, 5_000] {
-                        let position = lsp::Position::new(line, character);
-                        assert_eq!(
-                            rope.offset(position),
-                            flat.offset(position),
-                            "{encoding:?} {position:?}"
-                        );
-                    }
-                }
-            }
-        }
+    fn snippets_as_the_text_they_insert() {
+        assert_eq!(
+            snippet_text("step ${1:Name} runs ${2:Package} ($0);"),
+            "step Name runs Package ();"
+        );
+        assert_eq!(
+            snippet_text("pre code ${1:python}\n$0\ncode end"),
+            "pre code python\n\ncode end"
+        );
+        assert_eq!(snippet_text("a ${1:b ${2:c}} \\$5 ${3}$10"), "a b c $5 ");
+    }
+
+    #[test]
+    fn markdown_as_plain_text() {
+        assert_eq!(
+            plain_text("```easyflow\nstep A runs P\n```\n---\n**parameters** `x`\n"),
+            "step A runs P\n\nparameters `x`"
+        );
     }
 }

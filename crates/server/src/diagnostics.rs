@@ -15,7 +15,8 @@ use easyflow_project::{FileKind, Workspace};
 use tower_lsp_server::Client;
 use tower_lsp_server::ls_types::{self as lsp, Uri};
 
-use crate::convert::{self, Encoding, Lines};
+use crate::capabilities::ClientCapabilities;
+use crate::convert::{self, Lines};
 use crate::dispatch::{self, HandlerResult};
 use crate::line_index::LineIndex;
 use crate::state::{SharedState, State, path_of};
@@ -128,7 +129,7 @@ struct Job {
     uri: Uri,
     text: SourceText,
     lines: Arc<LineIndex>,
-    encoding: Encoding,
+    client: ClientCapabilities,
     /// The setting `docsUrl`, if set.
     docs_url: Option<String>,
 }
@@ -150,7 +151,7 @@ impl Job {
             uri: uri.clone(),
             text: document.text.clone(),
             lines: document.lines.clone(),
-            encoding: state.client.encoding,
+            client: state.client,
             docs_url: state.settings.docs_url.clone(),
         })
     }
@@ -175,12 +176,12 @@ impl Job {
         let lines = Lines {
             index: &self.lines,
             text: &self.text,
-            encoding: self.encoding,
+            encoding: self.client.encoding,
         };
         let docs = self.docs_url.or_else(installed_docs_url);
         Ok(diagnostics
             .iter()
-            .map(|d| convert::diagnostic(&lines, &self.uri, docs.as_deref(), d))
+            .map(|d| convert::diagnostic(&lines, &self.client, &self.uri, docs.as_deref(), d))
             .collect())
     }
 }

@@ -7,7 +7,10 @@ mod convert;
 mod diagnostics;
 mod dispatch;
 mod handlers;
-mod line_index;
+/// The line index shared with the CLI (`easyflow_syntax::line_index`).
+mod line_index {
+    pub use easyflow_ide::line_index::LineIndex;
+}
 mod lsp_ext;
 mod memory;
 mod path_settings;

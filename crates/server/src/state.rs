@@ -335,10 +335,16 @@ impl State {
     /// catalog settings (a relative path taken from the first folder).
     pub fn workspace(&self) -> Workspace {
         let settings = PathSettings {
-            topology: self.path_setting(self.settings.topology.as_deref()),
-            catalog: self.path_setting(self.settings.catalog.as_deref()),
+            topology: self.topology_setting(),
+            catalog: self.catalog_setting(),
         };
         Workspace::new(self.workspace_folders.iter().cloned(), settings)
+    }
+
+    /// The topology setting, a relative path taken from the first workspace
+    /// folder.
+    pub fn topology_setting(&self) -> Option<PathBuf> {
+        self.path_setting(self.settings.topology.as_deref())
     }
 
     /// The catalog setting, a relative path taken from the first workspace
@@ -376,9 +382,10 @@ impl State {
             analysis: self.host.analysis(),
             file,
             uri: uri.clone(),
+            version: self.documents.get(uri).map(|document| document.version),
             text,
             lines,
-            encoding: self.client.encoding,
+            client: self.client,
             settings: self.settings.clone(),
         }
     }
@@ -395,7 +402,7 @@ impl State {
                 .filter(|(path, _)| !self.flows.contains_key(*path))
                 .map(|(_, flow)| flow.clone())
                 .collect(),
-            encoding: self.client.encoding,
+            client: self.client,
         }
     }
 }
@@ -405,9 +412,11 @@ pub struct DocumentSnapshot {
     pub analysis: Analysis,
     pub file: SourceFile,
     pub uri: lsp::Uri,
+    /// The open document's version (`None`: a flow read from the disk).
+    pub version: Option<i32>,
     pub text: SourceText,
     pub lines: Arc<LineIndex>,
-    pub encoding: Encoding,
+    pub client: ClientCapabilities,
     pub settings: Settings,
 }
 
@@ -416,7 +425,7 @@ impl DocumentSnapshot {
         Lines {
             index: &self.lines,
             text: &self.text,
-            encoding: self.encoding,
+            encoding: self.client.encoding,
         }
     }
 
@@ -433,7 +442,7 @@ impl DocumentSnapshot {
         f(&Lines {
             index: &self.lines,
             text: &text,
-            encoding: self.encoding,
+            encoding: self.client.encoding,
         })
     }
 }
@@ -445,7 +454,7 @@ pub struct WorkspaceSnapshot {
     pub files: Vec<SourceFile>,
     /// The symbols of the flows that are not.
     pub indexed: Vec<Arc<IndexedFlow>>,
-    pub encoding: Encoding,
+    pub client: ClientCapabilities,
 }
 
 /// A flow's symbols with their ranges in `encoding`, for the index.

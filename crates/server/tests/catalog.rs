@@ -8,7 +8,7 @@ mod support;
 use std::path::{Path, PathBuf};
 
 use serde_json::{Value, json};
-use support::{Server, apply_edits, repo_root};
+use support::{Server, apply_edits, full_client, repo_root};
 
 fn workspace() -> PathBuf {
     repo_root().join("tests/data/lsp/catalog-workspace")
@@ -25,10 +25,11 @@ fn at(uri: &str, line: u32, character: u32) -> Value {
     json!({"textDocument": {"uri": uri}, "position": {"line": line, "character": character}})
 }
 
-/// A server on the catalog workspace with `optimize.flow` open.
+/// A server on the catalog workspace with `optimize.flow` open, for a
+/// client that reads Markdown (and states every other capability).
 fn session() -> (Server, String) {
     let mut server = Server::start();
-    let result = server.initialize(&workspace(), json!({}), json!({}));
+    let result = server.initialize(&workspace(), full_client(), json!({}));
     assert_eq!(
         result["capabilities"]["signatureHelpProvider"]["triggerCharacters"],
         json!(["(", ","])
@@ -97,7 +98,7 @@ fn diagnostics_completion_signature_help_and_hover() {
 /// `before` (in a flow `before` + `after` of the catalog workspace).
 fn active_parameter_at_end_of(before: &str, after: &str) -> Option<String> {
     let mut server = Server::start();
-    server.initialize(&workspace(), json!({}), json!({}));
+    server.initialize(&workspace(), full_client(), json!({}));
     let path = workspace().join("typing.flow");
     let uri = server.open(&path, &format!("{before}{after}"));
     let line = before.lines().count() as u32 - 1;
@@ -373,7 +374,7 @@ fn a_setting_naming_a_missing_file_is_said_with_its_path() {
 /// returns the fixed text with its diagnostics' codes.
 fn apply_missing_parameters_fix(text: &str) -> (String, Vec<String>) {
     let mut server = Server::start();
-    server.initialize(&workspace(), json!({}), json!({}));
+    server.initialize(&workspace(), full_client(), json!({}));
     let uri = server.open(&workspace().join("fixing.flow"), text);
     let diagnostics = server.diagnostics(&uri, 0);
     let missing = diagnostics

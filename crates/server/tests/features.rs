@@ -8,7 +8,7 @@ mod support;
 use std::path::PathBuf;
 
 use serde_json::{Value, json};
-use support::{Server, apply_edits, repo_root, uri};
+use support::{Server, apply_edits, full_client, repo_root, uri};
 
 fn workspace() -> PathBuf {
     repo_root().join("tests/data/lsp/workspace")
@@ -64,11 +64,9 @@ impl Session {
 #[test]
 fn initialize_negotiates_the_position_encoding() {
     let mut server = Server::start();
-    let result = server.initialize(
-        &workspace(),
-        json!({"general": {"positionEncodings": ["utf-8", "utf-16"]}}),
-        json!({}),
-    );
+    let mut client = full_client();
+    client["general"]["positionEncodings"] = json!(["utf-8", "utf-16"]);
+    let result = server.initialize(&workspace(), client, json!({}));
     assert_eq!(result["capabilities"]["positionEncoding"], "utf-8");
     expect("initialize", &result);
     assert_eq!(server.stop().code(), Some(0));
@@ -80,7 +78,7 @@ fn initialize_negotiates_the_position_encoding() {
 
 #[test]
 fn diagnostics_with_codes_links_related_information_tags_and_version() {
-    let mut s = session(json!({}));
+    let mut s = session(full_client());
     let diagnostics = s.server.diagnostics(&s.uri.clone(), 0);
     let codes: Vec<&str> = diagnostics
         .iter()
@@ -106,7 +104,7 @@ fn diagnostics_with_codes_links_related_information_tags_and_version() {
 
 #[test]
 fn hover_definition_references_highlights() {
-    let mut s = session(json!({}));
+    let mut s = session(full_client());
     // `Load` in `data = Load.outs["chunk"]` (line 12, 0-based 11).
     let hover = s.server.request("textDocument/hover", s.at(11, 10));
     expect("hover-reference", &hover);
@@ -135,7 +133,7 @@ fn hover_definition_references_highlights() {
 
 #[test]
 fn completion_in_several_places() {
-    let mut s = session(json!({}));
+    let mut s = session(full_client());
     let labels = |result: &Value| -> Vec<String> {
         let items = result
             .as_array()
@@ -169,7 +167,7 @@ fn completion_in_several_places() {
 
 #[test]
 fn rename_and_its_refusals() {
-    let mut s = session(json!({}));
+    let mut s = session(full_client());
     let prepared = s.server.request("textDocument/prepareRename", s.at(6, 6));
     expect("prepare-rename", &prepared);
     let edit = s.server.request(
@@ -193,7 +191,7 @@ fn rename_and_its_refusals() {
 
 #[test]
 fn symbols_tokens_folding_selection() {
-    let mut s = session(json!({}));
+    let mut s = session(full_client());
     expect(
         "document-symbols",
         &s.server
@@ -232,7 +230,7 @@ fn symbols_tokens_folding_selection() {
 
 #[test]
 fn code_actions_hints_lenses_call_hierarchy_graph() {
-    let mut s = session(json!({}));
+    let mut s = session(full_client());
     // The missing comma after `width = 100` (line 21, 0-based 20).
     let actions = s.server.request(
         "textDocument/codeAction",
@@ -300,7 +298,7 @@ fn settings_turn_features_off_and_a_topology_change_rechecks_open_flows() {
     let mut server = Server::start();
     server.initialize(
         dir.path(),
-        json!({}),
+        full_client(),
         json!({"codeLens": {"enable": false}}),
     );
     let uri = server.open(&flow, text);
@@ -345,7 +343,7 @@ fn uri_of(path: &std::path::Path) -> String {
 
 #[test]
 fn formatting_and_range_formatting() {
-    let mut s = session(json!({}));
+    let mut s = session(full_client());
     let options = json!({"tabSize": 8, "insertSpaces": false});
     let none = s.server.request(
         "textDocument/formatting",
@@ -424,7 +422,7 @@ fn workspace_symbols_of_open_closed_and_changed_flows() {
     )
     .unwrap();
     let mut server = Server::start();
-    server.initialize(&root, json!({}), json!({}));
+    server.initialize(&root, full_client(), json!({}));
     let at_start = vec![
         "Alpha in a at 0:5-0:10 of /a.flow",
         "Beta in bee at 1:15-1:19 of /b/b.flow",
@@ -501,7 +499,7 @@ fn a_did_open_right_after_a_did_close_wins() {
     // Large, so that its reading outlasts the messages after the close.
     std::fs::write(&path, easyflow_genflow::generate(3000, 5)).unwrap();
     let mut server = Server::start();
-    server.initialize(&root, json!({}), json!({}));
+    server.initialize(&root, full_client(), json!({}));
     let uri = uri(&path);
     let open = |server: &mut Server, version: i64, text: &str| {
         server.notify(

@@ -25,7 +25,9 @@
 //! `EASYFLOW_SESSION_SEED=S` changes the seed (the failure message names
 //! the seed and session, and `EASYFLOW_SESSION_FIRST=I` starts there to
 //! replay it). The sessions share a server process in runs of
-//! `SESSIONS_PER_SERVER`, each on its own documents, closed at its end.
+//! `SESSIONS_PER_SERVER`, each on its own documents, closed at its end; the
+//! servers take turns with UTF-8 and UTF-16 positions, and with a client that
+//! states every capability the server uses and one that states none.
 
 mod support;
 
@@ -1066,10 +1068,16 @@ fn random_sessions() {
         } else {
             Encoding::Utf16
         };
-        let client = match encoding {
-            Encoding::Utf8 => json!({"general": {"positionEncodings": ["utf-8", "utf-16"]}}),
-            Encoding::Utf16 => json!({}),
+        // And every other pair of servers has a client that states every
+        // capability the server uses; the others state none (plain text, flat
+        // symbols, locations, commands for code actions).
+        let mut client = match (session / SESSIONS_PER_SERVER as u64 / 2) % 2 {
+            0 => support::full_client(),
+            _ => json!({}),
         };
+        if encoding == Encoding::Utf8 {
+            client["general"]["positionEncodings"] = json!(["utf-8", "utf-16"]);
+        }
         let capabilities = server.initialize(&root, client, json!({}))["capabilities"].clone();
         assert_eq!(Encoding::negotiated(&capabilities), encoding);
         let mut written = BTreeSet::new();

@@ -23,7 +23,7 @@ use std::path::Path;
 use easyflow_test_harness::project::Project;
 use easyflow_test_harness::{Case, Failed, Harness, Outputs};
 use serde_json::{Value, json};
-use support::Server;
+use support::{Server, full_client};
 
 /// A diagnostic as the property compares it: code, line, column (bytes:
 /// its flows are ASCII), severity.
@@ -42,7 +42,7 @@ fn session(case: &Case) -> Result<Outputs, Failed> {
     let project = Project::create(&case.text);
     let root = project.root();
     let mut server = Server::start();
-    server.initialize(&root, json!({}), json!({}));
+    server.initialize(&root, full_client(), json!({}));
     let mut report = String::new();
     let mut codes = Vec::new();
     for (path, text) in &project.texts {
@@ -119,7 +119,7 @@ fn levels_follow_easyflow_toml() -> Result<(), Failed> {
     let flow = dir.path().join("main.flow");
     write(&flow, FLOW);
     let mut server = Server::start();
-    server.initialize(dir.path(), json!({}), json!({}));
+    server.initialize(dir.path(), full_client(), json!({}));
     let uri = server.open(&flow, FLOW);
     wait_for_codes(&mut server, &uri, 0, &["W0405 warning"]);
 
@@ -204,7 +204,7 @@ fn allow_quick_fix_applied_and_rechecked() -> Result<(), Failed> {
     let flow = dir.path().join("main.flow");
     let text = "require molecule, unused;\nstep Load runs Loader.Read (source = molecule);\n";
     let mut server = Server::start();
-    server.initialize(dir.path(), json!({}), json!({}));
+    server.initialize(dir.path(), full_client(), json!({}));
     let uri = server.open(&flow, text);
     let diagnostics = server.diagnostics(&uri, 0);
     assert_eq!(codes(&diagnostics), ["W0206 warning"]);
@@ -602,7 +602,7 @@ fn reported_equals_unsilenced() -> Result<(), Failed> {
     let dir = tempfile::tempdir()?;
     let root = dir.path().canonicalize()?;
     let mut server = Server::start();
-    server.initialize(&root, json!({}), json!({}));
+    server.initialize(&root, full_client(), json!({}));
     let mut counts = [0; 3];
     let mut unused = 0;
     for seed in 0..cases {

@@ -1,7 +1,8 @@
 //! The EasyFlow syntax layer: [`lex`] (logos), [`parse`] (an error-resilient,
 //! recursive descent parser that builds the tree as it goes) into a lossless rowan tree, and the
-//! typed [`ast`] over it, generic over the [`tree`] it reads. Knows nothing
-//! of salsa, the LSP or files.
+//! typed [`ast`] over it, generic over the [`tree`] it reads; a flow's text
+//! ([`SourceText`]) and its positions in lines and columns ([`line_index`]).
+//! Knows nothing of salsa, the LSP or files.
 //!
 //! Parsing never fails: every input, garbage included, gives a tree that
 //! covers every byte of it, plus the lexical and syntax diagnostics (E01xx).
@@ -11,12 +12,15 @@ mod chunk;
 mod grammar;
 pub mod green;
 mod lexer;
+pub mod line_index;
 mod parser;
 mod reparse;
+mod step_member;
 mod string_literal;
 mod syntax_kind;
 mod text;
 pub mod tree;
+pub mod value;
 
 use std::fmt::Write;
 use std::sync::Arc;
@@ -29,6 +33,7 @@ pub use crate::chunk::{CHUNK_ITEMS, ChunkItem, ChunkItems, MAX_CHUNK_ITEMS, ends
 use crate::chunk::{GreenElement, chunked_root};
 pub use crate::lexer::{Lexed, lex};
 pub use crate::reparse::reparse;
+pub use crate::step_member::StepMember;
 pub use crate::syntax_kind::{
     EasyFlowLanguage, SyntaxElement, SyntaxKind, SyntaxNode, SyntaxToken,
 };

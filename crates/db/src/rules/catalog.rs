@@ -4,10 +4,11 @@
 //! message at its range with its fix's data.
 
 use easyflow_catalog::check::{self, ValueProblem};
-use easyflow_catalog::{Catalog, Package, Value};
+use easyflow_catalog::{Catalog, Package};
 use easyflow_diagnostics::{Code, Diagnostic, Fix, TextRange};
 use easyflow_syntax::GreenNodeData;
 use easyflow_syntax::ast::SectionKind;
+use easyflow_syntax::value::Value;
 
 use crate::anchor::{Anchor, AnchoredDiagnostic};
 use crate::items::{StepAnalysis, Sweep};
@@ -56,7 +57,9 @@ pub(crate) fn check_step(
         // A bare name that names a package (`language.md` §3.1: it
         // resolves) has no known type.
         let names_a_package = |value: &Value| match value {
-            Value::File(name) => catalog.is_package_head(name),
+            Value::Ref(reference) if reference.is_file() => {
+                catalog.is_package_head(&reference.text)
+            }
             _ => false,
         };
         let check = |value: &Value| {

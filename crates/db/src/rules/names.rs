@@ -5,6 +5,7 @@
 
 use easyflow_diagnostics::suggest::did_you_mean;
 use easyflow_diagnostics::{Code, Fix, Removal, Tag};
+use easyflow_syntax::StepMember;
 use smol_str::SmolStr;
 
 use crate::anchor::{Anchor, KeyedDiagnostic};
@@ -121,9 +122,9 @@ pub(crate) fn check_step(
                     out.push(unknown_member(
                         Anchor::Member(id, n as u32, m as u32),
                         &reference.head,
-                        m > 0,
+                        &reference.members[..m],
                         member,
-                        expected,
+                        &expected,
                     ));
                 }
             }
@@ -131,17 +132,13 @@ pub(crate) fn check_step(
     }
 }
 
-/// The first member segment that is not `outs`/`Result` (or `outs` after
-/// `Result`): its position, name and what was expected.
-fn unknown_member_of(members: &[SmolStr]) -> Option<(usize, &str, &'static str)> {
-    match members.first().map(SmolStr::as_str) {
-        None | Some("outs") => None,
-        Some("Result") => match members.get(1).map(SmolStr::as_str) {
-            None | Some("outs") => None,
-            Some(other) => Some((1, other, "`outs`")),
-        },
-        Some(other) => Some((0, other, "`outs` or `Result`")),
-    }
+/// The first member segment that may not stand where it is
+/// ([`StepMember::first_misplaced`]): its position, name and what was
+/// expected.
+fn unknown_member_of(members: &[SmolStr]) -> Option<(usize, &str, String)> {
+    let (at, name, allowed) = StepMember::first_misplaced(members.iter().map(SmolStr::as_str))?;
+    let allowed: Vec<String> = allowed.iter().map(|m| format!("`{}`", m.name())).collect();
+    Some((at, name, allowed.join(" or ")))
 }
 
 /// E0201 on the head of a reference that names nothing. `suggestion` is a
@@ -261,14 +258,13 @@ fn redundant_after(at: Anchor<StepKey>, name: &str, read: Anchor<StepKey>) -> Ke
 fn unknown_member(
     at: Anchor<StepKey>,
     head: &str,
-    of_result: bool,
+    before: &[SmolStr],
     member: &str,
     expected: &str,
 ) -> KeyedDiagnostic {
-    let owner = if of_result {
-        format!("`{head}.Result`")
-    } else {
-        format!("step `{head}`")
+    let owner = match before {
+        [] => format!("step `{head}`"),
+        _ => format!("`{head}.{}`", before.join(".")),
     };
     KeyedDiagnostic::new(
         Code::W0210,

@@ -84,6 +84,13 @@ impl LanguageServer for Server {
         self.show_skipped().await;
     }
 
+    async fn execute_command(
+        &self,
+        params: ExecuteCommandParams,
+    ) -> jsonrpc::Result<Option<LSPAny>> {
+        requests::execute_command(self, params).await
+    }
+
     async fn hover(&self, params: HoverParams) -> jsonrpc::Result<Option<Hover>> {
         on_document::<request::HoverRequest>(&self.state, params, requests::hover).await
     }

@@ -232,10 +232,15 @@ pub fn did_change_configuration(server: &Server, params: DidChangeConfigurationP
         workspace::rediscover(&server.state, Flows::All);
     }
     server.diagnostics.schedule_all_open();
+    let refresh = server.state.lock().client;
     let client = server.client.clone();
     tokio::spawn(async move {
-        let _ = client.inlay_hint_refresh().await;
-        let _ = client.code_lens_refresh().await;
+        if refresh.inlay_hint_refresh {
+            let _ = client.inlay_hint_refresh().await;
+        }
+        if refresh.code_lens_refresh {
+            let _ = client.code_lens_refresh().await;
+        }
     });
     workspace::watch_new_catalogs(&server.state, &server.client);
     paths_changed

@@ -11,10 +11,11 @@ use easyflow_ide::{Cancellable, StepId, TextRange, TextSize};
 use tower_lsp_server::jsonrpc;
 use tower_lsp_server::ls_types::*;
 
-use crate::capabilities::{ClientCapabilities, server_capabilities};
+use crate::capabilities::{APPLY_FIX_COMMAND, ClientCapabilities, server_capabilities};
 use crate::convert;
 use crate::dispatch::{HandlerError, HandlerResult};
 use crate::lsp_ext::{ExportParams, ExportResult, GraphParams, GraphResult};
+use crate::server::Server;
 use crate::state::{
     DocumentSnapshot, IndexedFlow, SharedState, WorkspaceSnapshot, indexed_flow, path_of,
 };
@@ -53,7 +54,7 @@ pub fn initialize(state: &SharedState, params: InitializeParams) -> InitializeRe
             name: "easyflow-ls".to_string(),
             version: Some(env!("CARGO_PKG_VERSION").to_string()),
         }),
-        capabilities: server_capabilities(client.encoding),
+        capabilities: server_capabilities(&client),
     }
 }
 
@@ -63,13 +64,13 @@ pub fn signature_help(
 ) -> HandlerResult<Option<SignatureHelp>> {
     let offset = s.offset(params.text_document_position_params.position);
     let help = s.analysis.signature_help(s.file, offset)?;
-    Ok(help.map(convert::signature_help))
+    Ok(help.map(|help| convert::signature_help(&s.client, help)))
 }
 
 pub fn hover(s: &DocumentSnapshot, params: HoverParams) -> HandlerResult<Option<Hover>> {
     let offset = s.offset(params.text_document_position_params.position);
     let hover = s.analysis.hover(s.file, offset)?;
-    Ok(hover.map(|hover| convert::hover(&s.lines(), hover)))
+    Ok(hover.map(|hover| convert::hover(&s.lines(), &s.client, hover)))
 }
 
 pub fn completion(
@@ -78,7 +79,7 @@ pub fn completion(
 ) -> HandlerResult<Option<CompletionResponse>> {
     let offset = s.offset(params.text_document_position.position);
     let list = s.analysis.completions(s.file, offset)?;
-    Ok(Some(convert::completion_list(&s.lines(), list)))
+    Ok(Some(convert::completion_list(&s.lines(), &s.client, list)))
 }
 
 pub fn definition(
@@ -87,7 +88,7 @@ pub fn definition(
 ) -> HandlerResult<Option<GotoDefinitionResponse>> {
     let offset = s.offset(params.text_document_position_params.position);
     let target = s.analysis.goto_definition(s.file, offset)?;
-    Ok(target.map(|target| convert::definition(&s.lines(), &s.uri, target)))
+    Ok(target.map(|target| convert::definition(&s.lines(), &s.client, &s.uri, target)))
 }
 
 pub fn references(
@@ -152,14 +153,9 @@ pub fn document_symbol(
     _: DocumentSymbolParams,
 ) -> HandlerResult<Option<DocumentSymbolResponse>> {
     let symbols = s.analysis.document_symbols(s.file)?;
-    Ok(Some(DocumentSymbolResponse::Nested(s.with_flat_lines(
-        |lines| {
-            symbols
-                .iter()
-                .map(|symbol| convert::document_symbol(lines, symbol))
-                .collect()
-        },
-    ))))
+    Ok(Some(s.with_flat_lines(|lines| {
+        convert::document_symbols(lines, &s.client, &s.uri, &symbols)
+    })))
 }
 
 /// Steps of every flow known, by a fuzzy match of the query: the flows in
@@ -176,7 +172,7 @@ pub fn workspace_symbol(
         };
         let symbols = s.analysis.flow_symbols(file)?;
         let text = s.analysis.file_text(file)?;
-        analysed.push(indexed_flow(uri, symbols, text, s.encoding));
+        analysed.push(indexed_flow(uri, symbols, text, s.client.encoding));
     }
     let flows: Vec<&IndexedFlow> = analysed
         .iter()
@@ -185,12 +181,12 @@ pub fn workspace_symbol(
     let symbols: Vec<&FlowSymbols<Range>> = flows.iter().map(|flow| &flow.symbols).collect();
     let found = search_symbols(&symbols, &params.query, WORKSPACE_SYMBOLS_LIMIT);
     Ok(Some(WorkspaceSymbolResponse::Nested(
-        found
-            .into_iter()
-            .map(|(f, step)| {
-                convert::workspace_symbol(&flows[f].uri, flows[f].symbols.container.as_ref(), step)
-            })
-            .collect(),
+        convert::workspace_symbols(
+            &s.client,
+            found
+                .into_iter()
+                .map(|(f, step)| (&flows[f].uri, flows[f].symbols.container.as_ref(), step)),
+        ),
     )))
 }
 
@@ -243,9 +239,15 @@ pub fn folding_range(
     _: FoldingRangeParams,
 ) -> HandlerResult<Option<Vec<FoldingRange>>> {
     let folds = s.analysis.folding_ranges(s.file)?;
+    // The client's limit keeps the first folds.
+    let limit = s
+        .client
+        .folding_range_limit
+        .map_or(usize::MAX, |l| l as usize);
     Ok(Some(s.with_flat_lines(|lines| {
         folds
             .iter()
+            .take(limit)
             .map(|fold| convert::folding_range(lines, fold))
             .collect()
     })))
@@ -270,13 +272,16 @@ pub fn code_action(
     s: &DocumentSnapshot,
     params: CodeActionParams,
 ) -> HandlerResult<Option<CodeActionResponse>> {
+    if !s.client.code_actions() {
+        return Ok(Some(Vec::new()));
+    }
     let range = s.lines().text_range(params.range);
     let actions = s.analysis.code_actions(s.file, range)?;
     let lines = s.lines();
     Ok(Some(
         actions
             .iter()
-            .map(|action| convert::code_action(&lines, &s.uri, action))
+            .map(|action| convert::code_action(&lines, &s.client, &s.uri, s.version, action))
             .collect(),
     ))
 }
@@ -395,5 +400,49 @@ pub fn export(s: &DocumentSnapshot, params: ExportParams) -> HandlerResult<Optio
             &s.lines(),
             &refused,
         ))),
+    }
+}
+
+/// `workspace/executeCommand` of [`APPLY_FIX_COMMAND`], the code actions of
+/// a client without code action literals: the fix's edit goes back to the
+/// client through `workspace/applyEdit`, unless the document changed since
+/// the fix was made for it. Awaits the client's answer: a request's
+/// handler, unlike a notification's, does not hold up the message loop.
+pub async fn execute_command(
+    server: &Server,
+    params: ExecuteCommandParams,
+) -> jsonrpc::Result<Option<LSPAny>> {
+    let failed = |message: String| jsonrpc::Error {
+        code: jsonrpc::ErrorCode::ServerError(error_codes::REQUEST_FAILED),
+        message: message.into(),
+        data: None,
+    };
+    if params.command != APPLY_FIX_COMMAND {
+        return Err(jsonrpc::Error::invalid_params(format!(
+            "unknown command `{}`",
+            params.command
+        )));
+    }
+    let Some((uri, version, edit)) = convert::fix_of_command(&params.arguments) else {
+        return Err(jsonrpc::Error::invalid_params(
+            "the command's argument is not a fix",
+        ));
+    };
+    let current = {
+        let state = server.state.lock();
+        state.documents.get(&uri).map(|document| document.version)
+    };
+    if current != version {
+        return Err(failed(
+            "the document changed since the fix was offered".to_string(),
+        ));
+    }
+    match server.client.apply_edit(edit).await {
+        Ok(response) if response.applied => Ok(None),
+        Ok(response) => Err(failed(format!(
+            "the client did not apply the fix: {}",
+            response.failure_reason.unwrap_or_default()
+        ))),
+        Err(error) => Err(error),
     }
 }

@@ -166,12 +166,9 @@ impl Server {
         // configuration): answer them so it never waits on us, then return
         // them like notifications (`wait_for` may look for one).
         if message.get("method").is_some() && message.get("id").is_some() {
-            let result = if message["method"] == "workspace/configuration" {
-                json!([{}])
-            } else {
-                Value::Null
-            };
-            self.send(&json!({"jsonrpc": "2.0", "id": message["id"].clone(), "result": result}));
+            self.send(
+                &json!({"jsonrpc": "2.0", "id": message["id"].clone(), "result": answer(&message)}),
+            );
         }
         message
     }
@@ -247,13 +244,8 @@ impl Server {
             };
             if message.get("method").is_some() && message.get("id").is_some() {
                 self.notifications.push(message.clone());
-                let result = if message["method"] == "workspace/configuration" {
-                    json!([{}])
-                } else {
-                    Value::Null
-                };
                 self.send(
-                    &json!({"jsonrpc": "2.0", "id": message["id"].clone(), "result": result}),
+                    &json!({"jsonrpc": "2.0", "id": message["id"].clone(), "result": answer(&message)}),
                 );
                 continue;
             }
@@ -343,6 +335,16 @@ impl Drop for Server {
         let _ = self.child.kill();
         let _ = self.child.wait();
         let _ = std::fs::remove_file(&self.stderr_log);
+    }
+}
+
+/// What the test client answers a request from the server: no settings,
+/// an edit applied, nothing else.
+fn answer(request: &Value) -> Value {
+    match request["method"].as_str() {
+        Some("workspace/configuration") => json!([{}]),
+        Some("workspace/applyEdit") => json!({"applied": true}),
+        _ => Value::Null,
     }
 }
 
@@ -442,4 +444,70 @@ pub fn apply_edits(text: &str, edits: &Value) -> String {
     }
     out.push_str(&text[at..]);
     out
+}
+
+/// The capabilities of a client that states everything the server can use
+/// (as VS Code does): snippets, Markdown, links, a symbol tree, code action
+/// literals, every kind, refreshes. The tests written for such a client
+/// say it; `tests/capabilities.rs` checks a client that states nothing.
+#[allow(dead_code)] // Not every test binary that includes this module uses it.
+pub fn full_client() -> Value {
+    let every_completion_kind: Vec<u32> = (1..=25).collect();
+    let every_symbol_kind: Vec<u32> = (1..=26).collect();
+    json!({
+        "general": {"positionEncodings": ["utf-16"]},
+        "window": {"workDoneProgress": true},
+        "workspace": {
+            "applyEdit": true,
+            "workspaceEdit": {"documentChanges": true},
+            "didChangeWatchedFiles": {"dynamicRegistration": true},
+            "symbol": {"symbolKind": {"valueSet": every_symbol_kind}},
+            "configuration": true,
+            "workspaceFolders": true,
+            "inlayHint": {"refreshSupport": true},
+            "codeLens": {"refreshSupport": true},
+            "semanticTokens": {"refreshSupport": true}
+        },
+        "textDocument": {
+            "completion": {
+                "completionItem": {
+                    "snippetSupport": true,
+                    "documentationFormat": ["markdown", "plaintext"],
+                    "insertReplaceSupport": true,
+                    "labelDetailsSupport": true
+                },
+                "completionItemKind": {"valueSet": every_completion_kind}
+            },
+            "hover": {"contentFormat": ["markdown", "plaintext"]},
+            "signatureHelp": {
+                "signatureInformation": {
+                    "documentationFormat": ["markdown", "plaintext"],
+                    "activeParameterSupport": true
+                }
+            },
+            "definition": {"linkSupport": true},
+            "documentSymbol": {
+                "hierarchicalDocumentSymbolSupport": true,
+                "symbolKind": {"valueSet": every_symbol_kind}
+            },
+            "codeAction": {
+                "codeActionLiteralSupport": {"codeActionKind": {"valueSet": ["quickfix"]}},
+                "isPreferredSupport": true
+            },
+            "rename": {"prepareSupport": true},
+            "semanticTokens": {
+                "requests": {"full": true, "range": true},
+                "tokenTypes": [],
+                "tokenModifiers": [],
+                "formats": ["relative"]
+            },
+            "publishDiagnostics": {
+                "relatedInformation": true,
+                "tagSupport": {"valueSet": [1, 2]},
+                "versionSupport": true,
+                "codeDescriptionSupport": true
+            },
+            "foldingRange": {"lineFoldingOnly": true}
+        }
+    })
 }

@@ -1,11 +1,18 @@
-//! Where each line of an open document starts, updated by each edit at the
-//! cost of the edit, never by rescanning the text: the `line-index` crate
-//! builds its index from the whole text (and records every non-ASCII
-//! character), which on every keystroke of a large document cost more than
-//! the rest of the edit. Columns in UTF-16 are counted from the line's text
-//! when asked (lines are short), so nothing per character is stored.
+//! Positions in lines and columns, for the server and the CLI alike: a
+//! text's [`LineIndex`] and, through [`Lines`], the conversion of byte
+//! offsets to [`Position`]s (a 0-based line and a column counted in UTF-8
+//! bytes or UTF-16 code units, the two encodings LSP negotiates) and back,
+//! over a flat or an edited ([`SourceText`]) text. Positions past the end
+//! of a line or of the text are clamped, never an error.
 //!
-//! The line starts are kept in chunks of about [`CHUNK`] lines, each shared
+//! The index is updated by each edit at the cost of the edit, never by
+//! rescanning the text: the `line-index` crate builds its index from the
+//! whole text (and records every non-ASCII character), which on every
+//! keystroke of a large document cost more than the rest of the edit.
+//! Columns in UTF-16 are counted from the line's text when asked (lines are
+//! short), so nothing per character is stored.
+//!
+//! The line starts are kept in chunks of about `CHUNK` lines, each shared
 //! (`Arc`) and stored relative to the chunk's own offset: an edit rewrites
 //! only the chunks it touches and moves the offsets of the chunks after it
 //! (one addition per chunk, not per line), and a copy of the index (when a
@@ -13,12 +20,14 @@
 //! chunk list, not the line starts. A 100,000-step flow has about 700,000
 //! lines: 700 chunks.
 //!
-//! Lines end at `\n` (a `\r` before it belongs to the line), as in the
-//! `line-index` crate this replaced.
+//! Lines end at `\n` (a `\r` before it belongs to the line, and is no column
+//! a position can name), as in the `line-index` crate.
 
 use std::sync::Arc;
 
-use easyflow_ide::{TextRange, TextSize};
+use easyflow_diagnostics::{TextRange, TextSize};
+
+use crate::SourceText;
 
 /// The most line starts a chunk holds; every chunk but the last holds at
 /// least half as many.
@@ -180,6 +189,117 @@ impl LineIndex {
     }
 }
 
+/// How columns are counted: the position encodings of LSP.
+#[derive(Debug, Clone, Copy, PartialEq, Eq)]
+pub enum Encoding {
+    /// In bytes of UTF-8.
+    Utf8,
+    /// In UTF-16 code units (LSP's default, and SARIF's).
+    Utf16,
+}
+
+/// A 0-based line and a column in its [`Encoding`].
+#[derive(Debug, Clone, Copy, PartialEq, Eq, PartialOrd, Ord, Default)]
+pub struct Position {
+    pub line: u32,
+    pub character: u32,
+}
+
+/// A text with its line index and the encoding its columns are counted
+/// in: the one conversion between byte offsets and [`Position`]s.
+#[derive(Clone, Copy)]
+pub struct Lines<'a> {
+    pub index: &'a LineIndex,
+    pub text: &'a SourceText,
+    pub encoding: Encoding,
+}
+
+impl Lines<'_> {
+    /// The position of `offset`, clamped to the text; an offset inside a
+    /// character counts from that character's start.
+    pub fn position(&self, offset: TextSize) -> Position {
+        let offset = offset.min(self.text.len());
+        let (line, line_start) = self.index.line_of(offset);
+        let mut end = offset;
+        while !self.text.is_char_boundary(end) {
+            end -= TextSize::from(1);
+        }
+        let before = TextRange::new(line_start, end);
+        let character = match self.encoding {
+            Encoding::Utf8 => usize::from(before.len()),
+            // Counted piece by piece: a long line of a rope is not copied.
+            Encoding::Utf16 => self
+                .text
+                .pieces(before)
+                .into_iter()
+                .flatten()
+                .map(|piece| match piece.is_ascii() {
+                    true => piece.len(),
+                    false => piece.chars().map(char::len_utf16).sum(),
+                })
+                .sum(),
+        };
+        Position {
+            line,
+            character: character as u32,
+        }
+    }
+
+    /// The byte offset of `position`, clamped into the text and to the end
+    /// of its line (before a `\r\n`); a column inside a character lands on
+    /// its start.
+    pub fn offset(&self, position: Position) -> TextSize {
+        let Some(line) = self.index.line(position.line) else {
+            return self.text.len();
+        };
+        // Only the line's last bytes and, in UTF-16, its text up to the
+        // column are read: a long line of a rope is not copied.
+        let ends_with = |end: &str| {
+            line.len() >= TextSize::of(end)
+                && self
+                    .text
+                    .get(TextRange::new(line.end() - TextSize::of(end), line.end()))
+                    .is_some_and(|text| text == end)
+        };
+        let mut line_end = line.end();
+        if ends_with("\r\n") {
+            line_end -= TextSize::from(2);
+        } else if ends_with("\n") {
+            line_end -= TextSize::from(1);
+        }
+        let content = TextRange::new(line.start(), line_end);
+        let col = match self.encoding {
+            Encoding::Utf8 => position.character as usize,
+            Encoding::Utf16 => utf16_to_utf8_column(
+                self.text.pieces(content).into_iter().flatten(),
+                position.character,
+            ),
+        };
+        let mut offset = line.start() + TextSize::from(col.min(usize::from(content.len())) as u32);
+        while !self.text.is_char_boundary(offset) {
+            offset -= TextSize::from(1);
+        }
+        offset.min(line_end)
+    }
+}
+
+/// The byte column of UTF-16 column `wide` in a line given in pieces (its
+/// length when past its end; inside a surrogate pair, that character's
+/// start).
+fn utf16_to_utf8_column<'a>(line: impl Iterator<Item = &'a str>, wide: u32) -> usize {
+    let (mut units, mut bytes) = (0, 0);
+    for piece in line {
+        for (at, c) in piece.char_indices() {
+            units += c.len_utf16();
+            if units > wide as usize {
+                return bytes + at;
+            }
+        }
+        bytes += piece.len();
+    }
+    bytes
+}
+
 /// Appends `starts` (absolute, in order) as chunks of about [`CHUNK`] line
 /// starts, the first with `before` line starts before it.
 fn push_chunks(chunks: &mut Vec<Chunk>, starts: &[TextSize], mut before: u32) {
@@ -273,6 +393,141 @@ mod tests {
             drop(previous);
         }
         check_queries(&index, &text);
+    }
+
+    /// Positions and offsets read from a rope (a text edited many times,
+    /// with long lines across its chunks) are those read from the same text
+    /// flat, in both encodings, also past line ends and past the end.
+    #[test]
+    fn a_rope_converts_as_its_flat_text() {
+        let long = "long line ".repeat(300);
+        let pieces = [
+            "a",
+            "\u{e9}",
+            "\u{1f600}",
+            "\n",
+            "\r\n",
+            "\r",
+            "xyz ",
+            &long,
+        ];
+        let mut rng = fastrand::Rng::with_seed(3);
+        for _ in 0..6 {
+            let mut flat = String::new();
+            let mut rope = SourceText::default();
+            for _ in 0..40 {
+                let boundary = |at: usize| (at..).find(|&at| flat.is_char_boundary(at)).unwrap();
+                let start = boundary(rng.usize(..=flat.len()));
+                let end = boundary(rng.usize(start..=flat.len().min(start + 40)));
+                let inserted = pieces[rng.usize(..pieces.len())];
+                flat.replace_range(start..end, inserted);
+                rope.edit(
+                    TextRange::new((start as u32).into(), (end as u32).into()),
+                    inserted,
+                );
+            }
+            let index = LineIndex::new(&flat);
+            let flat = SourceText::from(flat);
+            assert_eq!(rope, flat);
+            let line_count = index.line_of(flat.len()).0;
+            for encoding in [Encoding::Utf8, Encoding::Utf16] {
+                let lines = |text| Lines {
+                    index: &index,
+                    text,
+                    encoding,
+                };
+                let (rope, flat) = (lines(&rope), lines(&flat));
+                for offset in 0..=u32::from(flat.text.len()) + 2 {
+                    assert_eq!(
+                        rope.position(offset.into()),
+                        flat.position(offset.into()),
+                        "{encoding:?} offset {offset}"
+                    );
+                }
+                for line in 0..=line_count + 1 {
+                    for character in [0, 1, 2, 3, 5, 40, 1_000, 2_500, 5_000] {
+                        let position = Position { line, character };
+                        assert_eq!(
+                            rope.offset(position),
+                            flat.offset(position),
+                            "{encoding:?} {position:?}"
+                        );
+                    }
+                }
+            }
+        }
+    }
+
+    /// Every character boundary of random texts converts as the
+    /// `line-index` crate converts it, both ways, in both encodings.
+    #[test]
+    fn conversions_agree_with_the_line_index_crate() {
+        use line_index::{LineCol, WideEncoding, WideLineCol};
+        let pieces = [
+            "a",
+            "\u{e9}",
+            "\u{1f600}",
+            "\u{4e2d}",
+            "\n",
+            "\r\n",
+            "\r",
+            "  ",
+        ];
+        let mut rng = fastrand::Rng::with_seed(11);
+        for _ in 0..200 {
+            let text: String = (0..rng.usize(..60))
+                .map(|_| pieces[rng.usize(..pieces.len())])
+                .collect();
+            let oracle = line_index::LineIndex::new(&text);
+            let index = LineIndex::new(&text);
+            let source = SourceText::from(text.as_str());
+            for encoding in [Encoding::Utf8, Encoding::Utf16] {
+                let lines = Lines {
+                    index: &index,
+                    text: &source,
+                    encoding,
+                };
+                for (at, _) in text.char_indices().chain([(text.len(), ' ')]) {
+                    let offset = TextSize::from(at as u32);
+                    let utf8 = oracle.line_col(offset);
+                    let expected = match encoding {
+                        Encoding::Utf8 => utf8.col,
+                        Encoding::Utf16 => oracle.to_wide(WideEncoding::Utf16, utf8).unwrap().col,
+                    };
+                    let position = lines.position(offset);
+                    assert_eq!(
+                        (position.line, position.character),
+                        (utf8.line, expected),
+                        "{text:?} at {at}"
+                    );
+                    // Back: the same offset, unless it is inside a `\r\n`,
+                    // which no column names (clamped to the line's end).
+                    let back = match encoding {
+                        Encoding::Utf8 => oracle.offset(LineCol {
+                            line: position.line,
+                            col: position.character,
+                        }),
+                        Encoding::Utf16 => oracle
+                            .to_utf8(
+                                WideEncoding::Utf16,
+                                WideLineCol {
+                                    line: position.line,
+                                    col: position.character,
+                                },
+                            )
+                            .and_then(|utf8| oracle.offset(utf8)),
+                    };
+                    let expected = if text[at..].starts_with("\r\n") {
+                        offset
+                    } else if text[..at].ends_with('\r') && text[at..].starts_with('\n') {
+                        offset - TextSize::from(1)
+                    } else {
+                        back.unwrap()
+                    };
+                    assert_eq!(lines.offset(position), expected, "{text:?} at {at}");
+                }
+            }
+        }
     }
 
     #[test]

@@ -1,0 +1,564 @@
+//! Layer 3: the steps of one chunk, each analysed on its own from its
+//! tree: a position-free [`StepSummary`], the relative ranges of its parts
+//! ([`StepAnchors`]), and the diagnostics that need nothing outside the
+//! step.
+
+use std::sync::Arc;
+
+use easyflow_diagnostics::{Diagnostic, TextRange, TextSize};
+use easyflow_syntax::ast::{self, AstNode, TreeNode};
+use easyflow_syntax::green::{GreenRef, GreenTokenRef};
+use easyflow_syntax::value::{LiteralValue, Value};
+use easyflow_syntax::{GreenNodeData, StepMember};
+use smol_str::SmolStr;
+
+use super::outline::StepChunk;
+use crate::Db;
+use crate::attributes::check_step_attribute;
+use crate::rules::steps as rules;
+
+/// How a parameter varies.
+#[derive(Debug, Clone, Copy, PartialEq, Eq, Hash)]
+pub enum Sweep {
+    No,
+    /// `sweep [...]` with this many elements.
+    List(u32),
+    /// `sweep` before something that is not a list literal (E0403).
+    NotAList,
+}
+
+#[derive(Debug, Clone, PartialEq, Eq, Hash)]
+pub struct ParamSummary {
+    pub name: Option<SmolStr>,
+    pub section: ast::SectionKind,
+    /// Written with `<-`.
+    pub stream: bool,
+    pub sweep: Sweep,
+}
+
+/// A reference in a parameter value, at any depth.
+#[derive(Debug, Clone, PartialEq, Eq, Hash)]
+pub struct ReferenceSummary {
+    /// Index into [`StepSummary::params`].
+    pub param: u32,
+    /// The first segment: what the reference resolves by.
+    pub head: SmolStr,
+    /// The names of the following segments (`outs`, `Result`, …).
+    pub members: Vec<SmolStr>,
+    /// The whole value of a `<-` parameter.
+    pub stream_source: bool,
+    /// The file named by `outs["x"]` in it (a step output), for W0806.
+    pub output: Option<SmolStr>,
+}
+
+/// One name of an `after` or `on` list.
+#[derive(Debug, Clone, PartialEq, Eq, Hash)]
+pub struct DependencySummary {
+    pub name: SmolStr,
+    pub via_on: bool,
+}
+
+/// Everything about a step that the analysis of the file needs, and nothing
+/// that moves when text is edited elsewhere: no positions.
+#[derive(Debug, Clone, PartialEq, Eq, Hash, Default)]
+pub struct StepSummary {
+    pub name: Option<SmolStr>,
+    pub long_running: bool,
+    pub package: Option<SmolStr>,
+    pub dependencies: Vec<DependencySummary>,
+    pub params: Vec<ParamSummary>,
+    pub references: Vec<ReferenceSummary>,
+    /// Attribute keys and values, in order.
+    pub attributes: Vec<(String, Value)>,
+    /// The product of the swept lists' lengths (1 when nothing is swept).
+    pub instances: u64,
+    /// What the step asks of the topology (`requires`, `memory`).
+    pub requirement: StepRequirement,
+}
+
+/// A step's `requires` and `memory` attributes, read (topology.md §3).
+#[derive(Debug, Clone, PartialEq, Eq, Hash, Default)]
+pub struct StepRequirement {
+    /// The required capability names, in the order written.
+    pub capabilities: Vec<String>,
+    /// Working memory per instance, in bytes (0 when absent).
+    pub memory: u64,
+    /// The `memory` value as written, when it was a string with a unit.
+    pub memory_text: Option<String>,
+    /// A value was malformed (E0706): the fit of the step is not checked.
+    pub malformed: bool,
+}
+
+/// Ranges of a step's parts, relative to the step's start; indices match
+/// those of [`StepSummary`].
+#[derive(Debug, Clone, PartialEq, Eq, Default)]
+pub struct StepAnchors {
+    pub name: Option<TextRange>,
+    pub dependencies: Vec<TextRange>,
+    pub params: Vec<ParamAnchors>,
+    pub references: Vec<ReferenceAnchors>,
+    pub attributes: Vec<AttributeAnchors>,
+    /// Each required capability, inside the `requires` value.
+    pub capabilities: Vec<TextRange>,
+    pub requires_value: Option<TextRange>,
+    pub memory_value: Option<TextRange>,
+    /// The compound package name after `runs`.
+    pub package: Option<TextRange>,
+}
+
+#[derive(Debug, Clone, PartialEq, Eq, Default)]
+pub struct ParamAnchors {
+    pub name: Option<TextRange>,
+    pub value: Option<TextRange>,
+    /// The elements of a list value.
+    pub elements: Vec<TextRange>,
+}
+
+#[derive(Debug, Clone, PartialEq, Eq)]
+pub struct ReferenceAnchors {
+    pub whole: TextRange,
+    pub head: TextRange,
+    pub members: Vec<TextRange>,
+    /// The index string of `outs["x"]`.
+    pub output: Option<TextRange>,
+}
+
+#[derive(Debug, Clone, PartialEq, Eq, Default)]
+pub struct AttributeAnchors {
+    pub key: Option<TextRange>,
+    pub value: Option<TextRange>,
+}
+
+/// Layer 3's result for one step.
+#[derive(Debug, Clone, PartialEq, Eq)]
+pub struct StepAnalysis {
+    pub summary: Arc<StepSummary>,
+    pub anchors: StepAnchors,
+    /// Diagnostics that need nothing outside the step, at relative ranges.
+    pub local_diagnostics: Vec<Diagnostic>,
+}
+
+/// Layer 3's result for a chunk: each step's analysis, and what the item
+/// index takes of them.
+#[derive(Debug, Clone, PartialEq, Eq)]
+pub struct ChunkAnalysis {
+    pub steps: Vec<StepAnalysis>,
+    /// The steps' summaries, shared with the item index.
+    pub summaries: Arc<[Arc<StepSummary>]>,
+    /// The steps' names, shared with the item index and the defined names.
+    pub names: Arc<[Option<SmolStr>]>,
+    /// The steps (indices in the chunk) with local diagnostics.
+    pub with_local_diagnostics: Vec<u32>,
+}
+
+/// Layer 3: the steps of one chunk, each on its own from its tree. A step's
+/// parse depends only on its own tokens, and it ends where the next
+/// top-level item (or the end) begins, so its tree is all it needs.
+#[salsa::tracked(returns(ref))]
+pub fn chunk_analysis<'db>(db: &'db dyn Db, chunk: StepChunk<'db>) -> ChunkAnalysis {
+    let steps: Vec<StepAnalysis> = chunk
+        .syntax(db)
+        .steps()
+        .map(|step| analyse_step(step.green))
+        .collect();
+    ChunkAnalysis {
+        summaries: steps.iter().map(|step| step.summary.clone()).collect(),
+        names: steps.iter().map(|step| step.summary.name.clone()).collect(),
+        with_local_diagnostics: (0..steps.len() as u32)
+            .filter(|&i| !steps[i as usize].local_diagnostics.is_empty())
+            .collect(),
+        steps,
+    }
+}
+
+/// One step's analysis, from its green tree (rooted at the step itself, so
+/// every range is relative to its start).
+pub fn analyse_step(green: &GreenNodeData) -> StepAnalysis {
+    let mut walker = StepWalker::default();
+    if let Some(root) = ast::Step::cast(GreenRef::root(green)) {
+        walker.walk(root);
+    }
+    walker.exact_sizes();
+    StepAnalysis {
+        summary: Arc::new(walker.summary),
+        anchors: walker.anchors,
+        local_diagnostics: walker.diagnostics,
+    }
+}
+
+/// `items` in an allocation of exactly its length. The walker's lists grow
+/// by doubling (from 4), and a cold check keeps every step's analysis:
+/// without this, about a third of their memory is unused capacity. (Not
+/// `shrink_to_fit`: an allocator may keep a block that shrinks by less than
+/// half, as mimalloc does.)
+fn exact<T>(items: &mut Vec<T>) {
+    if items.len() != items.capacity() {
+        let mut exact = Vec::with_capacity(items.len());
+        exact.append(items);
+        *items = exact;
+    }
+}
+
+#[derive(Default)]
+struct StepWalker {
+    summary: StepSummary,
+    anchors: StepAnchors,
+    diagnostics: Vec<Diagnostic>,
+}
+
+impl StepWalker {
+    /// Every list of the analysis in an allocation of its length ([`exact`]).
+    fn exact_sizes(&mut self) {
+        let summary = &mut self.summary;
+        exact(&mut summary.dependencies);
+        exact(&mut summary.params);
+        exact(&mut summary.references);
+        exact(&mut summary.attributes);
+        exact(&mut summary.requirement.capabilities);
+        let anchors = &mut self.anchors;
+        exact(&mut anchors.dependencies);
+        exact(&mut anchors.params);
+        exact(&mut anchors.references);
+        exact(&mut anchors.attributes);
+        exact(&mut anchors.capabilities);
+        exact(&mut self.diagnostics);
+    }
+}
+
+/// The text of a name's identifier.
+fn name_text(ident: Option<GreenTokenRef<'_>>) -> SmolStr {
+    ident.map(|t| SmolStr::new(t.text)).unwrap_or_default()
+}
+
+/// The walk reads the green tree through the typed AST over [`GreenRef`]: it
+/// runs for every step of a cold check, and red nodes would allocate for
+/// every node and token visited.
+impl StepWalker {
+    fn walk(&mut self, step: ast::Step<GreenRef<'_>>) {
+        self.summary.instances = 1;
+        self.summary.long_running = step.is_long_running();
+        for attribute in step.attributes() {
+            self.attribute(attribute);
+        }
+        if let Some(name) = step.name() {
+            self.summary.name = Some(name_text(name.ident_token()));
+            self.anchors.name = Some(name.syntax().text_range());
+        }
+        if let Some(package) = step.package() {
+            let mut text = smol_str::SmolStrBuilder::new();
+            let _ = package.write_text(&mut text);
+            self.summary.package = Some(text.finish());
+            self.anchors.package = Some(package.syntax().text_range());
+        }
+        for clause in step.dependency_clauses() {
+            let on = clause.on_clause();
+            if let Some(on) = on.and_then(|on| on.on_token()) {
+                self.diagnostics.push(rules::event_transition(on.range));
+            }
+            for name in clause.names() {
+                self.dependency(name, on.is_some());
+            }
+        }
+        for section in step.param_block().iter().flat_map(|block| block.sections()) {
+            let kind = section.kind();
+            for param in section.params() {
+                self.param(param, kind);
+            }
+        }
+        let mut seen_pre = false;
+        let mut seen_post = false;
+        for section in step.code_sections() {
+            let Some(keyword) = section.keyword_token() else {
+                continue;
+            };
+            let seen = match section.kind() {
+                ast::CodeSectionKind::Pre => &mut seen_pre,
+                ast::CodeSectionKind::Post => &mut seen_post,
+            };
+            if *seen {
+                self.diagnostics
+                    .push(rules::repeated_code_section(keyword.range, keyword.text));
+            }
+            *seen = true;
+        }
+    }
+
+    fn attribute(&mut self, attribute: ast::Attribute<GreenRef<'_>>) {
+        let key = attribute.key();
+        let value_node = attribute.value();
+        let value = Value::of(value_node);
+        let anchors = AttributeAnchors {
+            key: key.map(|k| k.syntax().text_range()),
+            value: value_node.map(|v| v.syntax().text_range()),
+        };
+        if let Some(key) = &key {
+            let key = key.text();
+            if let Some(problem) = check_step_attribute(&key, &value) {
+                let range = if problem.on_value {
+                    anchors.value
+                } else {
+                    anchors.key
+                };
+                if let Some(range) = range {
+                    self.diagnostics.push(problem.at(range));
+                }
+            }
+            match key.as_str() {
+                "requires" => self.requires(value_node),
+                "memory" => self.memory(value_node, &value),
+                _ => {}
+            }
+            self.summary.attributes.push((key, value));
+            self.anchors.attributes.push(anchors);
+        }
+    }
+
+    fn malformed_requirement(&mut self, diagnostic: Diagnostic) {
+        self.summary.requirement.malformed = true;
+        self.diagnostics.push(diagnostic);
+    }
+
+    /// `[requires = "a+b"]` or `[requires = ["a", "b"]]`.
+    fn requires(&mut self, value: Option<ast::Expr<GreenRef<'_>>>) {
+        let Some(value) = value else { return };
+        let value_range = value.syntax().text_range();
+        self.anchors.requires_value = Some(value_range);
+        let strings: Vec<(ast::Literal<GreenRef<'_>>, TextRange)> = match value {
+            ast::Expr::Literal(literal) if literal.kind() == Some(ast::LiteralKind::String) => {
+                vec![(literal, value_range)]
+            }
+            ast::Expr::List(list) => {
+                let mut strings = Vec::new();
+                for element in list.elements() {
+                    let range = element.syntax().text_range();
+                    match element {
+                        ast::Expr::Literal(literal)
+                            if literal.kind() == Some(ast::LiteralKind::String) =>
+                        {
+                            strings.push((literal, range));
+                        }
+                        _ => {
+                            return self.malformed_requirement(
+                                rules::requires_element_not_a_string(range),
+                            );
+                        }
+                    }
+                }
+                strings
+            }
+            _ => {
+                return self
+                    .malformed_requirement(rules::requires_not_a_capability_set(value_range));
+            }
+        };
+        let in_list = matches!(value, ast::Expr::List(_));
+        for (literal, range) in strings {
+            let text = literal.string_value().unwrap_or_default();
+            // Inner ranges map into the file only when the string is written
+            // without escapes; otherwise the whole string is the place.
+            let raw_len = literal.token().map_or(0, |t| t.text.len());
+            let verbatim = raw_len == text.len() + 2;
+            let place = |inner: TextRange| {
+                if verbatim {
+                    inner + range.start() + TextSize::from(1)
+                } else {
+                    range
+                }
+            };
+            match easyflow_topology::parse_capability_set(&text) {
+                Ok(capabilities) if in_list && capabilities.len() > 1 => {
+                    return self.malformed_requirement(
+                        rules::requires_element_with_several_capabilities(range, &text),
+                    );
+                }
+                Ok(capabilities) => {
+                    for capability in capabilities {
+                        self.anchors.capabilities.push(place(capability.range));
+                        self.summary.requirement.capabilities.push(capability.name);
+                    }
+                }
+                Err(error) => {
+                    return self.malformed_requirement(rules::malformed_requires(
+                        place(error.range),
+                        &error.message,
+                    ));
+                }
+            }
+        }
+    }
+
+    /// `[memory = 1073741824]` or `[memory = "1GiB"]`.
+    fn memory(&mut self, node: Option<ast::Expr<GreenRef<'_>>>, value: &Value) {
+        let Some(node) = node else { return };
+        let range = node.syntax().text_range();
+        self.anchors.memory_value = Some(range);
+        match value.literal() {
+            Some(LiteralValue::Int(bytes)) if *bytes >= 0 => {
+                self.summary.requirement.memory = *bytes as u64
+            }
+            Some(LiteralValue::String(text)) => match easyflow_topology::parse_memory(text) {
+                Ok(bytes) => {
+                    self.summary.requirement.memory = bytes;
+                    self.summary.requirement.memory_text = Some(text.clone());
+                }
+                Err(error) => {
+                    self.malformed_requirement(rules::malformed_memory(range, &error.message))
+                }
+            },
+            _ => self.malformed_requirement(rules::memory_not_a_size(range)),
+        }
+    }
+
+    fn dependency(&mut self, name: ast::NameRef<GreenRef<'_>>, via_on: bool) {
+        let text = name_text(name.ident_token());
+        let range = name.syntax().text_range();
+        if self.summary.dependencies.iter().any(|d| d.name == text) {
+            self.diagnostics
+                .push(rules::step_listed_twice(range, &text));
+        }
+        self.summary
+            .dependencies
+            .push(DependencySummary { name: text, via_on });
+        self.anchors.dependencies.push(range);
+    }
+
+    fn param(&mut self, param: ast::Param<GreenRef<'_>>, section: ast::SectionKind) {
+        let index = self.summary.params.len() as u32;
+        let name_node = param.name();
+        let arrow = param.arrow_token().map(|token| token.range);
+        let swept = param.is_sweep();
+        let value = param.value();
+        let name = name_node.map(|n| name_text(n.ident_token()));
+        let name_range = name_node.map(|n| n.syntax().text_range());
+        if let (Some(name), Some(range)) = (&name, name_range)
+            && self
+                .summary
+                .params
+                .iter()
+                .any(|p| p.name.as_ref() == Some(name))
+        {
+            self.diagnostics
+                .push(rules::parameter_given_twice(range, name));
+        }
+        let stream = arrow.is_some();
+        if let Some(arrow) = arrow.filter(|_| !self.summary.long_running) {
+            self.diagnostics
+                .push(rules::stream_outside_long_running_step(arrow));
+        }
+        if stream && let Some(value) = value.filter(|v| !matches!(v, ast::Expr::Ref(_))) {
+            self.diagnostics.push(rules::stream_source_not_a_reference(
+                value.syntax().text_range(),
+            ));
+        }
+        let sweep = match value {
+            Some(ast::Expr::List(list)) if swept => {
+                let len = list.elements().count() as u32;
+                if len == 0 {
+                    self.diagnostics
+                        .push(rules::sweep_over_empty_list(list.syntax().text_range()));
+                }
+                self.summary.instances = self.summary.instances.saturating_mul(u64::from(len));
+                Sweep::List(len)
+            }
+            Some(other) if swept => {
+                self.diagnostics
+                    .push(rules::sweep_needs_a_list(other.syntax().text_range()));
+                Sweep::NotAList
+            }
+            _ => Sweep::No,
+        };
+        self.summary.params.push(ParamSummary {
+            name,
+            section,
+            stream,
+            sweep,
+        });
+        let elements = match value {
+            Some(ast::Expr::List(list)) => {
+                list.elements().map(|e| e.syntax().text_range()).collect()
+            }
+            _ => Vec::new(),
+        };
+        self.anchors.params.push(ParamAnchors {
+            name: name_range,
+            value: value.map(|v| v.syntax().text_range()),
+            elements,
+        });
+        if let Some(value) = value {
+            self.references(value, index, stream);
+        }
+    }
+
+    /// Collects the references of an expression, at any depth (lists,
+    /// indexers), in text order. Error nodes are not entered.
+    fn references(&mut self, expr: ast::Expr<GreenRef<'_>>, param: u32, stream_source: bool) {
+        match expr {
+            ast::Expr::List(list) => {
+                for element in list.elements() {
+                    self.references(element, param, false);
+                }
+            }
+            ast::Expr::Ref(reference) => {
+                // A segment without a name holds a lexical error (`шаг.outs`),
+                // already reported: the names after it mean nothing, so a
+                // broken head is no reference and a broken member ends it.
+                let mut names = reference.segments().map_while(|s| s.name_ref());
+                if let Some(head) = names.next() {
+                    let members: Vec<ast::NameRef<GreenRef<'_>>> = names.collect();
+                    let output = output_index(&reference);
+                    self.summary.references.push(ReferenceSummary {
+                        param,
+                        head: name_text(head.ident_token()),
+                        members: members.iter().map(|m| name_text(m.ident_token())).collect(),
+                        stream_source,
+                        output: output.as_ref().map(|(name, _)| name.clone()),
+                    });
+                    self.anchors.references.push(ReferenceAnchors {
+                        whole: reference.syntax().text_range(),
+                        head: head.syntax().text_range(),
+                        members: members.iter().map(|m| m.syntax().text_range()).collect(),
+                        output: output.map(|(_, range)| range),
+                    });
+                }
+                for segment in reference.segments() {
+                    if let Some(index) = segment.indexer().and_then(|indexer| indexer.expr()) {
+                        self.references(index, param, false);
+                    }
+                }
+            }
+            ast::Expr::Literal(_) => {}
+        }
+    }
+}
+
+/// The file named by the string index of an `outs` segment (`A.outs["x"]`,
+/// `A.Result.outs["x"]`), with the string's range.
+fn output_index(reference: &ast::RefExpr<GreenRef<'_>>) -> Option<(SmolStr, TextRange)> {
+    let outs = reference.segments().skip(1).find(|s| {
+        s.name_ref()
+            .is_some_and(|n| n.text() == StepMember::Outs.name())
+    })?;
+    match outs.indexer()?.expr()? {
+        ast::Expr::Literal(literal) if literal.kind() == Some(ast::LiteralKind::String) => {
+            let name = literal.string_value()?;
+            Some((SmolStr::new(name), literal.syntax().text_range()))
+        }
+        _ => None,
+    }
+}
+
+/// Each parameter's value of a step (its green tree), for the catalog
+/// checks; indices match [`StepSummary::params`]. Not part of the step's
+/// analysis: only a flow with a catalog needs them, and a cold check of
+/// one without would keep a copy of every value.
+pub fn param_values(step: &GreenNodeData) -> Vec<Value> {
+    let Some(step) = ast::Step::cast(GreenRef::root(step)) else {
+        return Vec::new();
+    };
+    step.param_block()
+        .iter()
+        .flat_map(|block| block.sections())
+        .flat_map(|section| section.params())
+        .map(|param| Value::of(param.value()))
+        .collect()
+}

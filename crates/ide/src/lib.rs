@@ -19,6 +19,7 @@ pub mod code_actions;
 pub mod code_lens;
 pub mod completion;
 pub mod defs;
+pub mod doc_comments;
 mod docs;
 pub mod export;
 #[cfg(test)]

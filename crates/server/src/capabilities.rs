@@ -17,6 +17,9 @@ use crate::lsp_ext::ExperimentalCapabilities;
 /// literals: its argument is the edit, which the server applies through
 /// `workspace/applyEdit` (`handlers::execute_command`).
 pub const APPLY_FIX_COMMAND: &str = "easyflow-ls.applyFix";
+/// The kind of the fix-all code action (`lsp.md`, "Fix all"), which
+/// `editor.codeActionsOnSave` names.
+pub const FIX_ALL_KIND: &str = "source.fixAll.easyflow";
 
 /// A set of the protocol's kinds (completion item or symbol kinds), by
 /// number.
@@ -241,7 +244,10 @@ pub fn server_capabilities(client: &ClientCapabilities) -> ServerCapabilities {
         selection_range_provider: Some(SelectionRangeProviderCapability::Simple(true)),
         code_action_provider: client.code_actions().then(|| {
             CodeActionProviderCapability::Options(CodeActionOptions {
-                code_action_kinds: Some(vec![CodeActionKind::QUICKFIX]),
+                code_action_kinds: Some(vec![
+                    CodeActionKind::QUICKFIX,
+                    CodeActionKind::new(FIX_ALL_KIND),
+                ]),
                 ..Default::default()
             })
         }),

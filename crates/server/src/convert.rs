@@ -14,7 +14,7 @@ use serde_json::json;
 use tower_lsp_server::jsonrpc;
 use tower_lsp_server::ls_types as lsp;
 
-use crate::capabilities::{APPLY_FIX_COMMAND, ClientCapabilities, KindSet};
+use crate::capabilities::{APPLY_FIX_COMMAND, ClientCapabilities, FIX_ALL_KIND, KindSet};
 use crate::lsp_ext;
 
 pub use easyflow_ide::line_index::Encoding;
@@ -617,6 +617,7 @@ pub fn code_action(
         title: action.title.clone(),
         kind: Some(match action.kind {
             code_actions::CodeActionKind::QuickFix => lsp::CodeActionKind::QUICKFIX,
+            code_actions::CodeActionKind::FixAll => lsp::CodeActionKind::new(FIX_ALL_KIND),
         }),
         diagnostics: action
             .diagnostic

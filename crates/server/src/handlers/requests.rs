@@ -11,7 +11,9 @@ use easyflow_ide::{Cancellable, StepId, TextRange, TextSize};
 use tower_lsp_server::jsonrpc;
 use tower_lsp_server::ls_types::*;
 
-use crate::capabilities::{APPLY_FIX_COMMAND, ClientCapabilities, server_capabilities};
+use crate::capabilities::{
+    APPLY_FIX_COMMAND, ClientCapabilities, FIX_ALL_KIND, server_capabilities,
+};
 use crate::convert;
 use crate::dispatch::{HandlerError, HandlerResult};
 use crate::lsp_ext::{ExportParams, ExportResult, GraphParams, GraphResult};
@@ -276,7 +278,31 @@ pub fn code_action(
         return Ok(Some(Vec::new()));
     }
     let range = s.lines().text_range(params.range);
-    let actions = s.analysis.code_actions(s.file, range)?;
+    let only = params.context.only.as_deref();
+    // A kind is asked for when `only` is absent or lists it or a kind it
+    // is under (`source` and `source.fixAll` take `source.fixAll.easyflow`).
+    let asked = |kind: &str| {
+        only.is_none_or(|only| {
+            only.iter().any(|o| {
+                kind.strip_prefix(o.as_str())
+                    .is_some_and(|rest| rest.is_empty() || rest.starts_with('.'))
+            })
+        })
+    };
+    let mut actions = match asked(CodeActionKind::QUICKFIX.as_str()) {
+        true => s.analysis.code_actions(s.file, range)?,
+        false => Vec::new(),
+    };
+    // Fix-all reads every fix of the file: computed when it is asked for
+    // by kind (on save, a source action menu), or with no kind given when
+    // the user asked (not for a light bulb's automatic request).
+    let fix_all = match only {
+        Some(_) => asked(FIX_ALL_KIND),
+        None => params.context.trigger_kind != Some(CodeActionTriggerKind::AUTOMATIC),
+    };
+    if fix_all {
+        actions.extend(s.analysis.fix_all(s.file)?);
+    }
     let lines = s.lines();
     Ok(Some(
         actions

@@ -12,7 +12,7 @@ use serde_json::Value;
 // `ClientCapabilities` below shadows the protocol's, which is `lsp::ClientCapabilities`.
 use tower_lsp_server::ls_types::{self as lsp, *};
 
-use crate::lsp_ext::ExperimentalCapabilities;
+use crate::lsp_ext::{ExperimentalCapabilities, SHOW_DEPENDENTS_COMMAND};
 /// The command a code action is, for a client without code action
 /// literals: its argument is the edit, which the server applies through
 /// `workspace/applyEdit` (`handlers::execute_command`).
@@ -251,11 +251,12 @@ pub fn server_capabilities(client: &ClientCapabilities) -> ServerCapabilities {
                 ..Default::default()
             })
         }),
-        execute_command_provider: (!client.code_action_literals && client.apply_edit).then(|| {
-            ExecuteCommandOptions {
-                commands: vec![APPLY_FIX_COMMAND.to_string()],
-                work_done_progress_options: Default::default(),
-            }
+        execute_command_provider: Some(ExecuteCommandOptions {
+            commands: std::iter::once(SHOW_DEPENDENTS_COMMAND)
+                .chain((!client.code_action_literals && client.apply_edit).then_some(APPLY_FIX_COMMAND))
+                .map(String::from)
+                .collect(),
+            work_done_progress_options: Default::default(),
         }),
         inlay_hint_provider: Some(OneOf::Left(true)),
         code_lens_provider: Some(CodeLensOptions {

@@ -16,7 +16,11 @@ use crate::capabilities::{
 };
 use crate::convert;
 use crate::dispatch::{HandlerError, HandlerResult};
-use crate::lsp_ext::{ExportParams, ExportResult, GraphParams, GraphResult};
+use crate::dispatch::on_document;
+use crate::lsp_ext::{
+    ExportParams, ExportResult, GraphParams, GraphResult, SHOW_DEPENDENTS_COMMAND,
+    ShowDependentsArguments, ShowDependentsRequest,
+};
 use crate::server::Server;
 use crate::state::{
     DocumentSnapshot, IndexedFlow, SharedState, WorkspaceSnapshot, indexed_flow, path_of,
@@ -338,9 +342,22 @@ pub fn code_lens(s: &DocumentSnapshot, _: CodeLensParams) -> HandlerResult<Optio
     Ok(Some(s.with_flat_lines(|lines| {
         lenses
             .iter()
-            .map(|lens| convert::code_lens(lines, lens))
+            .map(|lens| convert::code_lens(lines, &s.uri, lens))
             .collect()
     })))
+}
+
+/// [`SHOW_DEPENDENTS_COMMAND`] run on the server: the dependents of the
+/// step at the position, in the document as it is now.
+pub fn show_dependents(
+    s: &DocumentSnapshot,
+    arguments: ShowDependentsArguments,
+) -> HandlerResult<Option<Vec<Location>>> {
+    let offset = s.offset(arguments.1);
+    let Some(places) = s.analysis.dependents(s.file, offset)? else {
+        return Ok(Some(Vec::new()));
+    };
+    Ok(Some(convert::dependents(&s.lines(), &s.uri, &places)))
 }
 
 pub fn prepare_call_hierarchy(
@@ -443,6 +460,17 @@ pub async fn execute_command(
         message: message.into(),
         data: None,
     };
+    if params.command == SHOW_DEPENDENTS_COMMAND {
+        let arguments: ShowDependentsArguments =
+            serde_json::from_value(LSPAny::Array(params.arguments)).map_err(|error| {
+                jsonrpc::Error::invalid_params(format!(
+                    "the arguments of `{SHOW_DEPENDENTS_COMMAND}` are `[uri, position, locations]`: {error}"
+                ))
+            })?;
+        let locations =
+            on_document::<ShowDependentsRequest>(&server.state, arguments, show_dependents).await?;
+        return Ok(Some(serde_json::to_value(locations).unwrap_or_default()));
+    }
     if params.command != APPLY_FIX_COMMAND {
         return Err(jsonrpc::Error::invalid_params(format!(
             "unknown command `{}`",

@@ -1119,7 +1119,11 @@ mod tests {
         let again = fixture(&fixed);
         let second = apply(&again.text, &fix_all(&again.db, again.file).edits);
         assert!(codes(&second).is_empty(), "{second}");
-        assert!(fix_all(&fixture(&second).db, fixture(&second).file).fixes.is_empty());
+        assert!(
+            fix_all(&fixture(&second).db, fixture(&second).file)
+                .fixes
+                .is_empty()
+        );
     }
 
     #[test]

@@ -168,10 +168,16 @@ step Sum runs P after Comp (x = Comp, y = Load);
 
     #[test]
     fn dependents_at_a_step() {
-        let f = fixture("step A runs P ();\nstep B runs P (x = A);\nstep runs P (y = A);\nstep C runs P after A, B;\n");
+        let f = fixture(
+            "step A runs P ();\nstep B runs P (x = A);\nstep runs P (y = A);\nstep C runs P after A, B;\n",
+        );
         let at = |offset: u32| {
-            dependents_at(&f.db, f.file, TextSize::from(offset))
-                .map(|ranges| ranges.iter().map(|r| (&f.text[*r], r.start())).collect::<Vec<_>>())
+            dependents_at(&f.db, f.file, TextSize::from(offset)).map(|ranges| {
+                ranges
+                    .iter()
+                    .map(|r| (&f.text[*r], r.start()))
+                    .collect::<Vec<_>>()
+            })
         };
         // The unnamed step is shown at its start.
         assert_eq!(

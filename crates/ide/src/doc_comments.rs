@@ -54,8 +54,8 @@ fn documentation_above(first: &SyntaxToken) -> Option<String> {
         if !is_one_line_break(&line_break) {
             break;
         }
-        let Some(comment) = skip_spaces(line_break.prev_token())
-            .filter(|t| t.kind() == SyntaxKind::LINE_COMMENT)
+        let Some(comment) =
+            skip_spaces(line_break.prev_token()).filter(|t| t.kind() == SyntaxKind::LINE_COMMENT)
         else {
             break;
         };
@@ -81,7 +81,10 @@ fn documentation_above(first: &SyntaxToken) -> Option<String> {
 
 /// `token`, or the first token before it that is not a run of spaces.
 fn skip_spaces(mut token: Option<SyntaxToken>) -> Option<SyntaxToken> {
-    while let Some(t) = token.as_ref().filter(|t| t.kind() == SyntaxKind::WHITESPACE) {
+    while let Some(t) = token
+        .as_ref()
+        .filter(|t| t.kind() == SyntaxKind::WHITESPACE)
+    {
         token = t.prev_token();
     }
     token

@@ -263,8 +263,8 @@ fn push_trimmed(old: &str, offset: TextSize, new: &str, edits: &mut Vec<TextEdit
 #[cfg(test)]
 mod tests {
     use super::*;
-    use crate::apply_edits as apply;
     use crate::AnalysisHost;
+    use crate::apply_edits as apply;
 
     fn format(text: &str) -> Option<Vec<TextEdit>> {
         let mut host = AnalysisHost::new();

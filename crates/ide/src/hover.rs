@@ -314,9 +314,7 @@ fn file_hover(db: &dyn Db, file: SourceFile, first: u32) -> Option<String> {
     if let Some(documentation) = doc_comments::require_documentation(db, file, first) {
         let _ = write!(out, "{documentation}\n\n");
     }
-    out.push_str(
-        "required file: an input bound to a real file when the flow is launched\n\n",
-    );
+    out.push_str("required file: an input bound to a real file when the flow is launched\n\n");
     if users.is_empty() {
         out.push_str("**used by** no step");
     } else {

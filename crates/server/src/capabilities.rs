@@ -253,7 +253,10 @@ pub fn server_capabilities(client: &ClientCapabilities) -> ServerCapabilities {
         }),
         execute_command_provider: Some(ExecuteCommandOptions {
             commands: std::iter::once(SHOW_DEPENDENTS_COMMAND)
-                .chain((!client.code_action_literals && client.apply_edit).then_some(APPLY_FIX_COMMAND))
+                .chain(
+                    (!client.code_action_literals && client.apply_edit)
+                        .then_some(APPLY_FIX_COMMAND),
+                )
                 .map(String::from)
                 .collect(),
             work_done_progress_options: Default::default(),

@@ -44,6 +44,29 @@ fn easyflow_graph_answers_the_documented_example() {
     assert_eq!(server.stop().code(), Some(0));
 }
 
+#[test]
+fn show_dependents_answers_the_documented_example() {
+    let section = section("## The command `easyflow.showDependents`");
+    let flow = &blocks(&section, "easyflow")[0];
+    let json = blocks(&section, "json");
+    let request: Value = serde_json::from_str(&json[0]).unwrap();
+    let response: Value = serde_json::from_str(&json[1]).unwrap();
+    assert_eq!(request["method"], "workspace/executeCommand");
+
+    let dir = tempfile::tempdir().unwrap();
+    let mut server = Server::start();
+    server.initialize(dir.path(), json!({}), json!({}));
+    let uri = server.open(&dir.path().join("pipeline.flow"), flow);
+    let documented = |value: &Value| value.to_string().replace("file:///work/pipeline.flow", &uri);
+    let params: Value = serde_json::from_str(&documented(&request["params"])).unwrap();
+    let result = server.request("workspace/executeCommand", params);
+    assert_eq!(result.to_string(), documented(&response["result"]));
+    // The same locations as the lens carries.
+    let lenses = server.request("textDocument/codeLens", json!({"textDocument": {"uri": uri}}));
+    assert_eq!(lenses[0]["command"]["arguments"][2], result);
+    assert_eq!(server.stop().code(), Some(0));
+}
+
 /// With `picture: true`, the graph also holds its picture: the drawing of
 /// `easyflow graph --format svg`, for a page that styles it.
 #[test]

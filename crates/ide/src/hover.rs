@@ -854,24 +854,14 @@ step Reduce runs Reducer.Sum after Compute (parts = Compute.outs["part"], all = 
 
                 **dependents** `Sum` (data)"#]],
         );
-        check(
-            &DOCUMENTED.replace("x = Load", "x = Lo$0ad"),
-            expect![[r#"
-                Load
-                ```easyflow
-                [priority = @high]
-                step Load runs Loader.Read
-                ```
-                ---
-                Reads them.
-
-                level 0 · 1 instance
-
-                **parameters** `source`
-
-                **depends on** none
-
-                **dependents** `Sum` (data)"#]],
+        // On a reference: the same.
+        let markdown = |text: &str| {
+            let f = fixture(text);
+            hover(&f.db, f.file, f.offset).map(|h| h.markdown)
+        };
+        assert_eq!(
+            markdown(&DOCUMENTED.replace("x = Load", "x = Lo$0ad")),
+            markdown(&DOCUMENTED.replace("step Load", "step Lo$0ad"))
         );
         check(
             &DOCUMENTED.replace("source = samples", "source = sam$0ples"),

@@ -916,7 +916,9 @@ fn fix_all_edits_are_disjoint(actions: &Value) -> Result<(), String> {
         .flatten()
         .filter(|action| action["kind"] == "source.fixAll.easyflow");
     for action in fix_alls {
-        let changes = action["edit"]["changes"].as_object().ok_or("a fix-all without changes")?;
+        let changes = action["edit"]["changes"]
+            .as_object()
+            .ok_or("a fix-all without changes")?;
         for edits in changes.values() {
             let key = |p: &Value| (p["line"].as_u64(), p["character"].as_u64());
             let edits = edits.as_array().ok_or("changes that are no list")?;
@@ -940,13 +942,17 @@ fn results_are_checked_against_their_methods_types() {
     assert!(well_formed("textDocument/foldingRange", &json!([{"endLine": 2}])).is_err());
     assert!(well_formed("easyflow/graph", &json!({"nodes": []})).is_err());
     let location = json!({"uri": "file:///a.flow", "range": {"start": {"line": 0, "character": 0}, "end": {"line": 0, "character": 1}}});
-    assert_eq!(well_formed("workspace/executeCommand", &json!([location])), Ok(()));
+    assert_eq!(
+        well_formed("workspace/executeCommand", &json!([location])),
+        Ok(())
+    );
     assert!(well_formed("workspace/executeCommand", &json!([{"uri": 1}])).is_err());
-    let edit = |line: u64, from: u64, to: u64| {
-        json!({"range": {"start": {"line": line, "character": from}, "end": {"line": line, "character": to}}, "newText": ""})
-    };
+    let edit = |line: u64, from: u64, to: u64| json!({"range": {"start": {"line": line, "character": from}, "end": {"line": line, "character": to}}, "newText": ""});
     let fix_all = |edits: Value| json!([{"title": "Fix all", "kind": "source.fixAll.easyflow", "edit": {"changes": {"file:///a.flow": edits}}}]);
-    assert_eq!(fix_all_edits_are_disjoint(&fix_all(json!([edit(0, 0, 1), edit(0, 2, 3)]))), Ok(()));
+    assert_eq!(
+        fix_all_edits_are_disjoint(&fix_all(json!([edit(0, 0, 1), edit(0, 2, 3)]))),
+        Ok(())
+    );
     assert!(fix_all_edits_are_disjoint(&fix_all(json!([edit(0, 0, 2), edit(0, 2, 3)]))).is_err());
 }
 

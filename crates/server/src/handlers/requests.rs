@@ -15,8 +15,7 @@ use crate::capabilities::{
     APPLY_FIX_COMMAND, ClientCapabilities, FIX_ALL_KIND, server_capabilities,
 };
 use crate::convert;
-use crate::dispatch::on_document;
-use crate::dispatch::{HandlerError, HandlerResult};
+use crate::dispatch::{HandlerError, HandlerResult, on_document};
 use crate::lsp_ext::{
     ExportParams, ExportResult, GraphParams, GraphResult, SHOW_DEPENDENTS_COMMAND,
     ShowDependentsArguments, ShowDependentsRequest,

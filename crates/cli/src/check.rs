@@ -7,8 +7,10 @@ use std::path::{Path, PathBuf};
 use std::sync::Arc;
 
 use easyflow_db::{
-    CatalogFile, Database, Diagnostic, SourceFile, TopologyFile, parse_catalog, parse_topology,
+    CatalogFile, Code, Database, Diagnostic, Setter, SourceFile, TopologyFile, parse,
+    parse_catalog, parse_topology,
 };
+use easyflow_ide::code_actions::fix_all;
 use easyflow_project::discovery::{self, Disk};
 use easyflow_project::{FileKind, Loaded, Loader, PathSettings, Workspace, disk};
 
@@ -38,6 +40,10 @@ struct Session {
     flags: HashMap<PathBuf, PathBuf>,
     /// A file could not be read (named on stderr).
     unreadable: bool,
+    /// `--fix`: the flows are fixed in place before they are reported.
+    fix: bool,
+    /// What `--fix` fixed: problems and files.
+    fixed: (usize, usize),
 }
 
 impl Session {
@@ -78,6 +84,8 @@ impl Session {
                 .map(|given| (absolute(given), given.to_path_buf()))
                 .collect(),
             unreadable: false,
+            fix: false,
+            fixed: (0, 0),
         })
     }
 
@@ -162,6 +170,10 @@ impl Session {
             FileKind::Flow => {
                 let text: Arc<str> = input::read_source(path, kind)?.into();
                 let file = self.open_flow(&input::shown(path), text.clone());
+                let text = match self.fix {
+                    true => self.fix_flow(path, file, text),
+                    false => text,
+                };
                 (text, self.db.check(file).to_vec())
             }
             FileKind::Topology => {
@@ -188,6 +200,52 @@ impl Session {
                 (text.into(), diagnostics)
             }
         })
+    }
+
+    /// `--fix`: the flow `file` read from `path` as `original`, with the
+    /// editor's fix-all applied, pass after pass, until no fix applies (at
+    /// most [`MAX_FIX_PASSES`] passes), written over `path` atomically and
+    /// said on stderr. A result that still has syntax errors is not
+    /// written: the file is left as it was. Returns the text the file now
+    /// has, which `file` holds.
+    fn fix_flow(&mut self, path: &Path, file: SourceFile, original: Arc<str>) -> Arc<str> {
+        let mut text = original.clone();
+        let mut fixes: Vec<(Code, String)> = Vec::new();
+        for _ in 0..MAX_FIX_PASSES {
+            let all = fix_all(&self.db, file);
+            if all.edits.is_empty() {
+                break;
+            }
+            text = easyflow_ide::apply_edits(&text, &all.edits).into();
+            file.set_text(&mut self.db).to(text.clone().into());
+            fixes.extend(all.fixes.into_iter().map(|(title, d)| (d.code, title)));
+        }
+        if fixes.is_empty() {
+            return original;
+        }
+        let shown = input::shown(path);
+        let shown = shown.display();
+        let written = match parse(&self.db, file).errors().first() {
+            Some(error) => Err(format!(
+                "left as it was: fixed, it would still have a syntax error ({}: {})",
+                error.code, error.message
+            )),
+            None => crate::fmt::write_atomically(path, &text).map_err(|error| {
+                self.unreadable = true;
+                format!("cannot write: {error}")
+            }),
+        };
+        if let Err(message) = written {
+            eprintln!("{shown}: {message}");
+            file.set_text(&mut self.db).to(original.clone().into());
+            return original;
+        }
+        for (code, title) in &fixes {
+            eprintln!("{shown}: fixed {code}: {title}");
+        }
+        self.fixed.0 += fixes.len();
+        self.fixed.1 += 1;
+        text
     }
 
     fn config_diagnostics(&self, path: &Path, text: &str) -> Vec<Diagnostic> {
@@ -265,6 +323,12 @@ fn for_display(path: &Path) -> PathBuf {
     relative.unwrap_or_else(|| path.to_path_buf())
 }
 
+/// The most passes of fix-all `--fix` makes over one file: a pass's fixes
+/// can leave problems only the fixed text has (a fix skipped for meeting
+/// another, an `after` made redundant), which the next pass fixes; the
+/// bound stops fixes that would undo each other.
+pub const MAX_FIX_PASSES: usize = 10;
+
 /// What one `easyflow check` found.
 pub struct Check {
     /// Every checked file in report order: the files named or found under
@@ -291,6 +355,17 @@ pub fn check(
     topology: Option<&Path>,
     catalog: Option<&Path>,
 ) -> Result<Check, String> {
+    check_files(paths, topology, catalog, false)
+}
+
+/// [`check`], with `fix`: each flow is fixed in place first
+/// ([`Session::fix_flow`]), and its report is of the fixed text.
+fn check_files(
+    paths: &[PathBuf],
+    topology: Option<&Path>,
+    catalog: Option<&Path>,
+    fix: bool,
+) -> Result<Check, String> {
     let given = !paths.is_empty();
     let paths = match given {
         true => paths.to_vec(),
@@ -301,6 +376,7 @@ pub fn check(
         .map(|path| input::workspace_root(path))
         .collect();
     let mut session = Session::new(roots, topology, catalog)?;
+    session.fix = fix;
     let mut failed = false;
     let found = input::find(
         &paths,
@@ -316,6 +392,14 @@ pub fn check(
         })
         .collect();
     files.extend(session.used_files());
+    if fix {
+        let (problems, fixed_files) = session.fixed;
+        eprintln!(
+            "fixed {problems} problem{} in {fixed_files} file{}",
+            if problems == 1 { "" } else { "s" },
+            if fixed_files == 1 { "" } else { "s" }
+        );
+    }
     Ok(Check {
         files,
         unreadable: failed || session.unreadable,
@@ -323,19 +407,25 @@ pub fn check(
     })
 }
 
-/// `easyflow check`: the report on stdout, the exit status of cli.md.
+/// `easyflow check`: the report on stdout, the exit status of cli.md;
+/// with `fix`, the flows fixed in place first (what was fixed on stderr).
 pub fn run(
     paths: &[PathBuf],
     topology: Option<&Path>,
     catalog: Option<&Path>,
     format: report::Format,
     deny_warnings: bool,
+    fix: bool,
 ) -> u8 {
+    if fix && paths.iter().any(|p| p == Path::new("-")) {
+        eprintln!("error: --fix fixes files in place: it cannot fix standard input (`-`)");
+        return exit::FAILURE;
+    }
     let Check {
         files,
         unreadable,
         session,
-    } = match check(paths, topology, catalog) {
+    } = match check_files(paths, topology, catalog, fix) {
         Ok(check) => check,
         Err(message) => {
             eprintln!("error: {message}");

@@ -185,8 +185,8 @@ fn refused(name: &str, text: &str, error: &FormatError) -> Outcome {
 
 /// Replaces the file at `path` with `text` by a rename of a temporary file
 /// written beside it (same directory, so the rename is atomic), keeping the
-/// file's permissions.
-fn write_atomically(path: &Path, text: &str) -> std::io::Result<()> {
+/// file's permissions. `check --fix` writes through it too.
+pub(crate) fn write_atomically(path: &Path, text: &str) -> std::io::Result<()> {
     let dir = match path.parent() {
         Some(dir) if !dir.as_os_str().is_empty() => dir,
         _ => Path::new("."),

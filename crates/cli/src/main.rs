@@ -70,6 +70,11 @@ enum Command {
         /// or the nearest `easyflow-packages.toml`).
         #[arg(long, value_name = "PATH")]
         catalog: Option<PathBuf>,
+        /// Apply the preferred quick fixes to the flows in place (as the
+        /// editor's "fix all"), repeated until none applies, then report
+        /// what remains; a flow left with syntax errors is not written.
+        #[arg(long)]
+        fix: bool,
     },
     /// Format `.flow` files in place (directories are searched recursively;
     /// `-` formats standard input to standard output).
@@ -165,12 +170,14 @@ fn main() -> ExitCode {
             deny_warnings,
             topology,
             catalog,
+            fix,
         } => check::run(
             &paths,
             topology.as_deref(),
             catalog.as_deref(),
             format,
             deny_warnings,
+            fix,
         ),
         Command::Fmt { paths, check } => fmt::run(&paths, check),
         Command::Graph { file, format } => graph::run(&file, format),

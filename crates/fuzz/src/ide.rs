@@ -172,8 +172,18 @@ pub(crate) fn check(text: &str, at: usize) {
     }
     formatting(text, &host, file, around);
     quick_fixes(text, &host, file, offset);
+    fix_all(text, &host, file);
     let _ = a.code_actions(file, whole).unwrap();
-    let _ = a.code_lenses(file).unwrap();
+    for lens in a.code_lenses(file).unwrap() {
+        for place in lens.dependents {
+            inside(place, "a dependent's place");
+        }
+    }
+    if let Some(places) = a.dependents(file, offset).unwrap() {
+        for place in places {
+            inside(place, "a dependent's place");
+        }
+    }
     if let Some(item) = a.call_hierarchy_item(file, offset).unwrap() {
         let _ = a.incoming_calls(file, item.step).unwrap();
         let _ = a.outgoing_calls(file, item.step).unwrap();
@@ -261,6 +271,27 @@ fn quick_fixes(text: &str, host: &AnalysisHost, file: SourceFile, offset: TextSi
                 );
             }
         }
+    }
+}
+
+/// Fix-all: its edits are sorted, disjoint and inside the text (`apply`
+/// checks), and a text without syntax errors has none once fixed (what
+/// `easyflow check --fix` counts on).
+fn fix_all(text: &str, host: &AnalysisHost, file: SourceFile) {
+    let Some(action) = host.analysis().fix_all(file).unwrap() else {
+        return;
+    };
+    let fixed = apply(text, &action.edits, "fix all");
+    let before = host.analysis().diagnostics(file).unwrap().to_vec();
+    if !before.iter().any(crate::is_syntax_error) {
+        let broken: Vec<Diagnostic> = diagnostics_of(&fixed)
+            .into_iter()
+            .filter(crate::is_syntax_error)
+            .collect();
+        assert!(
+            broken.is_empty(),
+            "fix all of {text:?} gives {fixed:?}, with a syntax error: {broken:?}"
+        );
     }
 }
 

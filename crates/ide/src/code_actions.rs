@@ -17,6 +17,8 @@ use crate::TextEdit;
 #[derive(Debug, Clone, Copy, PartialEq, Eq, Hash)]
 pub enum CodeActionKind {
     QuickFix,
+    /// Every preferred quick fix of the file at once ([`fix_all`]).
+    FixAll,
 }
 
 #[derive(Debug, Clone, PartialEq, Eq)]
@@ -41,6 +43,68 @@ pub fn code_actions(db: &dyn Db, file: SourceFile, range: TextRange) -> Vec<Code
         .filter(|diagnostic| diagnostic.range.intersect(range).is_some())
         .flat_map(|diagnostic| fixes_of(db, file, &whole_text, diagnostic))
         .collect()
+}
+
+/// The preferred quick fixes of the file, in one edit (`lsp.md`, "Fix
+/// all"; `easyflow check --fix`): each diagnostic's preferred fix in the
+/// diagnostics' (document) order, skipping a fix whose edits overlap or
+/// touch those of a fix already taken (two edits at one place would depend
+/// on their order). One pass: a fix skipped, or a problem that only the
+/// fixed text has, waits for the next.
+#[derive(Debug, Clone, Default, PartialEq, Eq)]
+pub struct FixAll {
+    /// Non-overlapping edits of the file, in text order.
+    pub edits: Vec<TextEdit>,
+    /// The fixes taken, in order, each with the diagnostic it fixes.
+    pub fixes: Vec<(String, Diagnostic)>,
+}
+
+pub fn fix_all(db: &dyn Db, file: SourceFile) -> FixAll {
+    let whole_text = OnceCell::new();
+    // The taken edits' ranges by start: disjoint, so a new range meets one
+    // of them only if it meets the last that starts at or before its end.
+    let mut taken: std::collections::BTreeMap<TextSize, TextSize> = Default::default();
+    let mut all = FixAll::default();
+    for diagnostic in file_diagnostics(db, file).iter() {
+        let Some(fix) = fixes_of(db, file, &whole_text, diagnostic)
+            .into_iter()
+            .find(|action| action.is_preferred)
+        else {
+            continue;
+        };
+        let meets_taken = |range: TextRange| {
+            taken
+                .range(..=range.end())
+                .next_back()
+                .is_some_and(|(_, &end)| end >= range.start())
+        };
+        if fix.edits.iter().any(|edit| meets_taken(edit.range)) {
+            continue;
+        }
+        for edit in &fix.edits {
+            taken.insert(edit.range.start(), edit.range.end());
+        }
+        all.edits.extend(fix.edits);
+        all.fixes.push((fix.title, diagnostic.clone()));
+    }
+    all.edits.sort_by_key(|edit| edit.range.start());
+    all
+}
+
+/// [`fix_all`] as a code action, `None` when there is nothing to fix.
+pub fn fix_all_action(db: &dyn Db, file: SourceFile) -> Option<CodeAction> {
+    let all = fix_all(db, file);
+    let count = all.fixes.len();
+    (count > 0).then(|| CodeAction {
+        title: format!(
+            "Fix all: apply {count} preferred {}",
+            if count == 1 { "fix" } else { "fixes" }
+        ),
+        kind: CodeActionKind::FixAll,
+        edits: all.edits,
+        is_preferred: false,
+        diagnostic: None,
+    })
 }
 
 /// The quick fixes of one diagnostic of `file`.
@@ -1021,6 +1085,66 @@ mod tests {
         assert_eq!(all, vec![Code::W0206, Code::W0206, Code::E0202]);
         let none = code_actions(&f.db, f.file, TextRange::empty(TextSize::of(text)));
         assert!(none.is_empty());
+    }
+
+    #[test]
+    fn fix_all_takes_every_preferred_fix_that_does_not_meet_another() {
+        let text = "require a b;\nrequire unused;\nstep Load runs P ();\nstep A runs P after Lod, Load, Load (x = a, y = b);\nstep B runs P on A (x <- Load.outs);\n";
+        let f = fixture(text);
+        let all = fix_all(&f.db, f.file);
+        let taken: Vec<(Code, &str)> = all
+            .fixes
+            .iter()
+            .map(|(title, d)| (d.code, title.as_str()))
+            .collect();
+        assert_eq!(
+            taken,
+            vec![
+                (Code::E0100, "Insert `,`"),
+                (Code::W0206, "Remove `require unused;`"),
+                (Code::E0202, "Replace with `Load`"),
+                (Code::W0208, "Remove the repeated `Load`"),
+                (Code::E0408, "Replace `on` with `after`"),
+                (Code::E0401, "Make it a `~step`"),
+            ]
+        );
+        let fixed = apply(&f.text, &all.edits);
+        assert_eq!(
+            fixed,
+            "require a, b;\nstep Load runs P ();\nstep A runs P after Load, Load (x = a, y = b);\n~step B runs P after A (x <- Load.outs);\n"
+        );
+        // One pass: the `Load` that `Lod` became is now listed twice, which
+        // the next pass removes.
+        assert_eq!(codes(&fixed), vec![Code::W0208]);
+        let again = fixture(&fixed);
+        let second = apply(&again.text, &fix_all(&again.db, again.file).edits);
+        assert!(codes(&second).is_empty(), "{second}");
+        assert!(
+            fix_all(&fixture(&second).db, fixture(&second).file)
+                .fixes
+                .is_empty()
+        );
+    }
+
+    #[test]
+    fn fix_all_skips_fixes_at_the_same_place_and_the_unpreferred() {
+        // Both E0201 fixes add a `require` at the top: the second waits.
+        let text = "step A runs P (x = inp, y = other);\n";
+        let f = fixture(text);
+        let all = fix_all(&f.db, f.file);
+        assert_eq!(all.fixes.len(), 1);
+        assert_eq!(
+            apply(&f.text, &all.edits),
+            "require inp;\n\nstep A runs P (x = inp, y = other);\n"
+        );
+        // No preferred fix (an allow comment is never preferred): nothing.
+        let f = fixture("step A runs P (x = sweep 1, y = Xyz.outs);\n");
+        assert!(codes(&f.text).contains(&Code::E0201));
+        let actions = fix_all_action(&f.db, f.file).expect("the sweep's fix");
+        assert_eq!(actions.kind, CodeActionKind::FixAll);
+        assert_eq!(actions.title, "Fix all: apply 1 preferred fix");
+        let f = fixture("step A runs P (x = Xyz.outs);\n");
+        assert_eq!(fix_all_action(&f.db, f.file), None);
     }
 
     /// The kinds of fix, numbered by an exhaustive match: a new kind does

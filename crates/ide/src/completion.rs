@@ -262,6 +262,27 @@ pub(crate) mod tests {
         assert_eq!(&f.text[items[0].replace], "Lo");
     }
 
+    /// Step and required-file items carry their documentation comments.
+    #[test]
+    fn documentation_comments() {
+        let text = "// The samples.\nrequire data, more;\n// Reads them.\nstep Load runs P ();\nstep Other runs P ();\nstep T runs P (x = $0);\n";
+        let f = fixture(text);
+        let documented: Vec<(String, Option<String>)> = completions(&f.db, f.file, f.offset)
+            .into_iter()
+            .map(|i| (i.label, i.documentation))
+            .collect();
+        let some = |s: &str| Some(s.to_string());
+        assert_eq!(
+            documented,
+            vec![
+                ("Load".to_string(), some("Reads them.")),
+                ("Other".to_string(), None),
+                ("data".to_string(), some("The samples.")),
+                ("more".to_string(), some("The samples.")),
+            ]
+        );
+    }
+
     #[test]
     fn while_typing_in_the_middle_of_a_file() {
         let tail = "\nstep Later runs Q (z = data);\n";

@@ -3,7 +3,6 @@
 
 use easyflow_db::{CatalogFile, Database, SourceFile, TopologyFile};
 
-use crate::TextEdit;
 use easyflow_diagnostics::{TextRange, TextSize};
 
 /// A package catalog for the tests of the features that read one.
@@ -98,13 +97,4 @@ pub(crate) fn with_project(text: &str, topology: Option<&str>, catalog: Option<&
     }
 }
 
-/// Applies non-overlapping edits.
-pub(crate) fn apply(text: &str, edits: &[TextEdit]) -> String {
-    let mut edits = edits.to_vec();
-    edits.sort_by_key(|e| std::cmp::Reverse(e.range.start()));
-    let mut text = text.to_string();
-    for edit in edits {
-        text.replace_range(std::ops::Range::<usize>::from(edit.range), &edit.insert);
-    }
-    text
-}
+pub(crate) use crate::apply_edits as apply;

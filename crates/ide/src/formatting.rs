@@ -260,25 +260,11 @@ fn push_trimmed(old: &str, offset: TextSize, new: &str, edits: &mut Vec<TextEdit
     });
 }
 
-/// Applies non-overlapping `edits` (in any order) to `text`.
-pub fn apply(text: &str, edits: &[TextEdit]) -> String {
-    let mut edits: Vec<&TextEdit> = edits.iter().collect();
-    edits.sort_by_key(|edit| edit.range.start());
-    let mut out = String::with_capacity(text.len());
-    let mut at = 0;
-    for edit in edits {
-        out.push_str(&text[at..usize::from(edit.range.start())]);
-        out.push_str(&edit.insert);
-        at = usize::from(edit.range.end());
-    }
-    out.push_str(&text[at..]);
-    out
-}
-
 #[cfg(test)]
 mod tests {
     use super::*;
     use crate::AnalysisHost;
+    use crate::apply_edits as apply;
 
     fn format(text: &str) -> Option<Vec<TextEdit>> {
         let mut host = AnalysisHost::new();

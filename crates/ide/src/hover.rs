@@ -1,9 +1,11 @@
 //! Hover: what the thing under the cursor is, in compact Markdown.
 //!
-//! - a step's name or a reference to a step: its header, parameters,
+//! - a step's name or a reference to a step: its header, its documentation
+//!   comment ([`crate::doc_comments`]), parameters,
 //!   dependencies up and down, level, instance count and, with a topology,
 //!   the worker types it fits;
-//! - a required file: where it is used;
+//! - a required file: its `require` line's documentation comment, where
+//!   it is used;
 //! - attribute keys and constants, keywords, code blocks: their documentation;
 //! - a capability name inside a `requires` string: the worker types of the
 //!   topology that provide it.
@@ -27,6 +29,7 @@ use easyflow_syntax::{StepMember, SyntaxKind, SyntaxNode, SyntaxToken};
 use easyflow_topology::Fit;
 
 use crate::defs::{self, Definition};
+use crate::doc_comments;
 use crate::docs::{
     CODE_BLOCK_DOC, LONG_RUNNING_DOC, constants_of, flow_attribute_doc, keyword_doc, member_doc,
     step_attribute_doc,
@@ -123,6 +126,9 @@ fn step_hover(db: &dyn Db, file: SourceFile, step: StepId, first: StepId) -> Opt
         }
     }
     out.push_str("\n```\n---\n");
+    if let Some(documentation) = doc_comments::step_documentation(db, file, step) {
+        let _ = write!(out, "{documentation}\n\n");
+    }
 
     // Level, instances, long-running.
     let level = graph.level(step).explained();
@@ -304,9 +310,11 @@ fn file_hover(db: &dyn Db, file: SourceFile, first: u32) -> Option<String> {
             }
         }
     }
-    let mut out = format!(
-        "```easyflow\nrequire {name}\n```\n---\nrequired file: an input bound to a real file when the flow is launched\n\n"
-    );
+    let mut out = format!("```easyflow\nrequire {name}\n```\n---\n");
+    if let Some(documentation) = doc_comments::require_documentation(db, file, first) {
+        let _ = write!(out, "{documentation}\n\n");
+    }
+    out.push_str("required file: an input bound to a real file when the flow is launched\n\n");
     if users.is_empty() {
         out.push_str("**used by** no step");
     } else {
@@ -819,6 +827,72 @@ step Reduce runs Reducer.Sum after Compute (parts = Compute.outs["part"], all = 
                 required file: an input bound to a real file when the flow is launched
 
                 **used by** no step"#]],
+        );
+    }
+
+    /// The documentation comment above a step or a `require` line, on the
+    /// step's name, on a reference to it, and on a required file's uses.
+    #[test]
+    fn documentation_comments() {
+        const DOCUMENTED: &str = "// The samples.\nrequire samples;\n// Reads them.\n// easyflow: allow(W0208)\n[priority = @high]\nstep Load runs Loader.Read (source = samples);\nstep Sum runs P (x = Load);\n";
+        check(
+            &DOCUMENTED.replace("step Load", "step Lo$0ad"),
+            expect![[r#"
+                Load
+                ```easyflow
+                [priority = @high]
+                step Load runs Loader.Read
+                ```
+                ---
+                Reads them.
+
+                level 0 · 1 instance
+
+                **parameters** `source`
+
+                **depends on** none
+
+                **dependents** `Sum` (data)"#]],
+        );
+        // On a reference: the same.
+        let markdown = |text: &str| {
+            let f = fixture(text);
+            hover(&f.db, f.file, f.offset).map(|h| h.markdown)
+        };
+        assert_eq!(
+            markdown(&DOCUMENTED.replace("x = Load", "x = Lo$0ad")),
+            markdown(&DOCUMENTED.replace("step Load", "step Lo$0ad"))
+        );
+        check(
+            &DOCUMENTED.replace("source = samples", "source = sam$0ples"),
+            expect![[r#"
+                samples
+                ```easyflow
+                require samples
+                ```
+                ---
+                The samples.
+
+                required file: an input bound to a real file when the flow is launched
+
+                **used by** `Load` (`source`) — 1 use in 1 step"#]],
+        );
+        // No comment: nothing between the header and the facts.
+        check(
+            &DOCUMENTED.replace("step Sum", "step S$0um"),
+            expect![[r#"
+                Sum
+                ```easyflow
+                step Sum runs P
+                ```
+                ---
+                level 1 · 1 instance
+
+                **parameters** `x`
+
+                **depends on** `Load` (data)
+
+                **dependents** none"#]],
         );
     }
 

@@ -19,6 +19,7 @@ pub mod code_actions;
 pub mod code_lens;
 pub mod completion;
 pub mod defs;
+pub mod doc_comments;
 mod docs;
 pub mod export;
 #[cfg(test)]
@@ -52,6 +53,21 @@ pub use salsa::{CancellationToken, Cancelled};
 pub struct TextEdit {
     pub range: TextRange,
     pub insert: String,
+}
+
+/// `text` with non-overlapping `edits` (in any order) applied.
+pub fn apply_edits(text: &str, edits: &[TextEdit]) -> String {
+    let mut edits: Vec<&TextEdit> = edits.iter().collect();
+    edits.sort_by_key(|edit| edit.range.start());
+    let mut out = String::with_capacity(text.len());
+    let mut at = 0;
+    for edit in edits {
+        out.push_str(&text[at..usize::from(edit.range.start())]);
+        out.push_str(&edit.insert);
+        at = usize::from(edit.range.end());
+    }
+    out.push_str(&text[at..]);
+    out
 }
 
 /// The result of a computation that a change to the host may cancel.
@@ -420,6 +436,12 @@ impl Analysis {
         self.with_db(|db| code_actions::code_actions(db, file, range))
     }
 
+    /// Every preferred quick fix of the file in one action
+    /// ([`code_actions::fix_all`]); `None` when there is none.
+    pub fn fix_all(&self, file: SourceFile) -> Cancellable<Option<code_actions::CodeAction>> {
+        self.with_db(|db| code_actions::fix_all_action(db, file))
+    }
+
     pub fn inlay_hints(
         &self,
         file: SourceFile,
@@ -430,6 +452,15 @@ impl Analysis {
 
     pub fn code_lenses(&self, file: SourceFile) -> Cancellable<Vec<code_lens::CodeLens>> {
         self.with_db(|db| code_lens::code_lenses(db, file))
+    }
+
+    /// The dependents of the step at `offset` ([`code_lens::dependents_at`]).
+    pub fn dependents(
+        &self,
+        file: SourceFile,
+        offset: TextSize,
+    ) -> Cancellable<Option<Vec<TextRange>>> {
+        self.with_db(|db| code_lens::dependents_at(db, file, offset))
     }
 
     pub fn call_hierarchy_item(

@@ -12,11 +12,14 @@ use serde_json::Value;
 // `ClientCapabilities` below shadows the protocol's, which is `lsp::ClientCapabilities`.
 use tower_lsp_server::ls_types::{self as lsp, *};
 
-use crate::lsp_ext::ExperimentalCapabilities;
+use crate::lsp_ext::{ExperimentalCapabilities, SHOW_DEPENDENTS_COMMAND};
 /// The command a code action is, for a client without code action
 /// literals: its argument is the edit, which the server applies through
 /// `workspace/applyEdit` (`handlers::execute_command`).
 pub const APPLY_FIX_COMMAND: &str = "easyflow-ls.applyFix";
+/// The kind of the fix-all code action (`lsp.md`, "Fix all"), which
+/// `editor.codeActionsOnSave` names.
+pub const FIX_ALL_KIND: &str = "source.fixAll.easyflow";
 
 /// A set of the protocol's kinds (completion item or symbol kinds), by
 /// number.
@@ -241,15 +244,22 @@ pub fn server_capabilities(client: &ClientCapabilities) -> ServerCapabilities {
         selection_range_provider: Some(SelectionRangeProviderCapability::Simple(true)),
         code_action_provider: client.code_actions().then(|| {
             CodeActionProviderCapability::Options(CodeActionOptions {
-                code_action_kinds: Some(vec![CodeActionKind::QUICKFIX]),
+                code_action_kinds: Some(vec![
+                    CodeActionKind::QUICKFIX,
+                    CodeActionKind::new(FIX_ALL_KIND),
+                ]),
                 ..Default::default()
             })
         }),
-        execute_command_provider: (!client.code_action_literals && client.apply_edit).then(|| {
-            ExecuteCommandOptions {
-                commands: vec![APPLY_FIX_COMMAND.to_string()],
-                work_done_progress_options: Default::default(),
-            }
+        execute_command_provider: Some(ExecuteCommandOptions {
+            commands: std::iter::once(SHOW_DEPENDENTS_COMMAND)
+                .chain(
+                    (!client.code_action_literals && client.apply_edit)
+                        .then_some(APPLY_FIX_COMMAND),
+                )
+                .map(String::from)
+                .collect(),
+            work_done_progress_options: Default::default(),
         }),
         inlay_hint_provider: Some(OneOf::Left(true)),
         code_lens_provider: Some(CodeLensOptions {

@@ -14,8 +14,8 @@ use serde_json::json;
 use tower_lsp_server::jsonrpc;
 use tower_lsp_server::ls_types as lsp;
 
-use crate::capabilities::{APPLY_FIX_COMMAND, ClientCapabilities, KindSet};
-use crate::lsp_ext;
+use crate::capabilities::{APPLY_FIX_COMMAND, ClientCapabilities, FIX_ALL_KIND, KindSet};
+use crate::lsp_ext::{self, SHOW_DEPENDENTS_COMMAND, ShowDependentsArguments};
 
 pub use easyflow_ide::line_index::Encoding;
 use easyflow_ide::line_index::{self, LineIndex, Position};
@@ -617,6 +617,7 @@ pub fn code_action(
         title: action.title.clone(),
         kind: Some(match action.kind {
             code_actions::CodeActionKind::QuickFix => lsp::CodeActionKind::QUICKFIX,
+            code_actions::CodeActionKind::FixAll => lsp::CodeActionKind::new(FIX_ALL_KIND),
         }),
         diagnostics: action
             .diagnostic
@@ -656,16 +657,38 @@ pub fn inlay_hint(lines: &Lines<'_>, hint: &inlay_hints::InlayHint) -> lsp::Inla
     }
 }
 
-pub fn code_lens(lines: &Lines<'_>, lens: &code_lens::CodeLens) -> lsp::CodeLens {
+/// A lens with [`SHOW_DEPENDENTS_COMMAND`], whose arguments
+/// ([`ShowDependentsArguments`]) carry the dependents' locations.
+pub fn code_lens(lines: &Lines<'_>, uri: &lsp::Uri, lens: &code_lens::CodeLens) -> lsp::CodeLens {
+    let range = lines.range(lens.range);
+    let arguments = ShowDependentsArguments(
+        uri.clone(),
+        range.start,
+        dependents(lines, uri, &lens.dependents),
+    );
     lsp::CodeLens {
-        range: lines.range(lens.range),
+        range,
         command: Some(lsp::Command {
             title: lens.title.clone(),
-            command: String::new(),
-            arguments: None,
+            command: SHOW_DEPENDENTS_COMMAND.to_string(),
+            arguments: match serde_json::to_value(arguments) {
+                Ok(serde_json::Value::Array(arguments)) => Some(arguments),
+                _ => None,
+            },
         }),
         data: None,
     }
+}
+
+/// The locations of a step's dependents ([`code_lens::dependents_at`]).
+pub fn dependents(lines: &Lines<'_>, uri: &lsp::Uri, places: &[TextRange]) -> Vec<lsp::Location> {
+    places
+        .iter()
+        .map(|place| lsp::Location {
+            uri: uri.clone(),
+            range: lines.range(*place),
+        })
+        .collect()
 }
 
 /// A step as a call hierarchy item; its `data` carries the step's id, read

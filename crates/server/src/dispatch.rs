@@ -146,6 +146,7 @@ document_params! {
     lsp::CallHierarchyOutgoingCallsParams => |p| p.item.uri;
     crate::lsp_ext::GraphParams => |p| p.text_document.uri;
     crate::lsp_ext::ExportParams => |p| p.text_document.uri;
+    crate::lsp_ext::ShowDependentsArguments => |p| p.0;
 }
 
 /// Answers request `R` about a flow with `handler` on a snapshot of it; an

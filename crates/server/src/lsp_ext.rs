@@ -102,6 +102,35 @@ pub struct ExportResult {
     pub text: String,
 }
 
+/// The command of the "M dependents" code lens: the client shows the
+/// locations (VS Code in its references view, Neovim in the quickfix
+/// list); a client without a handler of its own sends it to the server
+/// (`workspace/executeCommand`), which answers the dependents' locations
+/// in the document as it is then.
+pub const SHOW_DEPENDENTS_COMMAND: &str = "easyflow.showDependents";
+
+/// The arguments of [`SHOW_DEPENDENTS_COMMAND`], `[uri, position,
+/// locations]`: the flow, the start of the step's name, and the
+/// dependents' names when the lens was made.
+#[derive(Debug, Clone, PartialEq, Eq, Serialize, Deserialize, TS)]
+pub struct ShowDependentsArguments(
+    #[ts(type = "string")] pub lsp::Uri,
+    #[ts(type = "Position")] pub lsp::Position,
+    #[ts(type = "Location[]")]
+    #[serde(default)]
+    pub Vec<lsp::Location>,
+);
+
+/// [`SHOW_DEPENDENTS_COMMAND`] run on the server, as a request of its own
+/// for the dispatcher (its method is the command's name, for the log).
+pub enum ShowDependentsRequest {}
+
+impl Request for ShowDependentsRequest {
+    type Params = ShowDependentsArguments;
+    type Result = Option<Vec<lsp::Location>>;
+    const METHOD: &'static str = SHOW_DEPENDENTS_COMMAND;
+}
+
 /// What the server announces under `experimental` in its `initialize`
 /// result, for the editors' own commands.
 #[derive(Debug, Clone, PartialEq, Eq, Serialize, TS)]
@@ -170,7 +199,8 @@ mod tests {
              // UPDATE_EXPECT=1 cargo test -p easyflow-ls --bin easyflow-ls lsp_ext\n\n\
              export interface Position {\n  line: number;\n  character: number;\n}\n\n\
              export interface Range {\n  start: Position;\n  end: Position;\n}\n\n\
-             export interface TextDocumentIdentifier {\n  uri: string;\n}\n\n",
+             export interface TextDocumentIdentifier {\n  uri: string;\n}\n\n\
+             export interface Location {\n  uri: string;\n  range: Range;\n}\n\n",
         );
         text.push_str(&format!("export type EdgeKind = {};\n", kinds.join(" | ")));
         for declaration in [
@@ -183,6 +213,7 @@ mod tests {
             ExportResult::decl(&config),
             ExperimentalCapabilities::decl(&config),
             ExportFormat::decl(&config),
+            ShowDependentsArguments::decl(&config),
         ] {
             text.push_str(&format!("\nexport {declaration}\n"));
         }

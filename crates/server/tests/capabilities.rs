@@ -174,7 +174,12 @@ fn the_capabilities_offered_to_a_client_that_states_nothing() {
     let (_, offered, _) = session(json!({}));
     assert_eq!(offered["renameProvider"], true, "no prepareRename options");
     assert!(offered.get("codeActionProvider").is_none(), "{offered}");
-    assert!(offered.get("executeCommandProvider").is_none(), "{offered}");
+    // The dependents lens's command only: fixes need literals or applyEdit.
+    assert_eq!(
+        offered["executeCommandProvider"]["commands"],
+        json!(["easyflow.showDependents"]),
+        "{offered}"
+    );
     assert!(offered["semanticTokensProvider"].is_object());
     // A client that reads semantic tokens in no format the server writes.
     let mut client = json!({});
@@ -186,7 +191,10 @@ fn the_capabilities_offered_to_a_client_that_states_nothing() {
     let (_, offered, _) = session(full_client());
     assert_eq!(offered["renameProvider"]["prepareProvider"], true);
     assert!(offered["codeActionProvider"].is_object());
-    assert!(offered.get("executeCommandProvider").is_none());
+    assert_eq!(
+        offered["executeCommandProvider"]["commands"],
+        json!(["easyflow.showDependents"])
+    );
 }
 
 /// Without code action literals but with `workspace/applyEdit`: each fix
@@ -209,7 +217,7 @@ fn code_actions_as_commands() {
     let (mut server, offered, uri) = session(json!({"workspace": {"applyEdit": true}}));
     assert_eq!(
         offered["executeCommandProvider"]["commands"],
-        json!(["easyflow-ls.applyFix"])
+        json!(["easyflow.showDependents", "easyflow-ls.applyFix"])
     );
     let actions = comma_fixes(&mut server, &uri);
     let command = &actions[0];

@@ -26,21 +26,59 @@ fn blocks(text: &str, language: &str) -> Vec<String> {
         .collect()
 }
 
-#[test]
-fn easyflow_graph_answers_the_documented_example() {
-    let section = section("## `easyflow/graph`");
-    let flow = &blocks(&section, "easyflow")[0];
-    let json = blocks(&section, "json");
-    let request: Value = serde_json::from_str(&json[0]).unwrap();
-    let response: Value = serde_json::from_str(&json[1]).unwrap();
-    assert_eq!(request["method"], "easyflow/graph");
+/// The documented example of the section `heading`: its flow and its
+/// JSON messages (request, response, …), the request's method checked.
+fn documented_example(heading: &str, method: &str) -> (String, Vec<Value>) {
+    let section = section(heading);
+    let flow = blocks(&section, "easyflow").remove(0);
+    let messages: Vec<Value> = blocks(&section, "json")
+        .iter()
+        .map(|json| serde_json::from_str(json).unwrap())
+        .collect();
+    assert_eq!(messages[0]["method"], method);
+    (flow, messages)
+}
 
+/// A server with `flow` open as `pipeline.flow`, and the flow's URI.
+fn serving(flow: &str) -> (Server, tempfile::TempDir, String) {
     let dir = tempfile::tempdir().unwrap();
     let mut server = Server::start();
     server.initialize(dir.path(), json!({}), json!({}));
     let uri = server.open(&dir.path().join("pipeline.flow"), flow);
+    (server, dir, uri)
+}
+
+#[test]
+fn easyflow_graph_answers_the_documented_example() {
+    let (flow, messages) = documented_example("## `easyflow/graph`", "easyflow/graph");
+    let (mut server, _dir, uri) = serving(&flow);
     let result = server.request("easyflow/graph", json!({"textDocument": {"uri": uri}}));
-    assert_eq!(result, response["result"]);
+    assert_eq!(result, messages[1]["result"]);
+    assert_eq!(server.stop().code(), Some(0));
+}
+
+#[test]
+fn show_dependents_answers_the_documented_example() {
+    let (flow, messages) = documented_example(
+        "## The command `easyflow.showDependents`",
+        "workspace/executeCommand",
+    );
+    let (request, response) = (&messages[0], &messages[1]);
+    let (mut server, _dir, uri) = serving(&flow);
+    let documented = |value: &Value| {
+        value
+            .to_string()
+            .replace("file:///work/pipeline.flow", &uri)
+    };
+    let params: Value = serde_json::from_str(&documented(&request["params"])).unwrap();
+    let result = server.request("workspace/executeCommand", params);
+    assert_eq!(result.to_string(), documented(&response["result"]));
+    // The same locations as the lens carries.
+    let lenses = server.request(
+        "textDocument/codeLens",
+        json!({"textDocument": {"uri": uri}}),
+    );
+    assert_eq!(lenses[0]["command"]["arguments"][2], result);
     assert_eq!(server.stop().code(), Some(0));
 }
 
@@ -122,19 +160,9 @@ fn easyflow_graph_of_no_flow_is_null_and_bad_params_are_refused() {
 
 #[test]
 fn easyflow_export_answers_the_documented_example() {
-    let section = section("## `easyflow/export`");
-    let flow = &blocks(&section, "easyflow")[0];
-    let json = blocks(&section, "json");
-    let request: Value = serde_json::from_str(&json[0]).unwrap();
-    let response: Value = serde_json::from_str(&json[1]).unwrap();
-    let refusal: Value = serde_json::from_str(&json[2]).unwrap();
-    assert_eq!(request["method"], "easyflow/export");
-
-    let dir = tempfile::tempdir().unwrap();
-    let mut server = Server::start();
-    server.initialize(dir.path(), json!({}), json!({}));
-    let path = dir.path().join("pipeline.flow");
-    let uri = server.open(&path, flow);
+    let (flow, messages) = documented_example("## `easyflow/export`", "easyflow/export");
+    let (response, refusal) = (&messages[1], &messages[2]);
+    let (mut server, _dir, uri) = serving(&flow);
     let result = server.request(
         "easyflow/export",
         json!({"textDocument": {"uri": uri}, "to": "diet"}),

@@ -430,7 +430,7 @@ impl Session<'_> {
         let range = json!({"start": start, "end": end});
         let document = json!({"uri": uri.clone()});
         let at = json!({"textDocument": document, "position": position});
-        let (method, params): (&'static str, Value) = match self.rng.u8(..23) {
+        let (method, params): (&'static str, Value) = match self.rng.u8(..25) {
             0 => ("textDocument/hover", at),
             1 => ("textDocument/completion", at),
             2 => ("textDocument/definition", at),
@@ -499,6 +499,18 @@ impl Session<'_> {
             21 => (
                 "easyflow/export",
                 json!({"textDocument": document, "to": pick(&mut self.rng, &["diet", "workload", "model", "svg"])}),
+            ),
+            22 => (
+                "textDocument/codeAction",
+                json!({"textDocument": document, "range": range, "context": {
+                    "diagnostics": [],
+                    "only": [pick(&mut self.rng, &["source.fixAll.easyflow", "source.fixAll", "source", "quickfix"])],
+                    "triggerKind": self.rng.u8(1..3),
+                }}),
+            ),
+            23 => (
+                "workspace/executeCommand",
+                json!({"command": "easyflow.showDependents", "arguments": [uri.clone(), position, []]}),
             ),
             _ => ("textDocument/hover", at),
         };
@@ -717,6 +729,9 @@ impl Session<'_> {
 
     fn check_result(&self, method: &str, result: &Value, uri: Option<&str>) -> Result<(), String> {
         well_formed(method, result)?;
+        if method == "textDocument/codeAction" {
+            fix_all_edits_are_disjoint(result)?;
+        }
         if method.starts_with("textDocument/semanticTokens") && !result.is_null() {
             let data = result["data"].as_array().ok_or("no data")?;
             if data.len() % 5 != 0 {
@@ -880,10 +895,41 @@ fn well_formed(method: &str, result: &Value) -> Result<(), String> {
         "textDocument/formatting" => typed::<lsp::Formatting>(result),
         "textDocument/rangeFormatting" => typed::<lsp::RangeFormatting>(result),
         "textDocument/signatureHelp" => typed::<lsp::SignatureHelpRequest>(result),
+        // The dependents lens's command, the only one the fuzzer runs.
+        "workspace/executeCommand" => serde_json::from_value::<
+            Option<Vec<tower_lsp_server::ls_types::Location>>,
+        >(result.clone())
+        .map(drop)
+        .map_err(|error| format!("not the locations of easyflow.showDependents: {error}")),
         "easyflow/graph" => fields(&["nodes", "edges", "unresolved", "levels"]),
         "easyflow/export" => fields(&["text"]),
         _ => Err(format!("no result type known for {method}")),
     }
+}
+
+/// The edits of a fix-all action (`source.fixAll.easyflow`): one edit,
+/// so its text edits are sorted and none overlaps or touches another.
+fn fix_all_edits_are_disjoint(actions: &Value) -> Result<(), String> {
+    let fix_alls = actions
+        .as_array()
+        .into_iter()
+        .flatten()
+        .filter(|action| action["kind"] == "source.fixAll.easyflow");
+    for action in fix_alls {
+        let changes = action["edit"]["changes"]
+            .as_object()
+            .ok_or("a fix-all without changes")?;
+        for edits in changes.values() {
+            let key = |p: &Value| (p["line"].as_u64(), p["character"].as_u64());
+            let edits = edits.as_array().ok_or("changes that are no list")?;
+            for pair in edits.windows(2) {
+                if key(&pair[0]["range"]["end"]) >= key(&pair[1]["range"]["start"]) {
+                    return Err(format!("fix-all edits out of order or meeting: {pair:?}"));
+                }
+            }
+        }
+    }
+    Ok(())
 }
 
 #[test]
@@ -895,6 +941,19 @@ fn results_are_checked_against_their_methods_types() {
     assert!(well_formed("textDocument/definition", &json!([{"uri": 1}])).is_err());
     assert!(well_formed("textDocument/foldingRange", &json!([{"endLine": 2}])).is_err());
     assert!(well_formed("easyflow/graph", &json!({"nodes": []})).is_err());
+    let location = json!({"uri": "file:///a.flow", "range": {"start": {"line": 0, "character": 0}, "end": {"line": 0, "character": 1}}});
+    assert_eq!(
+        well_formed("workspace/executeCommand", &json!([location])),
+        Ok(())
+    );
+    assert!(well_formed("workspace/executeCommand", &json!([{"uri": 1}])).is_err());
+    let edit = |line: u64, from: u64, to: u64| json!({"range": {"start": {"line": line, "character": from}, "end": {"line": line, "character": to}}, "newText": ""});
+    let fix_all = |edits: Value| json!([{"title": "Fix all", "kind": "source.fixAll.easyflow", "edit": {"changes": {"file:///a.flow": edits}}}]);
+    assert_eq!(
+        fix_all_edits_are_disjoint(&fix_all(json!([edit(0, 0, 1), edit(0, 2, 3)]))),
+        Ok(())
+    );
+    assert!(fix_all_edits_are_disjoint(&fix_all(json!([edit(0, 0, 2), edit(0, 2, 3)]))).is_err());
 }
 
 /// The texts a project's topology and catalog get: every test case of

@@ -353,6 +353,41 @@ local ok, err = pcall(function()
     check(messages[1]:find("no package catalog", 1, true) ~= nil, "the message: " .. messages[1])
   end)
 
+  test("the dependents lens fills the quickfix list", function()
+    local dir = vim.fn.tempname()
+    vim.fn.mkdir(dir, "p")
+    local flow = dir .. "/lenses.flow"
+    vim.fn.writefile({ "step A runs P ();", "step B runs Q (x = A);", "step C runs Q after A;" }, flow)
+    local buf = edit(flow)
+    check(vim.wait(10000, function()
+      return #easyflow.clients(buf) == 1
+    end, 20), "no easyflow_ls client attached to lenses.flow")
+    local function lenses()
+      local all = vim.lsp.codelens.get(buf) or {}
+      return vim.tbl_filter(function(lens)
+        return lens.command ~= nil
+      end, all)
+    end
+    check(vim.wait(20000, function()
+      vim.lsp.codelens.refresh()
+      return #lenses() == 3
+    end, 200), "no code lenses: " .. vim.inspect(vim.lsp.codelens.get(buf)))
+    check(lenses()[1].command.command == "easyflow.showDependents", vim.inspect(lenses()[1]))
+    vim.fn.setqflist({}, "r")
+    vim.api.nvim_win_set_cursor(0, { 1, 0 })
+    vim.lsp.codelens.run()
+    check(vim.wait(10000, function()
+      return #vim.fn.getqflist() == 2
+    end, 20), "the quickfix list: " .. vim.inspect(vim.fn.getqflist()))
+    local lines = vim.tbl_map(function(item)
+      return item.lnum .. ":" .. item.col
+    end, vim.fn.getqflist())
+    check(table.concat(lines, " ") == "2:6 3:6", "the dependents are at " .. table.concat(lines, " "))
+    check(vim.fn.getqflist({ title = 1 }).title:find("2 dependents", 1, true) ~= nil, "title " .. vim.fn.getqflist({ title = 1 }).title)
+    -- The buffer stays: a lens refresh may still be answered for it.
+    vim.cmd("cclose")
+  end)
+
   if vim.lsp.semantic_tokens and vim.lsp.semantic_tokens.get_at_pos then
     test("setup: semantic tokens highlight the step name (Neovim 0.9+)", function()
       vim.cmd("buffer " .. flow_buf)

@@ -2,8 +2,9 @@
 // packaged VSIX installed, driven in Debian's headless Chromium. It checks
 // what a user sees in e2e/workspace: diagnostics, language features, the
 // status bar, the graph view, a package catalog, a settings change, the
-// export command, the run command (with engine stubs on code-server's PATH
-// that record how `easyflow run` calls them) and formatting.
+// dependents lens (the references view), the export command, the run command
+// (with engine stubs on code-server's PATH that record how `easyflow run`
+// calls them) and formatting.
 //
 // Run by scripts/e2e.sh (which installs code-server and builds this file):
 //   CODE_SERVER_DIR   where scripts/code-server.sh installed code-server
@@ -248,6 +249,22 @@ check("code lenses above the steps and the instance count inlay hint", async () 
     const levels = lines.map((line) => line.filter((l) => l !== "▶ Run").join(" | "));
     return JSON.stringify(levels) === JSON.stringify(lenses) && lines[0]?.includes("▶ Run") === true;
   }, "a code lens above each step, and Run above the first");
+});
+
+check("the dependents lens opens the references view", async () => {
+  await workbench.openFile("pipeline.flow");
+  await workbench.waitForCodeLenses((shown) => shown.some((l) => l.includes("level 0 · depends on 0 · 1 dependent")), "Prepare's lens");
+  await workbench.clickCodeLens("level 0 · depends on 0 · 1 dependent");
+  const references = workbench.page.locator(".reference-zone-widget");
+  const shown = await waitUntil(
+    () => references.first().innerText({ timeout: 1_000 }).catch(() => ""),
+    (text) => /step Simulate runs Solver\.Run/.test(text),
+    "the references view listing Simulate, Prepare's dependent",
+    (text) => `the references view shows:\n${text}`,
+  );
+  await workbench.screenshot("dependents");
+  assert.ok(!/step Render/.test(shown), `Render does not depend on Prepare:\n${shown}`);
+  await workbench.page.keyboard.press("Escape");
 });
 
 check("completion after `after` offers the other steps", async () => {

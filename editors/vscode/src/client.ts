@@ -1,5 +1,6 @@
 // The language client: starts `easyflow-ls --stdio`, keeps the status bar in
-// step with it, and carries the `easyflow/graph` and `easyflow/export` requests.
+// step with it, carries the `easyflow/graph` and `easyflow/export` requests,
+// and shows the dependents lens's locations in the references view.
 
 import * as path from "node:path";
 import * as vscode from "vscode";
@@ -14,7 +15,15 @@ import {
   State,
 } from "vscode-languageclient/node";
 
-import type { ExperimentalCapabilities, ExportFormat, ExportParams, ExportResult, Graph, GraphParams } from "./protocol";
+import type {
+  ExperimentalCapabilities,
+  ExportFormat,
+  ExportParams,
+  ExportResult,
+  Graph,
+  GraphParams,
+  ShowDependentsArguments,
+} from "./protocol";
 import { findServer, isExecutable } from "./serverPath";
 import { serverSettings } from "./settings";
 import type { ServerStatus } from "./status";
@@ -24,6 +33,20 @@ export const SECTION = "easyflow";
 
 const GraphRequest = new RequestType<GraphParams, Graph | null, void>("easyflow/graph");
 const ExportRequest = new RequestType<ExportParams, ExportResult | null, void>("easyflow/export");
+
+/** The command of the "M dependents" code lens (docs/lsp-extensions.md). */
+export const SHOW_DEPENDENTS_COMMAND = "easyflow.showDependents";
+
+/** The dependents a lens carries, in VS Code's references view. */
+async function showDependents(client: LanguageClient, [uri, position, locations]: ShowDependentsArguments): Promise<void> {
+  const convert = client.protocol2CodeConverter;
+  await vscode.commands.executeCommand(
+    "editor.action.showReferences",
+    convert.asUri(uri),
+    convert.asPosition(position),
+    locations.map((location) => convert.asLocation(location)),
+  );
+}
 
 export class EasyFlowClient implements vscode.Disposable {
   private client: LanguageClient | undefined;
@@ -67,6 +90,13 @@ export class EasyFlowClient implements vscode.Disposable {
       outputChannel: this.output,
       traceOutputChannel: this.trace,
       errorHandler: this.errorHandler(detail, () => client),
+      middleware: {
+        // The dependents lens's command is shown here, in the references
+        // view, rather than sent to the server (which answers it for
+        // clients without a handler of their own).
+        executeCommand: (command, args, next) =>
+          command === SHOW_DEPENDENTS_COMMAND ? showDependents(client, args as ShowDependentsArguments) : next(command, args),
+      },
     };
     const client: LanguageClient = new LanguageClient("easyflow", "EasyFlow Language Server", serverOptions, clientOptions);
     this.client = client;

@@ -16,6 +16,11 @@ export interface TextDocumentIdentifier {
   uri: string;
 }
 
+export interface Location {
+  uri: string;
+  range: Range;
+}
+
 export type EdgeKind = "control" | "data" | "stream";
 
 export type GraphParams = { textDocument: TextDocumentIdentifier, 
@@ -95,3 +100,5 @@ language: string,
  * (`pipeline.diet.xml`).
  */
 suffix: string, };
+
+export type ShowDependentsArguments = [string, Position, Location[]];

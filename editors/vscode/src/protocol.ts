@@ -16,6 +16,7 @@ export type {
   GraphParams,
   Position,
   Range,
+  ShowDependentsArguments,
   Unresolved,
 } from "./lsp.generated";
 

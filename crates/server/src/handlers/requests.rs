@@ -11,10 +11,15 @@ use easyflow_ide::{Cancellable, StepId, TextRange, TextSize};
 use tower_lsp_server::jsonrpc;
 use tower_lsp_server::ls_types::*;
 
-use crate::capabilities::{APPLY_FIX_COMMAND, ClientCapabilities, server_capabilities};
+use crate::capabilities::{
+    APPLY_FIX_COMMAND, ClientCapabilities, FIX_ALL_KIND, server_capabilities,
+};
 use crate::convert;
-use crate::dispatch::{HandlerError, HandlerResult};
-use crate::lsp_ext::{ExportParams, ExportResult, GraphParams, GraphResult};
+use crate::dispatch::{HandlerError, HandlerResult, on_document};
+use crate::lsp_ext::{
+    ExportParams, ExportResult, GraphParams, GraphResult, SHOW_DEPENDENTS_COMMAND,
+    ShowDependentsArguments, ShowDependentsRequest,
+};
 use crate::server::Server;
 use crate::state::{
     DocumentSnapshot, IndexedFlow, SharedState, WorkspaceSnapshot, indexed_flow, path_of,
@@ -276,7 +281,31 @@ pub fn code_action(
         return Ok(Some(Vec::new()));
     }
     let range = s.lines().text_range(params.range);
-    let actions = s.analysis.code_actions(s.file, range)?;
+    let only = params.context.only.as_deref();
+    // A kind is asked for when `only` is absent or lists it or a kind it
+    // is under (`source` and `source.fixAll` take `source.fixAll.easyflow`).
+    let asked = |kind: &str| {
+        only.is_none_or(|only| {
+            only.iter().any(|o| {
+                kind.strip_prefix(o.as_str())
+                    .is_some_and(|rest| rest.is_empty() || rest.starts_with('.'))
+            })
+        })
+    };
+    let mut actions = match asked(CodeActionKind::QUICKFIX.as_str()) {
+        true => s.analysis.code_actions(s.file, range)?,
+        false => Vec::new(),
+    };
+    // Fix-all reads every fix of the file: computed when it is asked for
+    // by kind (on save, a source action menu), or with no kind given when
+    // the user asked (not for a light bulb's automatic request).
+    let fix_all = match only {
+        Some(_) => asked(FIX_ALL_KIND),
+        None => params.context.trigger_kind != Some(CodeActionTriggerKind::AUTOMATIC),
+    };
+    if fix_all {
+        actions.extend(s.analysis.fix_all(s.file)?);
+    }
     let lines = s.lines();
     Ok(Some(
         actions
@@ -312,9 +341,22 @@ pub fn code_lens(s: &DocumentSnapshot, _: CodeLensParams) -> HandlerResult<Optio
     Ok(Some(s.with_flat_lines(|lines| {
         lenses
             .iter()
-            .map(|lens| convert::code_lens(lines, lens))
+            .map(|lens| convert::code_lens(lines, &s.uri, lens))
             .collect()
     })))
+}
+
+/// [`SHOW_DEPENDENTS_COMMAND`] run on the server: the dependents of the
+/// step at the position, in the document as it is now.
+pub fn show_dependents(
+    s: &DocumentSnapshot,
+    arguments: ShowDependentsArguments,
+) -> HandlerResult<Option<Vec<Location>>> {
+    let offset = s.offset(arguments.1);
+    let Some(places) = s.analysis.dependents(s.file, offset)? else {
+        return Ok(Some(Vec::new()));
+    };
+    Ok(Some(convert::dependents(&s.lines(), &s.uri, &places)))
 }
 
 pub fn prepare_call_hierarchy(
@@ -417,6 +459,17 @@ pub async fn execute_command(
         message: message.into(),
         data: None,
     };
+    if params.command == SHOW_DEPENDENTS_COMMAND {
+        let arguments: ShowDependentsArguments =
+            serde_json::from_value(LSPAny::Array(params.arguments)).map_err(|error| {
+                jsonrpc::Error::invalid_params(format!(
+                    "the arguments of `{SHOW_DEPENDENTS_COMMAND}` are `[uri, position, locations]`: {error}"
+                ))
+            })?;
+        let locations =
+            on_document::<ShowDependentsRequest>(&server.state, arguments, show_dependents).await?;
+        return Ok(Some(serde_json::to_value(locations).unwrap_or_default()));
+    }
     if params.command != APPLY_FIX_COMMAND {
         return Err(jsonrpc::Error::invalid_params(format!(
             "unknown command `{}`",

@@ -32,6 +32,12 @@
 -- flow's folder (outputs in easyflow-out/STEM), with the engine of the
 -- setting `easyflow.run.engine` ("cwltool" or "toil"; see docs/run.md).
 --
+-- Code lenses (`vim.lsp.codelens.refresh()`, then `vim.lsp.codelens.run()`
+-- on a step's line): "M dependents" puts the dependents in the quickfix list.
+--
+-- Fix all: `vim.lsp.buf.code_action({ context = { only = { "source.fixAll" } },
+-- apply = true })` (`apply` on 0.8+) applies every preferred quick fix.
+--
 -- Highlighting: the server's semantic tokens (Neovim 0.9+ shows them by
 -- default); `syntax/easyflow.vim` is the fallback underneath them.
 
@@ -372,6 +378,23 @@ function M.run(bufnr, ask, on_done)
   end, bufnr)
 end
 
+--- The command of the "M dependents" code lens, `easyflow.showDependents`
+--- (arguments `[uri, position, locations]`): the dependents in the quickfix
+--- list, opened. Registered in `vim.lsp.commands` by setup, so that
+--- `vim.lsp.codelens.run()` on a lens runs it here.
+function M.show_dependents(command, ctx)
+  local locations = (command.arguments or {})[3] or {}
+  local client = ctx and ctx.client_id and vim.lsp.get_client_by_id(ctx.client_id)
+  local encoding = client and client.offset_encoding or "utf-16"
+  local items = vim.lsp.util.locations_to_items(locations, encoding)
+  vim.fn.setqflist({}, " ", { title = "EasyFlow: " .. (command.title or "dependents"), items = items })
+  if #items == 0 then
+    notify("no dependents")
+    return
+  end
+  vim.cmd("copen")
+end
+
 --- Starts easyflow-ls for EasyFlow buffers. Safe to call again: the last
 --- call's options win (for buffers opened after it).
 function M.setup(opts)
@@ -379,6 +402,7 @@ function M.setup(opts)
   M.config = config
   register_filetypes()
   define_commands()
+  vim.lsp.commands["easyflow.showDependents"] = M.show_dependents
 
   if has("nvim-0.11") and vim.lsp.config and vim.lsp.enable then
     vim.lsp.config(M.name, {

@@ -416,6 +416,9 @@ fn symbol_kinds(kind: symbols::SymbolKind) -> &'static [lsp::SymbolKind] {
         K::File => &[lsp::SymbolKind::FILE],
         K::FlowAttribute => &[lsp::SymbolKind::PROPERTY],
         K::Parameter => &[lsp::SymbolKind::VARIABLE],
+        K::Package => &[lsp::SymbolKind::MODULE],
+        K::Output => &[lsp::SymbolKind::FILE],
+        K::WorkerType => &[lsp::SymbolKind::CLASS],
     }
 }
 

@@ -499,3 +499,95 @@ pub async fn index(state: &SharedState, client: &Client) {
     skipped.show().await;
     tracing::info!("indexed {} flows", paths.len());
 }
+
+/// What a request on a document that is no flow (a package catalog, a
+/// topology, an `easyflow.toml`) computes on: its text, and what finding
+/// the flows of the workspace that use it needs.
+pub struct CompanionSnapshot {
+    pub kind: FileKind,
+    pub path: PathBuf,
+    pub uri: lsp::Uri,
+    pub text: SourceText,
+    pub lines: Arc<LineIndex>,
+    pub client: crate::capabilities::ClientCapabilities,
+    /// The flows: those in the analysis, and the symbols of the others.
+    pub flows: crate::state::WorkspaceSnapshot,
+    workspace: Workspace,
+    files: OpenTexts,
+    topologies: Vec<PathBuf>,
+    catalogs: Vec<PathBuf>,
+}
+
+impl CompanionSnapshot {
+    pub fn lines(&self) -> crate::convert::Lines<'_> {
+        crate::convert::Lines {
+            index: &self.lines,
+            text: &self.text,
+            encoding: self.client.encoding,
+        }
+    }
+
+    /// A loader over the editor's view of the disk, for discovery of the
+    /// flows' catalogs (those loaded already are not read again).
+    pub fn loader(&self) -> Loader<'_> {
+        Loader::new(self.workspace.clone(), &self.files)
+            .with_loaded(self.topologies.clone(), self.catalogs.clone())
+    }
+}
+
+/// A snapshot for a request on the document at `uri` when it is a package
+/// catalog, a topology or an `easyflow.toml`: the open document, or the
+/// file read from the disk. `None` for a flow, or anything else.
+pub fn companion_snapshot(state: &SharedState, uri: &lsp::Uri) -> Option<CompanionSnapshot> {
+    let path = path_of(uri)?;
+    let (kind, open, skipped) = {
+        let state = state.lock();
+        match state.documents.get(uri) {
+            Some(document) => (
+                document.kind,
+                Some((document.text.clone(), document.lines.clone())),
+                state.skipped.clone(),
+            ),
+            None => (state.kind_of(&path)?, None, state.skipped.clone()),
+        }
+    };
+    if kind == FileKind::Flow {
+        return None;
+    }
+    let (text, lines) = match open {
+        Some(open) => open,
+        None => {
+            let text = read_logged(&skipped, &path, kind).ok()?;
+            let lines = Arc::new(LineIndex::new(&text));
+            (SourceText::from(text), lines)
+        }
+    };
+    let state = state.lock();
+    Some(CompanionSnapshot {
+        kind,
+        path,
+        uri: uri.clone(),
+        text,
+        lines,
+        client: state.client,
+        flows: state.workspace_snapshot(),
+        workspace: state.workspace(),
+        files: OpenTexts::of(&state),
+        topologies: state.topologies.keys().cloned().collect(),
+        catalogs: state.catalogs.keys().cloned().collect(),
+    })
+}
+
+/// Whether the document at `uri` is a package catalog, a topology or an
+/// `easyflow.toml` (open, or known by its name or its use).
+pub fn is_companion(state: &SharedState, uri: &lsp::Uri) -> bool {
+    let Some(path) = path_of(uri) else {
+        return false;
+    };
+    let state = state.lock();
+    let kind = match state.documents.get(uri) {
+        Some(document) => Some(document.kind),
+        None => state.kind_of(&path),
+    };
+    kind.is_some_and(|kind| kind != FileKind::Flow)
+}

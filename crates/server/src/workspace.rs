@@ -539,21 +539,15 @@ impl CompanionSnapshot {
 /// catalog, a topology or an `easyflow.toml`: the open document, or the
 /// file read from the disk. `None` for a flow, or anything else.
 pub fn companion_snapshot(state: &SharedState, uri: &lsp::Uri) -> Option<CompanionSnapshot> {
-    let path = path_of(uri)?;
-    let (kind, open, skipped) = {
+    let (path, kind) = companion_kind(state, uri)?;
+    let (open, skipped) = {
         let state = state.lock();
-        match state.documents.get(uri) {
-            Some(document) => (
-                document.kind,
-                Some((document.text.clone(), document.lines.clone())),
-                state.skipped.clone(),
-            ),
-            None => (state.kind_of(&path)?, None, state.skipped.clone()),
-        }
+        let open = state
+            .documents
+            .get(uri)
+            .map(|document| (document.text.clone(), document.lines.clone()));
+        (open, state.skipped.clone())
     };
-    if kind == FileKind::Flow {
-        return None;
-    }
     let (text, lines) = match open {
         Some(open) => open,
         None => {
@@ -578,16 +572,49 @@ pub fn companion_snapshot(state: &SharedState, uri: &lsp::Uri) -> Option<Compani
     })
 }
 
-/// Whether the document at `uri` is a package catalog, a topology or an
-/// `easyflow.toml` (open, or known by its name or its use).
-pub fn is_companion(state: &SharedState, uri: &lsp::Uri) -> bool {
-    let Some(path) = path_of(uri) else {
+/// The path of the document at `uri` and what it is, when it is a package
+/// catalog, a topology or an `easyflow.toml`: an open document's kind, or
+/// what its name or its use says; a catalog that no flow loaded yet may
+/// also be the one the setting or the `easyflow.toml` above it names.
+pub fn companion_kind(state: &SharedState, uri: &lsp::Uri) -> Option<(PathBuf, FileKind)> {
+    let path = path_of(uri)?;
+    let kind = {
+        let state = state.lock();
+        match state.documents.get(uri) {
+            Some(document) => Some(document.kind),
+            None => state.kind_of(&path).or_else(|| {
+                (state.catalog_setting().as_deref() == Some(path.as_path()))
+                    .then_some(FileKind::Catalog)
+            }),
+        }
+    };
+    let kind = match kind {
+        Some(kind) => kind,
+        None if named_as_catalog(&path) => FileKind::Catalog,
+        None => return None,
+    };
+    (kind != FileKind::Flow).then_some((path, kind))
+}
+
+/// Whether `path` is a `.toml` that the nearest `easyflow.toml` above it
+/// names as its package catalog (reads the disk).
+pub fn named_as_catalog(path: &Path) -> bool {
+    if FileKind::by_name(path) != Some(FileKind::Catalog) {
+        return false;
+    }
+    let Some(config_path) = easyflow_project::discovery::nearest(
+        path,
+        easyflow_project::config::CONFIG_FILE_NAME,
+        FileKind::Config,
+        &Disk,
+        &mut Vec::new(),
+    ) else {
         return false;
     };
-    let state = state.lock();
-    let kind = match state.documents.get(uri) {
-        Some(document) => Some(document.kind),
-        None => state.kind_of(&path),
+    let Ok(text) = disk::read(&config_path, FileKind::Config) else {
+        return false;
     };
-    kind.is_some_and(|kind| kind != FileKind::Flow)
+    let config = easyflow_project::config::parse_config(&text);
+    easyflow_project::discovery::configured(&config_path, &config, FileKind::Catalog).as_deref()
+        == Some(path)
 }

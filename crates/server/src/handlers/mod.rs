@@ -140,7 +140,9 @@ impl LanguageServer for Server {
 
     async fn references(&self, params: ReferenceParams) -> jsonrpc::Result<Option<Vec<Location>>> {
         // From a catalog: the flows of the whole workspace.
-        if crate::workspace::is_companion(&self.state, &params.text_document_position.text_document.uri) {
+        if crate::workspace::companion_kind(&self.state, &params.text_document_position.text_document.uri)
+            .is_some()
+        {
             self.wait_for_index().await;
         }
         let params =

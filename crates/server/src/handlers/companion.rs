@@ -5,6 +5,9 @@
 //! `easyflow_ide::companion` and `easyflow_ide::cross_file`; here they are
 //! only read and converted.
 
+use std::collections::HashMap;
+use std::path::PathBuf;
+
 use easyflow_ide::cross_file::{indexed_package_uses, package_named_at};
 use easyflow_ide::companion;
 use easyflow_project::FileKind;
@@ -96,6 +99,8 @@ pub fn references(
         );
     }
     let mut loader = s.loader();
+    // Discovery depends on a flow's folder only: once per folder.
+    let mut uses_this_catalog: HashMap<PathBuf, bool> = HashMap::new();
     for flow in &s.flows.indexed {
         let mut uses = indexed_package_uses(&flow.symbols, name).peekable();
         if uses.peek().is_none() {
@@ -104,7 +109,14 @@ pub fn references(
         let Some(path) = path_of(&flow.uri) else {
             continue;
         };
-        if loader.flow(&path).catalog.is_none_or(|(catalog, _)| catalog != s.path) {
+        let folder = path.parent().unwrap_or(&path).to_path_buf();
+        let uses_this = *uses_this_catalog.entry(folder).or_insert_with(|| {
+            loader
+                .flow(&path)
+                .catalog
+                .is_some_and(|(catalog, _)| catalog == s.path)
+        });
+        if !uses_this {
             continue;
         }
         locations.extend(uses.map(|range| Location::new(flow.uri.clone(), *range)));

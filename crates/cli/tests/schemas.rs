@@ -43,7 +43,10 @@ struct Example {
 /// `tests/docs.rs` reads them).
 fn documentation_examples() -> Vec<Example> {
     let mut pages = vec![repo_root().join("README.md")];
-    for entry in std::fs::read_dir(repo_root().join("docs")).unwrap().flatten() {
+    for entry in std::fs::read_dir(repo_root().join("docs"))
+        .unwrap()
+        .flatten()
+    {
         if entry.path().extension().is_some_and(|e| e == "md") {
             pages.push(entry.path());
         }
@@ -143,7 +146,12 @@ fn reader_diagnostics(example: &Example) -> Vec<Diagnostic> {
     };
     diagnostics
         .into_iter()
-        .filter(|d| matches!(d.code, Code::E0810 | Code::E0901 | Code::W0902 | Code::W0904))
+        .filter(|d| {
+            matches!(
+                d.code,
+                Code::E0810 | Code::E0901 | Code::W0902 | Code::W0904
+            )
+        })
         .collect()
 }
 
@@ -270,9 +278,9 @@ fn the_schemas_accept_what_the_readers_accept_and_reject_their_errors() {
                 };
                 let found = errors.iter().any(|(at, _)| {
                     at == table
-                        || at.strip_prefix(table).is_some_and(|rest| {
-                            rest.starts_with('/') && !rest[1..].contains('/')
-                        })
+                        || at
+                            .strip_prefix(table)
+                            .is_some_and(|rest| rest.starts_with('/') && !rest[1..].contains('/'))
                 });
                 if !found {
                     failures.push(format!(
@@ -312,8 +320,7 @@ fn the_configuration_schema_lists_every_silenceable_code() {
 /// Each schema is the one the VS Code extension contributes.
 #[test]
 fn the_schemas_are_contributed_to_toml_editors() {
-    let text =
-        std::fs::read_to_string(repo_root().join("editors/vscode/package.json")).unwrap();
+    let text = std::fs::read_to_string(repo_root().join("editors/vscode/package.json")).unwrap();
     let package: Value = serde_json::from_str(&text).unwrap();
     let contributed: Vec<(String, String)> = package["contributes"]["tomlValidation"]
         .as_array()
@@ -338,5 +345,8 @@ fn the_schemas_are_contributed_to_toml_editors() {
     assert!(files.contains("schemas/*.schema.json"), "{files}");
     let build =
         std::fs::read_to_string(repo_root().join("editors/vscode/scripts/build.mjs")).unwrap();
-    assert!(build.contains("\"schemas\""), "build.mjs copies the schemas");
+    assert!(
+        build.contains("\"schemas\""),
+        "build.mjs copies the schemas"
+    );
 }

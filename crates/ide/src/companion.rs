@@ -106,7 +106,11 @@ pub fn topology_hover(topology: &Topology, offset: TextSize) -> Option<HoverResu
 
 /// A worker type's fields (`topology.md` §2), one line each.
 fn worker_markdown(worker: &WorkerType) -> String {
-    let mut out = format!("```text\n{}\n```\n---\n**worker type** `{}`\n", worker.text, worker.name());
+    let mut out = format!(
+        "```text\n{}\n```\n---\n**worker type** `{}`\n",
+        worker.text,
+        worker.name()
+    );
     let capabilities: Vec<String> = worker
         .capabilities
         .iter()

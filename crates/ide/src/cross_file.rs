@@ -101,8 +101,7 @@ fn definition_in_step(
     }
     for (n, reference) in anchors.references.iter().enumerate() {
         if reference.output.as_ref().is_some_and(touches) {
-            let Target::Step(source) = name_resolution(db, file).references[step.index()][n]
-            else {
+            let Target::Step(source) = name_resolution(db, file).references[step.index()][n] else {
                 return None;
             };
             let (catalog_file, catalog) = catalog()?;
@@ -255,9 +254,7 @@ mod tests {
         assert!(targets("step A runs ORCA.DFT (exec: char$0ge = 1);\n").is_empty());
         assert!(targets("[requires = \"Q$0PU\"]\nstep A runs P ();\n").is_empty());
         assert!(targets("step A$0 runs P ();\n").is_empty());
-        assert!(
-            targets("step A runs P ();\nstep B runs Q (x = A.outs[\"o$0\"]);\n").is_empty()
-        );
+        assert!(targets("step A runs P ();\nstep B runs Q (x = A.outs[\"o$0\"]);\n").is_empty());
     }
 
     #[test]

@@ -110,7 +110,10 @@ fn main() {
     let params = json!({"textDocument": {"uri": uri}, "position": position(&text, package)});
     let (mut latencies, answer) = time(&mut server, "textDocument/definition", &params, samples);
     assert!(
-        answer[0]["targetUri"].as_str().unwrap().ends_with("packages.toml"),
+        answer[0]["targetUri"]
+            .as_str()
+            .unwrap()
+            .ends_with("packages.toml"),
         "{answer}"
     );
     report("definition: package -> catalog", &mut latencies);

@@ -359,7 +359,10 @@ impl Target {
 }
 
 /// Links when the client takes them, else locations (one as a scalar).
-pub fn definition(client: &ClientCapabilities, targets: Vec<Target>) -> lsp::GotoDefinitionResponse {
+pub fn definition(
+    client: &ClientCapabilities,
+    targets: Vec<Target>,
+) -> lsp::GotoDefinitionResponse {
     match client.definition_links {
         true => lsp::GotoDefinitionResponse::Link(
             targets

@@ -28,7 +28,11 @@ fn text_at(text: &str, range: &Value) -> String {
     let offset = |position: &Value| {
         let line = position["line"].as_u64().unwrap() as usize;
         let character = position["character"].as_u64().unwrap() as usize;
-        text.split_inclusive('\n').take(line).map(str::len).sum::<usize>() + character
+        text.split_inclusive('\n')
+            .take(line)
+            .map(str::len)
+            .sum::<usize>()
+            + character
     };
     text[offset(&range["start"])..offset(&range["end"])].to_string()
 }
@@ -63,7 +67,11 @@ fn targets(response: &Value) -> Vec<String> {
                     .unwrap()
                     .1,
             );
-            let name = path.strip_prefix(workspace()).unwrap().display().to_string();
+            let name = path
+                .strip_prefix(workspace())
+                .unwrap()
+                .display()
+                .to_string();
             format!("{name}: {}", text_at(&read(&path), range))
         })
         .collect()
@@ -116,7 +124,10 @@ fn references_of_a_package_in_every_flow_that_uses_the_catalog() {
     let (mut server, catalog_uri) = session(full_client(), &catalog);
     // The open flow, with an unsaved step that runs the package too.
     let main = workspace().join("main.flow");
-    let text = format!("{}step New runs ORCA.DFT (input = molecule);\n", read(&main));
+    let text = format!(
+        "{}step New runs ORCA.DFT (input = molecule);\n",
+        read(&main)
+    );
     let main_uri = server.open(&main, &text);
     let found = |server: &mut Server, include: bool| -> Vec<String> {
         let mut params = at(&catalog_uri, 1, 10);
@@ -159,7 +170,10 @@ fn references_of_a_package_in_every_flow_that_uses_the_catalog() {
     // Off a package's name: nothing.
     let mut params = at(&catalog_uri, 2, 3);
     params["context"] = json!({"includeDeclaration": true});
-    assert_eq!(server.request("textDocument/references", params), Value::Null);
+    assert_eq!(
+        server.request("textDocument/references", params),
+        Value::Null
+    );
     assert_eq!(server.stop().code(), Some(0));
 }
 
@@ -196,7 +210,10 @@ fn links_of_easyflow_toml() {
         ]
     );
     // A flow has no links.
-    let main = server.open(&workspace().join("main.flow"), &read(&workspace().join("main.flow")));
+    let main = server.open(
+        &workspace().join("main.flow"),
+        &read(&workspace().join("main.flow")),
+    );
     let none = server.request(
         "textDocument/documentLink",
         json!({"textDocument": {"uri": main}}),
@@ -209,9 +226,17 @@ fn links_of_easyflow_toml() {
 fn outline(symbols: &Value) -> Vec<String> {
     let mut out = Vec::new();
     for symbol in symbols.as_array().unwrap() {
-        out.push(format!("{} ({})", symbol["name"].as_str().unwrap(), symbol["kind"]));
+        out.push(format!(
+            "{} ({})",
+            symbol["name"].as_str().unwrap(),
+            symbol["kind"]
+        ));
         for child in symbol["children"].as_array().into_iter().flatten() {
-            out.push(format!("  {} ({})", child["name"].as_str().unwrap(), child["kind"]));
+            out.push(format!(
+                "  {} ({})",
+                child["name"].as_str().unwrap(),
+                child["kind"]
+            ));
         }
     }
     out
@@ -271,7 +296,10 @@ fn topology_documents_get_symbols_and_hover() {
     let markdown = hover["contents"]["value"].as_str().unwrap();
     assert!(markdown.contains("**worker type** `IO+load`"), "{markdown}");
     assert!(markdown.contains("- per node: 2 worker instances on each machine"));
-    assert!(markdown.contains("- memory: 16 MiB per instance"), "{markdown}");
+    assert!(
+        markdown.contains("- memory: 16 MiB per instance"),
+        "{markdown}"
+    );
     assert!(markdown.contains("- ports: 9000–9001 (one per instance)"));
     assert_eq!(
         text_at(&read(&topology), &hover["range"]),

@@ -695,7 +695,10 @@ impl Session<'_> {
             true => self.request_on(flow, &text),
             // Definitions and references into the catalog and topology.
             false => {
-                let at = self.aimed_position(&text, &["ORCA.DFT", "charge", "geometry", "compute", "GPU", "load"]);
+                let at = self.aimed_position(
+                    &text,
+                    &["ORCA.DFT", "charge", "geometry", "compute", "GPU", "load"],
+                );
                 let kind = pick(&mut self.rng, &["2", "0", "3"]).parse().unwrap();
                 self.request_of_kind(flow, &text, kind, at);
             }
@@ -714,7 +717,10 @@ impl Session<'_> {
             return;
         };
         let uri = uri(&path);
-        self.texts.entry(uri.clone()).or_default().push(text.clone());
+        self.texts
+            .entry(uri.clone())
+            .or_default()
+            .push(text.clone());
         let open = self.rng.bool();
         if open {
             let language = match path.extension().and_then(|e| e.to_str()) {
@@ -738,10 +744,18 @@ impl Session<'_> {
                 _ => self.rng.u8(..24),
             };
             let at = match self.rng.bool() {
-                true => self.aimed_position(&text, &["name = \"", "compute", "GPU", "topology = ", "catalog = "]),
+                true => self.aimed_position(
+                    &text,
+                    &["name = \"", "compute", "GPU", "topology = ", "catalog = "],
+                ),
                 false => None,
             };
-            self.request_of_kind(uri.clone(), &text, kind, at.map(|(line, character)| (line, character + 1)));
+            self.request_of_kind(
+                uri.clone(),
+                &text,
+                kind,
+                at.map(|(line, character)| (line, character + 1)),
+            );
         }
         if open {
             self.trace.push(format!("close companion {uri}"));
@@ -991,7 +1005,10 @@ fn results_are_checked_against_their_methods_types() {
     assert!(well_formed("textDocument/foldingRange", &json!([{"endLine": 2}])).is_err());
     assert!(well_formed("easyflow/graph", &json!({"nodes": []})).is_err());
     assert!(well_formed("textDocument/documentLink", &json!([{"target": 1}])).is_err());
-    assert_eq!(well_formed("textDocument/documentLink", &Value::Null), Ok(()));
+    assert_eq!(
+        well_formed("textDocument/documentLink", &Value::Null),
+        Ok(())
+    );
 }
 
 /// The texts a project's topology and catalog get: every test case of

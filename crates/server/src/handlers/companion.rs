@@ -8,8 +8,8 @@
 use std::collections::HashMap;
 use std::path::PathBuf;
 
-use easyflow_ide::cross_file::{indexed_package_uses, package_named_at};
 use easyflow_ide::companion;
+use easyflow_ide::cross_file::{indexed_package_uses, package_named_at};
 use easyflow_project::FileKind;
 use easyflow_project::config::parse_config;
 use tower_lsp_server::ls_types::*;

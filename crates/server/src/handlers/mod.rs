@@ -106,13 +106,16 @@ impl LanguageServer for Server {
     }
 
     async fn hover(&self, params: HoverParams) -> jsonrpc::Result<Option<Hover>> {
-        let params =
-            match on_companion::<request::HoverRequest>(&self.state, params, companion::hover)
-                .await
-            {
-                Ok(answer) => return answer,
-                Err(params) => params,
-            };
+        let params = match on_companion::<request::HoverRequest>(
+            &self.state,
+            params,
+            companion::hover,
+        )
+        .await
+        {
+            Ok(answer) => return answer,
+            Err(params) => params,
+        };
         on_document::<request::HoverRequest>(&self.state, params, requests::hover).await
     }
 
@@ -140,8 +143,11 @@ impl LanguageServer for Server {
 
     async fn references(&self, params: ReferenceParams) -> jsonrpc::Result<Option<Vec<Location>>> {
         // From a catalog: the flows of the whole workspace.
-        if crate::workspace::companion_kind(&self.state, &params.text_document_position.text_document.uri)
-            .is_some()
+        if crate::workspace::companion_kind(
+            &self.state,
+            &params.text_document_position.text_document.uri,
+        )
+        .is_some()
         {
             self.wait_for_index().await;
         }

@@ -13,8 +13,8 @@ use tower_lsp_server::ls_types::*;
 
 use crate::capabilities::{APPLY_FIX_COMMAND, ClientCapabilities, server_capabilities};
 use crate::convert;
-use crate::line_index::LineIndex;
 use crate::dispatch::{HandlerError, HandlerResult};
+use crate::line_index::LineIndex;
 use crate::lsp_ext::{ExportParams, ExportResult, GraphParams, GraphResult};
 use crate::server::Server;
 use crate::state::{

@@ -12,11 +12,13 @@
 //! `EASYFLOW_BENCH_SAMPLES` requests of each kind (default 100 for
 //! definitions, a fifth of it for references).
 
+mod latency;
 #[path = "../tests/support/mod.rs"]
 mod support;
 
 use std::time::{Duration, Instant};
 
+use latency::{position, report};
 use serde_json::{Value, json};
 use support::Server;
 
@@ -25,29 +27,6 @@ fn env_number(name: &str, default: usize) -> usize {
         .ok()
         .and_then(|v| v.parse().ok())
         .unwrap_or(default)
-}
-
-fn percentile(samples: &mut [Duration], p: f64) -> Duration {
-    samples.sort();
-    let index = ((samples.len() as f64 - 1.0) * p).round() as usize;
-    samples[index]
-}
-
-fn report(name: &str, samples: &mut [Duration]) {
-    println!(
-        "{name:<48} n={:<4} p50 {:>8.2} ms   p99 {:>8.2} ms   max {:>8.2} ms",
-        samples.len(),
-        percentile(samples, 0.5).as_secs_f64() * 1e3,
-        percentile(samples, 0.99).as_secs_f64() * 1e3,
-        percentile(samples, 1.0).as_secs_f64() * 1e3,
-    );
-}
-
-/// The LSP position (UTF-16; the texts are ASCII up to it) of byte `at`.
-fn position(text: &str, at: usize) -> Value {
-    let line = text[..at].matches('\n').count();
-    let line_start = text[..at].rfind('\n').map_or(0, |i| i + 1);
-    json!({"line": line, "character": at - line_start})
 }
 
 fn time(server: &mut Server, method: &str, params: &Value, count: usize) -> (Vec<Duration>, Value) {
@@ -91,7 +70,13 @@ fn main() {
     // The server's own info lines say when the workspace is indexed.
     let mut server = Server::start_with_env(&[("EASYFLOW_LOG", "warn,easyflow_ls=info")]);
     let started = Instant::now();
-    server.initialize(&root, support::full_client(), json!({}));
+    // A client that takes links, and asks nothing the bench would have to
+    // answer while it waits for the index (watchers, progress, settings).
+    let mut client = support::full_client();
+    client["workspace"]["didChangeWatchedFiles"] = json!({});
+    client["workspace"]["configuration"] = json!(false);
+    client["window"]["workDoneProgress"] = json!(false);
+    server.initialize(&root, client, json!({}));
     while !server.log().contains("indexed ") {
         std::thread::sleep(Duration::from_millis(20));
     }

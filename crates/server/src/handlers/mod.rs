@@ -1,8 +1,10 @@
 //! The route table: every method the server answers, and its handler.
 //! tower-lsp calls one trait method per standard method; each is one line
-//! here. Requests about a document go through `dispatch::on_document` with a
-//! handler of `requests.rs`; custom requests (`lsp_ext.rs`) are routed in
-//! [`service`].
+//! here. Requests about a flow go through `dispatch::on_document` with a
+//! handler of `requests.rs`; those about a catalog, a topology or an
+//! `easyflow.toml` (hover, symbols, references, links) first through
+//! `dispatch::on_companion` with a handler of `companion.rs`; custom
+//! requests (`lsp_ext.rs`) are routed in [`service`].
 
 mod companion;
 mod notifications;

@@ -78,6 +78,8 @@ impl Catalog {
 /// One `[[package]]`.
 #[derive(Debug, Clone, PartialEq, Eq, Hash)]
 pub struct Package {
+    /// The whole `[[package]]` table, its parameters and outputs included.
+    pub range: TextRange,
     /// The compound name written after `runs`, e.g. `ORCA.DFT`.
     pub name: String,
     /// The `name` value in the catalog.
@@ -130,6 +132,8 @@ impl Package {
 /// One `[[package.param]]`.
 #[derive(Debug, Clone, PartialEq, Eq, Hash)]
 pub struct Param {
+    /// The whole `[[package.param]]` table.
+    pub range: TextRange,
     pub name: String,
     pub name_range: TextRange,
     /// `None` when the `type` is missing or unknown.
@@ -202,6 +206,8 @@ impl Param {
 /// One `[[package.output]]`.
 #[derive(Debug, Clone, PartialEq, Eq, Hash)]
 pub struct Output {
+    /// The whole `[[package.output]]` table.
+    pub range: TextRange,
     pub name: String,
     pub name_range: TextRange,
     pub description: Option<String>,

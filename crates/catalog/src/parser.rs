@@ -276,6 +276,7 @@ impl Reader<'_> {
             outputs.push(output);
         }
         Some(Package {
+            range: self.range(extent(table, span)),
             name,
             name_range,
             description,
@@ -431,6 +432,7 @@ impl Reader<'_> {
             }
         };
         Some(Output {
+            range: self.range(extent(table, span)),
             name,
             name_range,
             description,
@@ -474,6 +476,7 @@ impl Reader<'_> {
             }
         };
         let mut param = Param {
+            range: self.range(extent(table, span.clone())),
             name,
             name_range,
             ty: None,
@@ -706,4 +709,26 @@ fn flow_value(value: &DeValue<'_>) -> Value {
         }
         _ => Value::Invalid,
     }
+}
+
+/// The text of an array-of-tables element (`[[package]]` and what follows
+/// it): the header's `span` up to the end of the last key or value in the
+/// table, nested tables included (a TOML parser spans only the header).
+fn extent(table: &DeTable<'_>, span: Range<usize>) -> Range<usize> {
+    fn value_end(value: &Spanned<DeValue<'_>>) -> usize {
+        let end = value.span().end;
+        match value.get_ref() {
+            DeValue::Table(table) => end.max(table_end(table)),
+            DeValue::Array(items) => items.iter().map(value_end).fold(end, usize::max),
+            _ => end,
+        }
+    }
+    fn table_end(table: &DeTable<'_>) -> usize {
+        table
+            .iter()
+            .map(|(key, value)| key.span().end.max(value_end(value)))
+            .max()
+            .unwrap_or(0)
+    }
+    span.start..span.end.max(table_end(table))
 }

@@ -100,6 +100,18 @@ pub fn param_markdown(param: &Param) -> String {
     out
 }
 
+/// Hover on a parameter's name, in a flow or in the catalog: the parameter
+/// and its package.
+pub fn param_hover_markdown(package: &Package, param: &Param) -> String {
+    format!(
+        "{}
+---
+parameter of `{}`",
+        param_markdown(param),
+        package.name
+    )
+}
+
 /// Where a parameter goes on its package's command line (`run.md` §2),
 /// when the catalog says (`position`, `prefix`).
 fn command_line_place(param: &Param) -> Option<String> {

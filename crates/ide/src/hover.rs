@@ -401,13 +401,7 @@ fn catalog_hover(db: &dyn Db, file: SourceFile, token: &SyntaxToken) -> Option<H
     let declared = package.param(token.text())?;
     Some(HoverResult {
         range: token.text_range(),
-        markdown: format!(
-            "{}
----
-parameter of `{}`",
-            crate::catalog::param_markdown(declared),
-            package.name
-        ),
+        markdown: crate::catalog::param_hover_markdown(package, declared),
     })
 }
 

@@ -17,7 +17,9 @@ pub mod call_hierarchy;
 pub mod catalog;
 pub mod code_actions;
 pub mod code_lens;
+pub mod companion;
 pub mod completion;
+pub mod cross_file;
 pub mod defs;
 pub mod doc_comments;
 mod docs;
@@ -333,6 +335,44 @@ impl Analysis {
         offset: TextSize,
     ) -> Cancellable<Option<navigation::NavigationTarget>> {
         self.with_db(|db| navigation::goto_definition(db, file, offset))
+    }
+
+    /// The declarations in the flow's catalog or topology of the name at
+    /// `offset` ([`cross_file::definition`]).
+    pub fn companion_definition(
+        &self,
+        file: SourceFile,
+        offset: TextSize,
+    ) -> Cancellable<Vec<cross_file::CompanionTarget>> {
+        self.with_db(|db| cross_file::definition(db, file, offset))
+    }
+
+    /// The path and text of a catalog or topology (a catalog that is not
+    /// UTF-8 read lossily: it declares nothing to point at anyway).
+    pub fn companion_source(
+        &self,
+        companion: cross_file::Companion,
+    ) -> Cancellable<(PathBuf, String)> {
+        self.with_db(|db| match companion {
+            cross_file::Companion::Catalog(catalog) => (
+                catalog.path(db).clone(),
+                String::from_utf8_lossy(catalog.bytes(db)).into_owned(),
+            ),
+            cross_file::Companion::Topology(topology) => {
+                (topology.path(db).clone(), topology.text(db).clone())
+            }
+        })
+    }
+
+    /// The path of the package catalog a flow is checked against, if any.
+    pub fn flow_catalog_path(&self, file: SourceFile) -> Cancellable<Option<PathBuf>> {
+        self.with_db(|db| file.catalog(db).map(|catalog| catalog.path(db).clone()))
+    }
+
+    /// The package names after `runs` of the steps of `file` that run
+    /// package `name`.
+    pub fn package_uses(&self, file: SourceFile, name: &str) -> Cancellable<Vec<TextRange>> {
+        self.with_db(|db| cross_file::package_uses(db, file, name))
     }
 
     pub fn references(

@@ -27,8 +27,14 @@ pub enum SymbolKind {
     File,
     /// `[flow:key = value]`
     FlowAttribute,
-    /// A parameter of a step.
+    /// A parameter of a step, or of a package in a catalog.
     Parameter,
+    /// A `[[package]]` of a catalog.
+    Package,
+    /// A `[[package.output]]` of a catalog.
+    Output,
+    /// A worker description of a topology.
+    WorkerType,
 }
 
 /// One entry of a document's outline.
@@ -184,6 +190,9 @@ pub struct StepSymbol<R = TextRange> {
     pub kind: SymbolKind,
     /// The step's name.
     pub range: R,
+    /// The compound package name after `runs`, and its range (for the
+    /// package's references from a catalog).
+    pub package: Option<(String, R)>,
 }
 
 impl<R> FlowSymbols<R> {
@@ -198,6 +207,7 @@ impl<R> FlowSymbols<R> {
                     name: step.name,
                     kind: step.kind,
                     range: f(step.range),
+                    package: step.package.map(|(name, range)| (name, f(range))),
                 })
                 .collect(),
         }
@@ -214,6 +224,10 @@ pub fn flow_symbols(db: &dyn Db, file: SourceFile) -> FlowSymbols {
         .filter_map(|(i, step)| {
             let name = step.name.as_deref()?;
             let range = range_of(db, file, Anchor::StepName(StepId(i as u32)))?;
+            let package = step.package.as_deref().and_then(|package| {
+                let range = range_of(db, file, Anchor::Package(StepId(i as u32)))?;
+                Some((package.to_string(), range))
+            });
             Some(StepSymbol {
                 name: name.to_string(),
                 kind: if step.long_running {
@@ -222,6 +236,7 @@ pub fn flow_symbols(db: &dyn Db, file: SourceFile) -> FlowSymbols {
                     SymbolKind::Step
                 },
                 range,
+                package,
             })
         })
         .collect();

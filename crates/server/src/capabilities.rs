@@ -229,6 +229,10 @@ pub fn server_capabilities(client: &ClientCapabilities) -> ServerCapabilities {
             false => OneOf::Left(true),
         }),
         document_symbol_provider: Some(OneOf::Left(true)),
+        document_link_provider: Some(DocumentLinkOptions {
+            resolve_provider: Some(false),
+            work_done_progress_options: Default::default(),
+        }),
         workspace_symbol_provider: Some(OneOf::Left(true)),
         semantic_tokens_provider: client.relative_semantic_tokens.then(|| {
             SemanticTokensServerCapabilities::SemanticTokensOptions(SemanticTokensOptions {

@@ -341,23 +341,50 @@ fn completion_item(
 }
 
 /// A link when the client takes links, else the location of the name.
+/// Where a definition is, in the protocol's terms.
+pub struct Target {
+    pub uri: lsp::Uri,
+    pub full_range: lsp::Range,
+    pub focus_range: lsp::Range,
+}
+
+impl Target {
+    pub fn of(lines: &Lines<'_>, uri: &lsp::Uri, target: &navigation::NavigationTarget) -> Target {
+        Target {
+            uri: uri.clone(),
+            full_range: lines.range(target.full_range),
+            focus_range: lines.range(target.focus_range),
+        }
+    }
+}
+
+/// Links when the client takes them, else locations (one as a scalar).
 pub fn definition(
-    lines: &Lines<'_>,
     client: &ClientCapabilities,
-    uri: &lsp::Uri,
-    target: navigation::NavigationTarget,
+    targets: Vec<Target>,
 ) -> lsp::GotoDefinitionResponse {
     match client.definition_links {
-        true => lsp::GotoDefinitionResponse::Link(vec![lsp::LocationLink {
-            origin_selection_range: None,
-            target_uri: uri.clone(),
-            target_range: lines.range(target.full_range),
-            target_selection_range: lines.range(target.focus_range),
-        }]),
-        false => lsp::GotoDefinitionResponse::Scalar(lsp::Location::new(
-            uri.clone(),
-            lines.range(target.focus_range),
-        )),
+        true => lsp::GotoDefinitionResponse::Link(
+            targets
+                .into_iter()
+                .map(|target| lsp::LocationLink {
+                    origin_selection_range: None,
+                    target_uri: target.uri,
+                    target_range: target.full_range,
+                    target_selection_range: target.focus_range,
+                })
+                .collect(),
+        ),
+        false => {
+            let mut locations: Vec<lsp::Location> = targets
+                .into_iter()
+                .map(|target| lsp::Location::new(target.uri, target.focus_range))
+                .collect();
+            match locations.len() {
+                1 => lsp::GotoDefinitionResponse::Scalar(locations.remove(0)),
+                _ => lsp::GotoDefinitionResponse::Array(locations),
+            }
+        }
     }
 }
 
@@ -416,6 +443,9 @@ fn symbol_kinds(kind: symbols::SymbolKind) -> &'static [lsp::SymbolKind] {
         K::File => &[lsp::SymbolKind::FILE],
         K::FlowAttribute => &[lsp::SymbolKind::PROPERTY],
         K::Parameter => &[lsp::SymbolKind::VARIABLE],
+        K::Package => &[lsp::SymbolKind::MODULE],
+        K::Output => &[lsp::SymbolKind::FILE],
+        K::WorkerType => &[lsp::SymbolKind::CLASS],
     }
 }
 

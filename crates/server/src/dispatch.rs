@@ -19,7 +19,7 @@ use tower_lsp_server::jsonrpc::{self, ErrorCode};
 use tower_lsp_server::ls_types::{self as lsp, request::Request};
 
 use crate::state::{DocumentSnapshot, SharedState, WorkspaceSnapshot};
-use crate::workspace;
+use crate::workspace::{self, CompanionSnapshot};
 
 /// Why a handler gave no result.
 pub enum HandlerError {
@@ -144,6 +144,7 @@ document_params! {
     lsp::CallHierarchyPrepareParams => |p| p.text_document_position_params.text_document.uri;
     lsp::CallHierarchyIncomingCallsParams => |p| p.item.uri;
     lsp::CallHierarchyOutgoingCallsParams => |p| p.item.uri;
+    lsp::DocumentLinkParams => |p| p.text_document.uri;
     crate::lsp_ext::GraphParams => |p| p.text_document.uri;
     crate::lsp_ext::ExportParams => |p| p.text_document.uri;
     crate::lsp_ext::ShowDependentsArguments => |p| p.0;
@@ -180,6 +181,25 @@ where
     };
     let cancel = snapshot.analysis.cancellation_token();
     run_blocking(R::METHOD, cancel, move || handler(&snapshot, params)).await
+}
+
+/// Answers request `R` about a package catalog, a topology or an
+/// `easyflow.toml` with `handler` (`workspace::companion_snapshot`); gives
+/// the params back when the document is none of those.
+pub async fn on_companion<R>(
+    state: &SharedState,
+    params: R::Params,
+    handler: fn(&CompanionSnapshot, R::Params) -> HandlerResult<R::Result>,
+) -> Result<jsonrpc::Result<R::Result>, R::Params>
+where
+    R: Request,
+    R::Params: DocumentParams,
+{
+    let Some(snapshot) = workspace::companion_snapshot(state, params.uri()) else {
+        return Err(params);
+    };
+    let cancel = snapshot.flows.analysis.cancellation_token();
+    Ok(run_blocking(R::METHOD, cancel, move || handler(&snapshot, params)).await)
 }
 
 /// Answers request `R` about the whole workspace with `handler`.

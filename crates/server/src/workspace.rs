@@ -499,3 +499,122 @@ pub async fn index(state: &SharedState, client: &Client) {
     skipped.show().await;
     tracing::info!("indexed {} flows", paths.len());
 }
+
+/// What a request on a document that is no flow (a package catalog, a
+/// topology, an `easyflow.toml`) computes on: its text, and what finding
+/// the flows of the workspace that use it needs.
+pub struct CompanionSnapshot {
+    pub kind: FileKind,
+    pub path: PathBuf,
+    pub uri: lsp::Uri,
+    pub text: SourceText,
+    pub lines: Arc<LineIndex>,
+    pub client: crate::capabilities::ClientCapabilities,
+    /// The flows: those in the analysis, and the symbols of the others.
+    pub flows: crate::state::WorkspaceSnapshot,
+    workspace: Workspace,
+    files: OpenTexts,
+    topologies: Vec<PathBuf>,
+    catalogs: Vec<PathBuf>,
+}
+
+impl CompanionSnapshot {
+    pub fn lines(&self) -> crate::convert::Lines<'_> {
+        crate::convert::Lines {
+            index: &self.lines,
+            text: &self.text,
+            encoding: self.client.encoding,
+        }
+    }
+
+    /// A loader over the editor's view of the disk, for discovery of the
+    /// flows' catalogs (those loaded already are not read again).
+    pub fn loader(&self) -> Loader<'_> {
+        Loader::new(self.workspace.clone(), &self.files)
+            .with_loaded(self.topologies.clone(), self.catalogs.clone())
+    }
+}
+
+/// A snapshot for a request on the document at `uri` when it is a package
+/// catalog, a topology or an `easyflow.toml`: the open document, or the
+/// file read from the disk. `None` for a flow, or anything else.
+pub fn companion_snapshot(state: &SharedState, uri: &lsp::Uri) -> Option<CompanionSnapshot> {
+    let (path, kind) = companion_kind(state, uri)?;
+    let (open, skipped) = {
+        let state = state.lock();
+        let open = state
+            .documents
+            .get(uri)
+            .map(|document| (document.text.clone(), document.lines.clone()));
+        (open, state.skipped.clone())
+    };
+    let (text, lines) = match open {
+        Some(open) => open,
+        None => {
+            let text = read_logged(&skipped, &path, kind).ok()?;
+            let lines = Arc::new(LineIndex::new(&text));
+            (SourceText::from(text), lines)
+        }
+    };
+    let state = state.lock();
+    Some(CompanionSnapshot {
+        kind,
+        path,
+        uri: uri.clone(),
+        text,
+        lines,
+        client: state.client,
+        flows: state.workspace_snapshot(),
+        workspace: state.workspace(),
+        files: OpenTexts::of(&state),
+        topologies: state.topologies.keys().cloned().collect(),
+        catalogs: state.catalogs.keys().cloned().collect(),
+    })
+}
+
+/// The path of the document at `uri` and what it is, when it is a package
+/// catalog, a topology or an `easyflow.toml`: an open document's kind, or
+/// what its name or its use says; a catalog that no flow loaded yet may
+/// also be the one the setting or the `easyflow.toml` above it names.
+pub fn companion_kind(state: &SharedState, uri: &lsp::Uri) -> Option<(PathBuf, FileKind)> {
+    let path = path_of(uri)?;
+    let kind = {
+        let state = state.lock();
+        match state.documents.get(uri) {
+            Some(document) => Some(document.kind),
+            None => state.kind_of(&path).or_else(|| {
+                (state.catalog_setting().as_deref() == Some(path.as_path()))
+                    .then_some(FileKind::Catalog)
+            }),
+        }
+    };
+    let kind = match kind {
+        Some(kind) => kind,
+        None if named_as_catalog(&path) => FileKind::Catalog,
+        None => return None,
+    };
+    (kind != FileKind::Flow).then_some((path, kind))
+}
+
+/// Whether `path` is a `.toml` that the nearest `easyflow.toml` above it
+/// names as its package catalog (reads the disk).
+pub fn named_as_catalog(path: &Path) -> bool {
+    if FileKind::by_name(path) != Some(FileKind::Catalog) {
+        return false;
+    }
+    let Some(config_path) = easyflow_project::discovery::nearest(
+        path,
+        easyflow_project::config::CONFIG_FILE_NAME,
+        FileKind::Config,
+        &Disk,
+        &mut Vec::new(),
+    ) else {
+        return false;
+    };
+    let Ok(text) = disk::read(&config_path, FileKind::Config) else {
+        return false;
+    };
+    let config = easyflow_project::config::parse_config(&text);
+    easyflow_project::discovery::configured(&config_path, &config, FileKind::Catalog).as_deref()
+        == Some(path)
+}

@@ -8,7 +8,10 @@
 //! changes, allow comments typed (a key at a time) and deleted, and project folders on the disk whose `easyflow.toml`,
 //! topologies and catalogs are anything (folders, missing, outside the
 //! workspace, any reader's test case), requested on through a closed
-//! flow. The invariants:
+//! flow (sometimes one that runs the catalogs' packages and asks for the
+//! topologies' capabilities) and through the `easyflow.toml`, topology and
+//! catalog themselves, closed or opened (hover, definition, references,
+//! symbols, document links). The invariants:
 //!
 //! - the server never crashes, hangs or writes anything but protocol
 //!   messages to stdout (the client in `support` fails on anything else);
@@ -413,7 +416,27 @@ impl Session<'_> {
 
     /// A random request at random positions of `text`, the text of `uri`.
     fn request_on(&mut self, uri: String, text: &str) {
-        let (line, character) = self.position(text);
+        let kind = self.rng.u8(..25);
+        self.request_of_kind(uri, text, kind, None);
+    }
+
+    /// A position on or at the edge of one of `needles` in `text`, when it
+    /// has one: where cross-file requests find something.
+    fn aimed_position(&mut self, text: &str, needles: &[&str]) -> Option<(u32, u32)> {
+        let needle = pick(&mut self.rng, needles);
+        let found: Vec<usize> = text.match_indices(needle).map(|(i, _)| i).collect();
+        let at = *found.get(self.rng.usize(..found.len().max(1)))?;
+        let mut offset = at + self.rng.usize(..=needle.len());
+        while !text.is_char_boundary(offset) {
+            offset -= 1;
+        }
+        Some(position_of(text, offset, self.encoding))
+    }
+
+    /// A request of kind `kind` (see the match below) at random positions
+    /// of `text`, the text of `uri`.
+    fn request_of_kind(&mut self, uri: String, text: &str, kind: u8, at: Option<(u32, u32)>) {
+        let (line, character) = at.unwrap_or_else(|| self.position(text));
         let position = json!({"line": line, "character": character});
         let (end_line, end_character) = self.position(text);
         let (start, end) = if (end_line, end_character) < (line, character) {
@@ -430,7 +453,7 @@ impl Session<'_> {
         let range = json!({"start": start, "end": end});
         let document = json!({"uri": uri.clone()});
         let at = json!({"textDocument": document, "position": position});
-        let (method, params): (&'static str, Value) = match self.rng.u8(..25) {
+        let (method, params): (&'static str, Value) = match kind {
             0 => ("textDocument/hover", at),
             1 => ("textDocument/completion", at),
             2 => ("textDocument/definition", at),
@@ -501,6 +524,10 @@ impl Session<'_> {
                 json!({"textDocument": document, "to": pick(&mut self.rng, &["diet", "workload", "model", "svg"])}),
             ),
             22 => (
+                "textDocument/documentLink",
+                json!({"textDocument": document}),
+            ),
+            23 => (
                 "textDocument/codeAction",
                 json!({"textDocument": document, "range": range, "context": {
                     "diagnostics": [],
@@ -508,7 +535,7 @@ impl Session<'_> {
                     "triggerKind": self.rng.u8(1..3),
                 }}),
             ),
-            23 => (
+            24 => (
                 "workspace/executeCommand",
                 json!({"command": "easyflow.showDependents", "arguments": [uri.clone(), position, []]}),
             ),
@@ -654,7 +681,12 @@ impl Session<'_> {
         }
         let flow = dir.join("closed.flow");
         let kind = if flow.exists() { 2 } else { 1 };
-        let text = self.some_text(seeds);
+        let text = match self.rng.u8(..3) {
+            // Names the catalogs and topologies declare, for definitions
+            // into them.
+            0 => PROJECT_FLOW.to_string(),
+            _ => self.some_text(seeds),
+        };
         self.write_file(&flow, &text);
         changes.push(json!({"uri": uri(&flow), "type": kind}));
         self.trace.push(format!(
@@ -671,7 +703,79 @@ impl Session<'_> {
             .entry(flow.clone())
             .or_default()
             .push(text.clone());
-        self.request_on(flow, &text);
+        match self.rng.bool() {
+            true => self.request_on(flow, &text),
+            // Definitions and references into the catalog and topology.
+            false => {
+                let at = self.aimed_position(
+                    &text,
+                    &["ORCA.DFT", "charge", "geometry", "compute", "GPU", "load"],
+                );
+                let kind = pick(&mut self.rng, &["2", "0", "3"]).parse().unwrap();
+                self.request_of_kind(flow, &text, kind, at);
+            }
+        }
+        self.companion_requests(&dir);
+    }
+
+    /// Requests on one of the project's `easyflow.toml`, topology and
+    /// catalog (as they are on the disk): closed, or opened for them and
+    /// closed after. Mostly the requests these documents answer, some of
+    /// any kind.
+    fn companion_requests(&mut self, dir: &Path) {
+        let names = ["easyflow.toml", "site.topology", "packages.toml"];
+        let path = dir.join(pick(&mut self.rng, &names));
+        let Ok(text) = std::fs::read_to_string(&path) else {
+            return;
+        };
+        let uri = uri(&path);
+        self.texts
+            .entry(uri.clone())
+            .or_default()
+            .push(text.clone());
+        let open = self.rng.bool();
+        if open {
+            let language = match path.extension().and_then(|e| e.to_str()) {
+                Some("topology") => "easyflow-topology",
+                _ => "toml",
+            };
+            self.trace.push(format!("open companion {uri}"));
+            self.server.notify(
+                "textDocument/didOpen",
+                json!({"textDocument": {"uri": uri, "languageId": language, "version": 0, "text": text}}),
+            );
+        }
+        for _ in 0..self.rng.usize(1..4) {
+            // Hover, definition, references, symbols, links; or any.
+            let kind = match self.rng.u8(..6) {
+                0 => 0,
+                1 => 2,
+                2 => 3,
+                3 => 6,
+                4 => 22,
+                _ => self.rng.u8(..25),
+            };
+            let at = match self.rng.bool() {
+                true => self.aimed_position(
+                    &text,
+                    &["name = \"", "compute", "GPU", "topology = ", "catalog = "],
+                ),
+                false => None,
+            };
+            self.request_of_kind(
+                uri.clone(),
+                &text,
+                kind,
+                at.map(|(line, character)| (line, character + 1)),
+            );
+        }
+        if open {
+            self.trace.push(format!("close companion {uri}"));
+            self.server.notify(
+                "textDocument/didClose",
+                json!({"textDocument": {"uri": uri}}),
+            );
+        }
     }
 
     /// Writes a file of the session, which the server must not have written.
@@ -854,6 +958,10 @@ impl Session<'_> {
     }
 }
 
+/// A project's closed flow that uses what its catalogs and topologies
+/// declare: packages, parameters, an output and capabilities.
+const PROJECT_FLOW: &str = "require m;\n[requires = \"compute+GPU\"]\nstep A runs ORCA.DFT (input = m, charge = 1, method = \"PBE0\");\nstep B runs Vis.Mesh (data = A.outs[\"geometry.xyz\"]);\n[requires = [\"IO\", \"load\"]]\nstep C runs ORCA.DFT (input = B);\n";
+
 /// The project folder of the session named `name` (`sN`), in `dir`.
 fn project_folder(dir: &Path, name: &str) -> PathBuf {
     dir.join(format!("{name}-project"))
@@ -901,6 +1009,7 @@ fn well_formed(method: &str, result: &Value) -> Result<(), String> {
         >(result.clone())
         .map(drop)
         .map_err(|error| format!("not the locations of easyflow.showDependents: {error}")),
+        "textDocument/documentLink" => typed::<lsp::DocumentLinkRequest>(result),
         "easyflow/graph" => fields(&["nodes", "edges", "unresolved", "levels"]),
         "easyflow/export" => fields(&["text"]),
         _ => Err(format!("no result type known for {method}")),
@@ -954,6 +1063,11 @@ fn results_are_checked_against_their_methods_types() {
         Ok(())
     );
     assert!(fix_all_edits_are_disjoint(&fix_all(json!([edit(0, 0, 2), edit(0, 2, 3)]))).is_err());
+    assert!(well_formed("textDocument/documentLink", &json!([{"target": 1}])).is_err());
+    assert_eq!(
+        well_formed("textDocument/documentLink", &Value::Null),
+        Ok(())
+    );
 }
 
 /// The texts a project's topology and catalog get: every test case of

@@ -1,10 +1,10 @@
 // The extension in a real VS Code: code-server 4.139 (VS Code 1.139) with the
 // packaged VSIX installed, driven in Debian's headless Chromium. It checks
 // what a user sees in e2e/workspace: diagnostics, language features, the
-// status bar, the graph view, a package catalog, a settings change, the
-// dependents lens (the references view), the export command, the run command
-// (with engine stubs on code-server's PATH that record how `easyflow run`
-// calls them) and formatting.
+// status bar, the graph view, a package catalog (and go to definition into
+// it), a settings change, the dependents lens (the references view), the
+// export command, the run command (with engine stubs on code-server's PATH
+// that record how `easyflow run` calls them) and formatting.
 //
 // Run by scripts/e2e.sh (which installs code-server and builds this file):
 //   CODE_SERVER_DIR   where scripts/code-server.sh installed code-server
@@ -319,6 +319,18 @@ check("go to definition jumps from a reference to the step", async () => {
   await workbench.goTo(reference.line, reference.column);
   await workbench.page.keyboard.press("F12");
   await workbench.waitForCursor(at(PIPELINE, "step Simulate", 5), "the cursor on the name of step Simulate");
+});
+
+check("go to definition from a package name opens the catalog at its entry", async () => {
+  await workbench.openFile("pipeline.flow");
+  const pkg = at(PIPELINE, "Solver.Run", 3);
+  await workbench.goTo(pkg.line, pkg.column);
+  await workbench.page.keyboard.press("F12");
+  await workbench.waitForActiveEditor("easyflow-packages.toml");
+  const catalog = readFileSync(join(fixture, "easyflow-packages.toml"), "utf8");
+  // The selection of the definition: its `name` value, from its start.
+  await workbench.waitForCursor(at(catalog, '"Solver.Run"'), "the cursor on the name of package Solver.Run in the catalog");
+  await workbench.screenshot("definition-in-catalog");
 });
 
 check("a quick fix adds the missing `require`", async () => {

@@ -74,6 +74,11 @@ for (const grammar of GRAMMARS.filter((g) => !missing.includes(g))) {
 // The server links each diagnostic's code to this file when it is installed
 // beside it (`<extension>/docs/diagnostics.md` for `<extension>/server/easyflow-ls`).
 copy(join(repo, "docs", "diagnostics.md"), join(root, "docs", "diagnostics.md"));
+// The JSON Schemas of easyflow.toml and the package catalog, contributed to
+// Even Better TOML (`tomlValidation` in package.json).
+for (const schema of ["easyflow.schema.json", "easyflow-packages.schema.json"]) {
+  copy(join(repo, "schemas", schema), join(root, "schemas", schema));
+}
 
 /** The `*.test.ts` files of `dir` (each with what it imports) into out/<dir>/, for `node --test`. */
 function buildTests(dir) {

@@ -1,9 +1,12 @@
 //! The route table: every method the server answers, and its handler.
 //! tower-lsp calls one trait method per standard method; each is one line
-//! here. Requests about a document go through `dispatch::on_document` with a
-//! handler of `requests.rs`; custom requests (`lsp_ext.rs`) are routed in
-//! [`service`].
+//! here. Requests about a flow go through `dispatch::on_document` with a
+//! handler of `requests.rs`; those about a catalog, a topology or an
+//! `easyflow.toml` (hover, symbols, references, links) first through
+//! `dispatch::on_companion` with a handler of `companion.rs`; custom
+//! requests (`lsp_ext.rs`) are routed in [`service`].
 
+mod companion;
 mod notifications;
 mod requests;
 
@@ -12,7 +15,7 @@ use tower_lsp_server::ls_types::request::{self as request, Request};
 use tower_lsp_server::ls_types::*;
 use tower_lsp_server::{ClientSocket, LanguageServer, LspService};
 
-use crate::dispatch::{on_document, on_workspace};
+use crate::dispatch::{on_companion, on_document, on_workspace};
 use crate::lsp_ext::{self, ExportParams, ExportResult, GraphParams, GraphResult};
 use crate::server::Server;
 use crate::transport::OpenedTexts;
@@ -31,6 +34,19 @@ pub fn service(opened: OpenedTexts) -> (LspService<Server>, ClientSocket) {
 }
 
 impl Server {
+    /// Waits, within reason, for the workspace's flows to be read and for
+    /// the flows closed before now to be indexed: requests over the whole
+    /// workspace need them.
+    async fn wait_for_index(&self) {
+        let mut indexed = self.indexed.subscribe();
+        let mut reloading = self.reloading.subscribe();
+        let _ = tokio::time::timeout(INDEX_WAIT, async {
+            let _ = indexed.wait_for(|done| *done).await;
+            let _ = reloading.wait_for(|&flows| flows == 0).await;
+        })
+        .await;
+    }
+
     async fn graph(&self, params: GraphParams) -> jsonrpc::Result<Option<GraphResult>> {
         on_document::<lsp_ext::GraphRequest>(&self.state, params, requests::graph).await
     }
@@ -92,6 +108,16 @@ impl LanguageServer for Server {
     }
 
     async fn hover(&self, params: HoverParams) -> jsonrpc::Result<Option<Hover>> {
+        let params = match on_companion::<request::HoverRequest>(
+            &self.state,
+            params,
+            companion::hover,
+        )
+        .await
+        {
+            Ok(answer) => return answer,
+            Err(params) => params,
+        };
         on_document::<request::HoverRequest>(&self.state, params, requests::hover).await
     }
 
@@ -118,7 +144,39 @@ impl LanguageServer for Server {
     }
 
     async fn references(&self, params: ReferenceParams) -> jsonrpc::Result<Option<Vec<Location>>> {
+        // From a catalog: the flows of the whole workspace.
+        if crate::workspace::companion_kind(
+            &self.state,
+            &params.text_document_position.text_document.uri,
+        )
+        .is_some()
+        {
+            self.wait_for_index().await;
+        }
+        let params =
+            match on_companion::<request::References>(&self.state, params, companion::references)
+                .await
+            {
+                Ok(answer) => return answer,
+                Err(params) => params,
+            };
         on_document::<request::References>(&self.state, params, requests::references).await
+    }
+
+    async fn document_link(
+        &self,
+        params: DocumentLinkParams,
+    ) -> jsonrpc::Result<Option<Vec<DocumentLink>>> {
+        match on_companion::<request::DocumentLinkRequest>(
+            &self.state,
+            params,
+            companion::document_link,
+        )
+        .await
+        {
+            Ok(answer) => answer,
+            Err(_) => Ok(None),
+        }
     }
 
     async fn document_highlight(
@@ -149,6 +207,16 @@ impl LanguageServer for Server {
         &self,
         params: DocumentSymbolParams,
     ) -> jsonrpc::Result<Option<DocumentSymbolResponse>> {
+        let params = match on_companion::<request::DocumentSymbolRequest>(
+            &self.state,
+            params,
+            companion::document_symbol,
+        )
+        .await
+        {
+            Ok(answer) => return answer,
+            Err(params) => params,
+        };
         on_document::<request::DocumentSymbolRequest>(
             &self.state,
             params,
@@ -161,15 +229,7 @@ impl LanguageServer for Server {
         &self,
         params: WorkspaceSymbolParams,
     ) -> jsonrpc::Result<Option<WorkspaceSymbolResponse>> {
-        // Workspace symbols need the index, and the symbols of the flows
-        // closed before this request: wait for them, within reason.
-        let mut indexed = self.indexed.subscribe();
-        let mut reloading = self.reloading.subscribe();
-        let _ = tokio::time::timeout(INDEX_WAIT, async {
-            let _ = indexed.wait_for(|done| *done).await;
-            let _ = reloading.wait_for(|&flows| flows == 0).await;
-        })
-        .await;
+        self.wait_for_index().await;
         on_workspace::<request::WorkspaceSymbolRequest>(
             &self.state,
             params,

@@ -44,9 +44,15 @@ pub fn did_open(server: &Server, params: DidOpenTextDocumentParams) {
     };
     let lines = Arc::new(LineIndex::new(&text));
     let text = SourceText::from(text);
+    // Read before the lock: a catalog no flow has loaded yet, named by the
+    // `easyflow.toml` above it.
+    let named_catalog = workspace::named_as_catalog(&path);
     let flow = {
         let mut state = server.state.lock();
-        let Some(kind) = state.kind_of(&path) else {
+        let Some(kind) = state
+            .kind_of(&path)
+            .or(named_catalog.then_some(FileKind::Catalog))
+        else {
             return;
         };
         state.documents.insert(

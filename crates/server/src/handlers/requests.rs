@@ -7,7 +7,7 @@ use std::path::PathBuf;
 
 use easyflow_ide::call_hierarchy::CallItem;
 use easyflow_ide::symbols::{FlowSymbols, search_symbols};
-use easyflow_ide::{Cancellable, StepId, TextRange, TextSize};
+use easyflow_ide::{Cancellable, SourceText, StepId, TextRange, TextSize};
 use tower_lsp_server::jsonrpc;
 use tower_lsp_server::ls_types::*;
 
@@ -16,6 +16,7 @@ use crate::capabilities::{
 };
 use crate::convert;
 use crate::dispatch::{HandlerError, HandlerResult, on_document};
+use crate::line_index::LineIndex;
 use crate::lsp_ext::{
     ExportParams, ExportResult, GraphParams, GraphResult, SHOW_DEPENDENTS_COMMAND,
     ShowDependentsArguments, ShowDependentsRequest,
@@ -92,8 +93,35 @@ pub fn definition(
     params: GotoDefinitionParams,
 ) -> HandlerResult<Option<GotoDefinitionResponse>> {
     let offset = s.offset(params.text_document_position_params.position);
-    let target = s.analysis.goto_definition(s.file, offset)?;
-    Ok(target.map(|target| convert::definition(&s.lines(), &s.client, &s.uri, target)))
+    if let Some(target) = s.analysis.goto_definition(s.file, offset)? {
+        let target = convert::Target::of(&s.lines(), &s.uri, &target);
+        return Ok(Some(convert::definition(&s.client, vec![target])));
+    }
+    // A name the flow's catalog or topology declares.
+    let targets = s.analysis.companion_definition(s.file, offset)?;
+    let Some(first) = targets.first() else {
+        return Ok(None);
+    };
+    let (path, text) = s.analysis.companion_source(first.companion)?;
+    let Some(uri) = Uri::from_file_path(&path) else {
+        return Ok(None);
+    };
+    let index = LineIndex::new(&text);
+    let text = SourceText::from(text);
+    let lines = convert::Lines {
+        index: &index,
+        text: &text,
+        encoding: s.client.encoding,
+    };
+    let targets = targets
+        .iter()
+        .map(|target| convert::Target {
+            uri: uri.clone(),
+            full_range: lines.range(target.full_range),
+            focus_range: lines.range(target.focus_range),
+        })
+        .collect();
+    Ok(Some(convert::definition(&s.client, targets)))
 }
 
 pub fn references(

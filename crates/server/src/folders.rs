@@ -77,8 +77,9 @@ pub fn did_change(server: &Server, params: lsp::DidChangeWorkspaceFoldersParams)
 /// Asks the client for each workspace folder's settings, when it answers
 /// `workspace/configuration`, and applies the answers: every open flow is
 /// configured and checked again, and the path settings that name no file
-/// are said. Returns whether any folder's settings changed. A request to
-/// the client: spawned, never awaited in a notification handler.
+/// are said. Returns whether any folder's path settings changed (and so
+/// were said). A request to the client: spawned, never awaited in a
+/// notification handler.
 pub async fn ask_configuration(server: &Server) -> bool {
     let (folders, generation) = {
         let mut state = server.state.lock();
@@ -102,33 +103,37 @@ pub async fn ask_configuration(server: &Server) -> bool {
             Vec::new()
         }
     };
-    let changed = {
+    let (changed, paths_changed) = {
         let mut state = server.state.lock();
         if state.configuration_asked != generation {
             return false; // asked again since: the later answer wins
         }
-        let mut changed = false;
+        let (mut changed, mut paths_changed) = (false, false);
         // A folder not answered (a short list, an error) falls back to the
         // global settings, as one answered `null`.
         for (i, root) in folders.iter().enumerate() {
             if !state.workspace_folders.contains(root) {
                 continue; // removed meanwhile
             }
-            let answer = answers.get(i).filter(|a| a.is_object()).cloned();
-            let before = match answer {
+            let before = state.folder_settings(root);
+            match answers.get(i).filter(|a| a.is_object()) {
                 Some(answer) => state.folder_answers.insert(root.clone(), answer.clone()),
                 None => state.folder_answers.remove(root),
             };
-            changed |= before.as_ref() != state.folder_answers.get(root);
+            let after = state.folder_settings(root);
+            changed |= after != before;
+            paths_changed |= after.paths() != before.paths();
         }
-        changed
+        (changed, paths_changed)
     };
     if changed {
         tracing::info!("the workspace folders' settings changed");
-        settings_changed(server, true);
-        path_settings::warn_missing(server).await;
+        settings_changed(server, paths_changed);
+        if paths_changed {
+            path_settings::warn_missing(server).await;
+        }
     }
-    changed
+    paths_changed
 }
 
 /// After settings changed (the global ones, or a folder's): configures the

@@ -26,16 +26,22 @@ pub fn did_change(server: &Server, params: lsp::DidChangeWorkspaceFoldersParams)
         list.iter().filter_map(|f| path_of(&f.uri)).collect()
     };
     let removed = folders(&params.event.removed);
-    let mut added = folders(&params.event.added);
+    let mut added: Vec<PathBuf> = Vec::new();
     {
         let mut state = server.state.lock();
-        state.workspace_folders.retain(|root| !removed.contains(root));
+        state
+            .workspace_folders
+            .retain(|root| !removed.contains(root));
         for root in &removed {
             state.folder_answers.remove(root);
         }
-        added.retain(|root| !state.workspace_folders.contains(root));
-        added.dedup();
-        state.workspace_folders.extend(added.iter().cloned());
+        // A folder already there (or named twice) is not indexed again.
+        for root in folders(&params.event.added) {
+            if !state.workspace_folders.contains(&root) {
+                state.workspace_folders.push(root.clone());
+                added.push(root);
+            }
+        }
         // The flows no folder holds any more, unless open.
         let dropped: Vec<PathBuf> = state
             .indexed

@@ -412,7 +412,9 @@ impl State {
 
     /// Whether a workspace folder holds `path` (by the paths' names).
     pub fn in_workspace(&self, path: &Path) -> bool {
-        self.workspace_folders.iter().any(|root| path.starts_with(root))
+        self.workspace_folders
+            .iter()
+            .any(|root| path.starts_with(root))
     }
 
     /// The settings of the file at `path`: those of the innermost folder
@@ -455,10 +457,8 @@ impl State {
             text,
             lines,
             client: self.client,
-            settings: path_of(uri).map_or_else(
-                || self.global_settings(),
-                |path| self.settings_for(&path),
-            ),
+            settings: path_of(uri)
+                .map_or_else(|| self.global_settings(), |path| self.settings_for(&path)),
         }
     }
 
@@ -558,6 +558,50 @@ pub fn path_of(uri: &lsp::Uri) -> Option<PathBuf> {
 #[cfg(test)]
 mod tests {
     use super::*;
+
+    /// A folder's answer goes over the global settings key by key; `null`
+    /// and absent keys leave the global value; a relative path is taken
+    /// from the folder that gave it (a global one from the first folder);
+    /// a file gets the settings of the innermost folder that holds it.
+    #[test]
+    fn folder_settings_go_over_the_global_ones_key_by_key() {
+        let shared = SharedState::new(SkippedFiles::new(None));
+        let mut state = shared.lock();
+        state.workspace_folders = vec!["/w".into(), "/w/inner".into(), "/v".into()];
+        state.settings.update(&serde_json::json!({"easyflow": {
+            "topology": "site.topology", "catalog": "/p.toml", "codeLens": {"enable": false}
+        }}));
+        state.folder_answers.insert(
+            "/w/inner".into(),
+            serde_json::json!({"topology": "inner.topology", "catalog": null}),
+        );
+        state.folder_answers.insert(
+            "/v".into(),
+            serde_json::json!({"codeLens": {"enable": true}}),
+        );
+        let inner = state.settings_for(Path::new("/w/inner/a/x.flow"));
+        assert_eq!(inner.topology, Some("/w/inner/inner.topology".into()));
+        assert_eq!(inner.catalog, Some("/p.toml".into()));
+        assert!(!inner.code_lens);
+        let outer = state.settings_for(Path::new("/w/x.flow"));
+        assert_eq!(outer.topology, Some("/w/site.topology".into()));
+        let v = state.settings_for(Path::new("/v/x.flow"));
+        assert_eq!(v.topology, Some("/w/site.topology".into()));
+        assert!(v.code_lens);
+        assert_eq!(state.settings_for(Path::new("/elsewhere/x.flow")), outer);
+        let workspace = state.workspace();
+        assert_eq!(
+            workspace
+                .settings_for(Path::new("/w/inner/x.flow"))
+                .topology,
+            Some("/w/inner/inner.topology".into())
+        );
+        // An empty string unsets.
+        state
+            .folder_answers
+            .insert("/v".into(), serde_json::json!({"topology": ""}));
+        assert_eq!(state.settings_for(Path::new("/v/x.flow")).topology, None);
+    }
 
     /// Closed flows read for requests stay in the analysis only while they
     /// are among the last [`MAX_VISITED`]; the others keep their symbols.

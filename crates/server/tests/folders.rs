@@ -299,10 +299,7 @@ fn the_folders_settings_are_asked_again_when_the_configuration_changes() {
     server
         .folder_settings
         .insert(uri(&w.b), json!({"topology": "nowhere.topology"}));
-    server.notify(
-        "workspace/didChangeConfiguration",
-        json!({"settings": {}}),
-    );
+    server.notify("workspace/didChangeConfiguration", json!({"settings": {}}));
     let warning = server.wait_for(|m| m["method"] == "window/showMessage");
     let message = warning["params"]["message"].as_str().unwrap();
     assert!(

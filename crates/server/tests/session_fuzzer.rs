@@ -689,7 +689,11 @@ impl Session<'_> {
         self.write_file(&folder.join("packages.toml"), &catalog);
         let config = pick(
             &mut self.rng,
-            &["", "topology = \"site.topology\"\n", "topology = \"../x.topology\"\n"],
+            &[
+                "",
+                "topology = \"site.topology\"\n",
+                "topology = \"../x.topology\"\n",
+            ],
         );
         self.write_file(&folder.join("easyflow.toml"), config);
         let flow = folder.join("closed.flow");
@@ -702,7 +706,9 @@ impl Session<'_> {
             3 => json!({"topology": "no-such.topology", "inlayHints": {"instances": false}}),
             _ => json!({"easyflow.topology": "site.topology", "codeLens": {"enable": false}}),
         };
-        self.server.folder_settings.insert(uri(&folder), answer.clone());
+        self.server
+            .folder_settings
+            .insert(uri(&folder), answer.clone());
         let root_answer = match self.rng.u8(..3) {
             0 => Value::Null,
             1 => json!({}),
@@ -729,8 +735,10 @@ impl Session<'_> {
             "folders {event} answering {answer} (the first folder {root_answer}), {} {text:?}",
             flow.display()
         ));
-        self.server
-            .notify("workspace/didChangeWorkspaceFolders", json!({"event": event}));
+        self.server.notify(
+            "workspace/didChangeWorkspaceFolders",
+            json!({"event": event}),
+        );
         let flow = uri(&flow);
         self.texts
             .entry(flow.clone())
@@ -739,7 +747,8 @@ impl Session<'_> {
         self.request_on(flow, &text);
         let params = json!({"query": pick(&mut self.rng, &["", "S", "Train"])});
         let id = self.server.send_request("workspace/symbol", params.clone());
-        self.trace.push(format!("request {id} workspace/symbol {params}"));
+        self.trace
+            .push(format!("request {id} workspace/symbol {params}"));
         self.pending.push(Pending {
             id,
             method: "workspace/symbol",
@@ -778,8 +787,7 @@ impl Session<'_> {
                 let well_formed = params.is_ok_and(|params| {
                     !params.items.is_empty()
                         && params.items.iter().all(|item| {
-                            item.section.as_deref() == Some("easyflow")
-                                && item.scope_uri.is_some()
+                            item.section.as_deref() == Some("easyflow") && item.scope_uri.is_some()
                         })
                 });
                 if !well_formed {

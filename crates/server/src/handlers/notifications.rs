@@ -15,8 +15,8 @@ use easyflow_project::FileKind;
 use tower_lsp_server::ls_types::*;
 
 use crate::convert::Lines;
-use crate::line_index::LineIndex;
 use crate::folders;
+use crate::line_index::LineIndex;
 use crate::path_settings;
 use crate::server::Server;
 use crate::state::{Document, path_of};

@@ -183,23 +183,32 @@ fn two_folders() -> TwoFolders {
     }
 }
 
+impl TwoFolders {
+    /// A server on both folders, whose client answers `answers` (a's, b's)
+    /// for the folders' settings and states `capabilities`; the global
+    /// topology in `initializationOptions`.
+    fn server(&self, answers: [Value; 2], capabilities: Value) -> Server {
+        let mut server = Server::start();
+        for (folder, answer) in [&self.a, &self.b].into_iter().zip(answers) {
+            server.folder_settings.insert(uri(folder), answer);
+        }
+        let options = json!({"easyflow": {"topology": self.global.to_str().unwrap()}});
+        initialize(&mut server, &[&self.a, &self.b], capabilities, options);
+        server
+    }
+}
+
 #[test]
 fn each_folder_gets_its_own_topology() {
     let w = two_folders();
-    let mut server = Server::start();
     // A relative path in a folder's answer is taken from that folder:
     // `cpu.topology` exists only in b.
-    server
-        .folder_settings
-        .insert(uri(&w.a), json!({"topology": "gpu.topology"}));
-    server
-        .folder_settings
-        .insert(uri(&w.b), json!({"topology": "cpu.topology"}));
-    initialize(
-        &mut server,
-        &[&w.a, &w.b],
+    let mut server = w.server(
+        [
+            json!({"topology": "gpu.topology"}),
+            json!({"topology": "cpu.topology"}),
+        ],
         full_client(),
-        json!({"easyflow": {"topology": w.global.to_str().unwrap()}}),
     );
     let in_a = server.open(&w.a.join("train.flow"), GPU_FLOW);
     let in_b = server.open(&w.b.join("train.flow"), GPU_FLOW);
@@ -225,13 +234,8 @@ fn each_folder_gets_its_own_topology() {
 #[test]
 fn a_null_answer_and_a_client_without_configuration_get_the_global_settings() {
     let w = two_folders();
-    let mut server = Server::start();
-    server
-        .folder_settings
-        .insert(uri(&w.a), json!({"topology": "gpu.topology"}));
-    server.folder_settings.insert(uri(&w.b), Value::Null);
-    let options = json!({"easyflow": {"topology": w.global.to_str().unwrap()}});
-    initialize(&mut server, &[&w.a, &w.b], full_client(), options.clone());
+    let gpu = json!({"topology": "gpu.topology"});
+    let mut server = w.server([gpu.clone(), Value::Null], full_client());
     let in_a = server.open(&w.a.join("train.flow"), GPU_FLOW);
     let in_b = server.open(&w.b.join("train.flow"), GPU_FLOW);
     wait_for_codes(&mut server, &in_a, &[]);
@@ -246,11 +250,7 @@ fn a_null_answer_and_a_client_without_configuration_get_the_global_settings() {
         .as_object_mut()
         .unwrap()
         .remove("configuration");
-    let mut server = Server::start();
-    server
-        .folder_settings
-        .insert(uri(&w.a), json!({"topology": "gpu.topology"}));
-    initialize(&mut server, &[&w.a, &w.b], capabilities, options);
+    let mut server = w.server([gpu, json!({})], capabilities);
     let in_a = server.open(&w.a.join("train.flow"), GPU_FLOW);
     wait_for_codes(&mut server, &in_a, &["E0702"]);
     // A round trip after the start: any request to the client came before.
@@ -269,15 +269,9 @@ fn a_null_answer_and_a_client_without_configuration_get_the_global_settings() {
 fn the_folders_settings_are_asked_again_when_the_configuration_changes() {
     let w = two_folders();
     write(&w.b.join("gpu.topology"), GPU_TOPOLOGY);
-    let mut server = Server::start();
-    server
-        .folder_settings
-        .insert(uri(&w.b), json!({"topology": "cpu.topology"}));
-    initialize(
-        &mut server,
-        &[&w.a, &w.b],
+    let mut server = w.server(
+        [json!({}), json!({"topology": "cpu.topology"})],
         full_client(),
-        json!({"easyflow": {"topology": w.global.to_str().unwrap()}}),
     );
     let in_b = server.open(&w.b.join("train.flow"), GPU_FLOW);
     wait_for_codes(&mut server, &in_b, &["E0702"]);

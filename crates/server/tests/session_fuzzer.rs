@@ -663,12 +663,18 @@ impl Session<'_> {
             "workspace/didChangeWatchedFiles",
             json!({"changes": changes}),
         );
-        let flow = uri(&flow);
+        self.request_on_closed(&flow, &text);
+    }
+
+    /// A random request on the closed flow at `path`, whose text on the
+    /// disk is `text`.
+    fn request_on_closed(&mut self, path: &Path, text: &str) {
+        let flow = uri(path);
         self.texts
             .entry(flow.clone())
             .or_default()
-            .push(text.clone());
-        self.request_on(flow, &text);
+            .push(text.to_string());
+        self.request_on(flow, text);
     }
 
     /// A workspace folder of the session added or removed (or one never
@@ -739,12 +745,7 @@ impl Session<'_> {
             "workspace/didChangeWorkspaceFolders",
             json!({"event": event}),
         );
-        let flow = uri(&flow);
-        self.texts
-            .entry(flow.clone())
-            .or_default()
-            .push(text.clone());
-        self.request_on(flow, &text);
+        self.request_on_closed(&flow, &text);
         let params = json!({"query": pick(&mut self.rng, &["", "S", "Train"])});
         let id = self.server.send_request("workspace/symbol", params.clone());
         self.trace

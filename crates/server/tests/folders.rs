@@ -202,12 +202,15 @@ impl TwoFolders {
 fn each_folder_gets_its_own_topology() {
     let w = two_folders();
     // A relative path in a folder's answer is taken from that folder:
-    // `cpu.topology` exists only in b.
+    // `cpu.topology` exists only in b. b answers as VS Code does (the
+    // whole section, every key with its value for the folder).
+    let vscode_answer = json!({
+        "server": {"path": ""}, "topology": "cpu.topology", "catalog": "",
+        "run": {"engine": "cwltool"}, "inlayHints": {"instances": true},
+        "codeLens": {"enable": true}, "trace": {"server": "off"}
+    });
     let mut server = w.server(
-        [
-            json!({"topology": "gpu.topology"}),
-            json!({"topology": "cpu.topology"}),
-        ],
+        [json!({"topology": "gpu.topology"}), vscode_answer],
         full_client(),
     );
     let in_a = server.open(&w.a.join("train.flow"), GPU_FLOW);

@@ -103,6 +103,9 @@ pub struct ClientCapabilities {
     pub inlay_hint_refresh: bool,
     /// The client accepts `workspace/codeLens/refresh`.
     pub code_lens_refresh: bool,
+    /// The client answers `workspace/configuration` (each workspace
+    /// folder's settings: `folders.rs`).
+    pub configuration: bool,
 }
 
 impl Default for ClientCapabilities {
@@ -168,6 +171,7 @@ impl ClientCapabilities {
                 .map(|limit| limit.min(u64::from(u32::MAX)) as u32),
             inlay_hint_refresh: flag("/workspace/inlayHint/refreshSupport"),
             code_lens_refresh: flag("/workspace/codeLens/refreshSupport"),
+            configuration: flag("/workspace/configuration"),
         }
     }
 

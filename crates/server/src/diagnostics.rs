@@ -130,7 +130,7 @@ struct Job {
     text: SourceText,
     lines: Arc<LineIndex>,
     client: ClientCapabilities,
-    /// The setting `docsUrl`, if set.
+    /// The setting `docsUrl` of the document's folder, if set.
     docs_url: Option<String>,
 }
 
@@ -142,7 +142,7 @@ impl Job {
             FileKind::Flow => Source::Flow(*state.flows.get(&path)?),
             FileKind::Topology => Source::Topology(*state.topologies.get(&path)?),
             FileKind::Catalog => Source::Catalog(*state.catalogs.get(&path)?),
-            FileKind::Config => Source::Config(path, state.workspace()),
+            FileKind::Config => Source::Config(path.clone(), state.workspace()),
         };
         Some(Job {
             version: document.version,
@@ -152,7 +152,7 @@ impl Job {
             text: document.text.clone(),
             lines: document.lines.clone(),
             client: state.client,
-            docs_url: state.settings.docs_url.clone(),
+            docs_url: state.settings_for(&path).docs_url,
         })
     }
 

@@ -6,6 +6,7 @@ mod capabilities;
 mod convert;
 mod diagnostics;
 mod dispatch;
+mod folders;
 mod handlers;
 /// The line index shared with the CLI (`easyflow_syntax::line_index`).
 mod line_index {

@@ -21,7 +21,8 @@ pub struct Server {
     /// The texts of `didOpen`s, decoded by the transport's guard.
     pub opened: OpenedTexts,
     /// How many closed flows are being read again in the background
-    /// (`notifications::did_close`): workspace symbols wait for them.
+    /// (`notifications::did_close`), and added workspace folders indexed
+    /// (`folders::did_change`): workspace symbols wait for them.
     pub reloading: Arc<tokio::sync::watch::Sender<usize>>,
 }
 

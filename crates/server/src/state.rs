@@ -13,7 +13,7 @@ use easyflow_ide::{
     Analysis, AnalysisHost, CatalogFile, SourceFile, SourceText, TextRange, TextSize, TopologyFile,
 };
 use easyflow_project::discovery::CATALOG_FILE_NAME;
-use easyflow_project::{FileKind, PathSettings, Workspace};
+use easyflow_project::{FileKind, Folder, PathSettings, Workspace};
 use tower_lsp_server::ls_types as lsp;
 
 use crate::capabilities::ClientCapabilities;
@@ -21,8 +21,10 @@ use crate::convert::{Encoding, Lines};
 use crate::line_index::LineIndex;
 use crate::skipped::SkippedFiles;
 
-/// Settings of the section `easyflow` (initialization options or
-/// `workspace/didChangeConfiguration`).
+/// Settings of the section `easyflow`: the global ones (initialization
+/// options, then `workspace/didChangeConfiguration`), or those of one
+/// workspace folder (the global ones under its `workspace/configuration`
+/// answer, key by key: [`State::settings_for`]).
 #[derive(Debug, Clone, PartialEq, Eq)]
 pub struct Settings {
     pub topology: Option<PathBuf>,
@@ -49,6 +51,18 @@ impl Settings {
     /// Reads `{ "easyflow": {...} }` or the section itself; keys absent keep
     /// their current value.
     pub fn update(&mut self, value: &serde_json::Value) {
+        self.update_from(value, None);
+    }
+
+    /// Like [`Settings::update`], a relative path read taken from `base`
+    /// (the folder whose configuration gave it) when there is one.
+    pub fn update_from(&mut self, value: &serde_json::Value, base: Option<&Path>) {
+        let path = |value: &serde_json::Value| {
+            value
+                .as_str()
+                .filter(|s| !s.is_empty())
+                .map(|s| resolve(base, Path::new(s)))
+        };
         let section = value.get("easyflow").unwrap_or(value);
         let get = |path: &[&str]| {
             let mut value = section;
@@ -58,17 +72,16 @@ impl Settings {
             Some(value)
         };
         let dotted = |key: &str| section.get(key);
-        if let Some(topology) = get(&["topology"]).or_else(|| dotted("easyflow.topology")) {
-            self.topology = topology
-                .as_str()
-                .filter(|s| !s.is_empty())
-                .map(PathBuf::from);
+        // `null` leaves the earlier value, as an absent key does; an empty
+        // string unsets it.
+        if let Some(topology) = get(&["topology"])
+            .or_else(|| dotted("easyflow.topology"))
+            .filter(|v| !v.is_null())
+        {
+            self.topology = path(topology);
         }
-        if let Some(catalog) = get(&["catalog"]) {
-            self.catalog = catalog
-                .as_str()
-                .filter(|s| !s.is_empty())
-                .map(PathBuf::from);
+        if let Some(catalog) = get(&["catalog"]).filter(|v| !v.is_null()) {
+            self.catalog = path(catalog);
         }
         if let Some(enabled) = get(&["inlayHints", "instances"]).and_then(|v| v.as_bool()) {
             self.inlay_hints_instances = enabled;
@@ -79,6 +92,29 @@ impl Settings {
         if let Some(url) = get(&["docsUrl"]).and_then(|v| v.as_str()) {
             self.docs_url = Some(url.to_string());
         }
+    }
+
+    /// The settings with their relative paths taken from `base`.
+    fn resolved(mut self, base: Option<&Path>) -> Settings {
+        self.topology = self.topology.map(|p| resolve(base, &p));
+        self.catalog = self.catalog.map(|p| resolve(base, &p));
+        self
+    }
+
+    /// The paths, for the project loader.
+    pub fn paths(&self) -> PathSettings {
+        PathSettings {
+            topology: self.topology.clone(),
+            catalog: self.catalog.clone(),
+        }
+    }
+}
+
+/// `path`, taken from `base` when it is relative and there is a base.
+fn resolve(base: Option<&Path>, path: &Path) -> PathBuf {
+    match base {
+        Some(base) if path.is_relative() => base.join(path),
+        _ => path.to_path_buf(),
     }
 }
 
@@ -108,8 +144,17 @@ pub struct Document {
 pub struct State {
     pub host: AnalysisHost,
     pub client: ClientCapabilities,
+    /// The global settings, as written (a relative path is taken from the
+    /// first workspace folder when used: [`State::global_settings`]).
     pub settings: Settings,
     pub workspace_folders: Vec<PathBuf>,
+    /// Each workspace folder's answer to `workspace/configuration` (the
+    /// section `easyflow` with the folder as `scopeUri`), by folder; none
+    /// for a folder that answered `null` or was not asked.
+    pub folder_answers: HashMap<PathBuf, serde_json::Value>,
+    /// How many times the folders' settings were asked: only the answer
+    /// to the latest request applies (`folders::ask_configuration`).
+    pub configuration_asked: u64,
     pub documents: HashMap<lsp::Uri, Document>,
     /// Every flow in the analysis, by path: the open documents, and the
     /// closed flows that requests asked about lately (`visited`). A closed
@@ -153,6 +198,8 @@ impl SharedState {
             client: ClientCapabilities::default(),
             settings: Settings::default(),
             workspace_folders: Vec::new(),
+            folder_answers: HashMap::new(),
+            configuration_asked: 0,
             documents: HashMap::new(),
             flows: HashMap::new(),
             visited: VecDeque::new(),
@@ -331,34 +378,58 @@ impl State {
         }
     }
 
-    /// The workspace: its folders, every flow with the topology and
-    /// catalog settings (a relative path taken from the first folder).
+    /// The workspace: its folders, each with its topology and catalog
+    /// settings ([`State::folder_settings`]), and the global ones for the
+    /// flows outside every folder.
     pub fn workspace(&self) -> Workspace {
-        let settings = PathSettings {
-            topology: self.topology_setting(),
-            catalog: self.catalog_setting(),
-        };
-        Workspace::new(self.workspace_folders.iter().cloned(), settings)
+        let mut workspace = Workspace::new([], self.global_settings().paths());
+        for root in &self.workspace_folders {
+            workspace.add_folder(Folder {
+                root: root.clone(),
+                settings: self.folder_settings(root).paths(),
+            });
+        }
+        workspace
     }
 
-    /// The topology setting, a relative path taken from the first workspace
-    /// folder.
-    pub fn topology_setting(&self) -> Option<PathBuf> {
-        self.path_setting(self.settings.topology.as_deref())
+    /// The global settings, a relative path taken from the first
+    /// workspace folder.
+    pub fn global_settings(&self) -> Settings {
+        let first = self.workspace_folders.first().map(PathBuf::as_path);
+        self.settings.clone().resolved(first)
     }
 
-    /// The catalog setting, a relative path taken from the first workspace
-    /// folder.
-    pub fn catalog_setting(&self) -> Option<PathBuf> {
-        self.path_setting(self.settings.catalog.as_deref())
+    /// The settings of the workspace folder at `root`: its answer to
+    /// `workspace/configuration` over the global settings, key by key (a
+    /// relative path in its answer taken from the folder).
+    pub fn folder_settings(&self, root: &Path) -> Settings {
+        let mut settings = self.global_settings();
+        if let Some(answer) = self.folder_answers.get(root) {
+            settings.update_from(answer, Some(root));
+        }
+        settings
     }
 
-    fn path_setting(&self, setting: Option<&Path>) -> Option<PathBuf> {
-        let setting = setting?;
-        Some(match self.workspace_folders.first() {
-            Some(root) if setting.is_relative() => root.join(setting),
-            _ => setting.to_path_buf(),
-        })
+    /// Whether a workspace folder holds `path` (by the paths' names).
+    pub fn in_workspace(&self, path: &Path) -> bool {
+        self.workspace_folders
+            .iter()
+            .any(|root| path.starts_with(root))
+    }
+
+    /// The settings of the file at `path`: those of the innermost folder
+    /// that holds it, else the global ones. By the paths' names (no disk
+    /// read under the lock).
+    pub fn settings_for(&self, path: &Path) -> Settings {
+        match self
+            .workspace_folders
+            .iter()
+            .filter(|root| path.starts_with(root))
+            .max_by_key(|root| root.components().count())
+        {
+            Some(root) => self.folder_settings(root),
+            None => self.global_settings(),
+        }
     }
 
     /// The open document at `path`, if any.
@@ -386,7 +457,8 @@ impl State {
             text,
             lines,
             client: self.client,
-            settings: self.settings.clone(),
+            settings: path_of(uri)
+                .map_or_else(|| self.global_settings(), |path| self.settings_for(&path)),
         }
     }
 
@@ -486,6 +558,50 @@ pub fn path_of(uri: &lsp::Uri) -> Option<PathBuf> {
 #[cfg(test)]
 mod tests {
     use super::*;
+
+    /// A folder's answer goes over the global settings key by key; `null`
+    /// and absent keys leave the global value; a relative path is taken
+    /// from the folder that gave it (a global one from the first folder);
+    /// a file gets the settings of the innermost folder that holds it.
+    #[test]
+    fn folder_settings_go_over_the_global_ones_key_by_key() {
+        let shared = SharedState::new(SkippedFiles::new(None));
+        let mut state = shared.lock();
+        state.workspace_folders = vec!["/w".into(), "/w/inner".into(), "/v".into()];
+        state.settings.update(&serde_json::json!({"easyflow": {
+            "topology": "site.topology", "catalog": "/p.toml", "codeLens": {"enable": false}
+        }}));
+        state.folder_answers.insert(
+            "/w/inner".into(),
+            serde_json::json!({"topology": "inner.topology", "catalog": null}),
+        );
+        state.folder_answers.insert(
+            "/v".into(),
+            serde_json::json!({"codeLens": {"enable": true}}),
+        );
+        let inner = state.settings_for(Path::new("/w/inner/a/x.flow"));
+        assert_eq!(inner.topology, Some("/w/inner/inner.topology".into()));
+        assert_eq!(inner.catalog, Some("/p.toml".into()));
+        assert!(!inner.code_lens);
+        let outer = state.settings_for(Path::new("/w/x.flow"));
+        assert_eq!(outer.topology, Some("/w/site.topology".into()));
+        let v = state.settings_for(Path::new("/v/x.flow"));
+        assert_eq!(v.topology, Some("/w/site.topology".into()));
+        assert!(v.code_lens);
+        assert_eq!(state.settings_for(Path::new("/elsewhere/x.flow")), outer);
+        let workspace = state.workspace();
+        assert_eq!(
+            workspace
+                .settings_for(Path::new("/w/inner/x.flow"))
+                .topology,
+            Some("/w/inner/inner.topology".into())
+        );
+        // An empty string unsets.
+        state
+            .folder_answers
+            .insert("/v".into(), serde_json::json!({"topology": ""}));
+        assert_eq!(state.settings_for(Path::new("/v/x.flow")).topology, None);
+    }
 
     /// Closed flows read for requests stay in the analysis only while they
     /// are among the last [`MAX_VISITED`]; the others keep their symbols.

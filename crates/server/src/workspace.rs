@@ -320,12 +320,20 @@ pub fn flow_snapshot(state: &SharedState, uri: &lsp::Uri) -> Option<DocumentSnap
 /// in a notification handler (the message loop that would deliver its
 /// answer is running that handler).
 pub async fn register_watchers(state: &SharedState, client: &Client) {
-    let catalog_setting = {
+    let catalog_settings: Vec<PathBuf> = {
         let state = state.lock();
         if !state.client.dynamic_watching {
             return;
         }
-        state.catalog_setting()
+        let mut catalogs: Vec<PathBuf> = state
+            .workspace_folders
+            .iter()
+            .filter_map(|root| state.folder_settings(root).catalog)
+            .chain(state.global_settings().catalog)
+            .collect();
+        catalogs.sort();
+        catalogs.dedup();
+        catalogs
     };
     let mut globs: Vec<String> = [
         "**/*.topology",
@@ -335,9 +343,10 @@ pub async fn register_watchers(state: &SharedState, client: &Client) {
     ]
     .map(String::from)
     .to_vec();
-    // A catalog of another name, named by the setting.
+    // A catalog of another name, named by a setting.
     globs.extend(
-        catalog_setting
+        catalog_settings
+            .into_iter()
             .filter(|p| p.file_name().is_none_or(|n| n != CATALOG_FILE_NAME))
             .map(|p| p.to_string_lossy().replace('\\', "/")),
     );
@@ -408,11 +417,18 @@ const BATCH: usize = 50;
 /// symbols (each analysed on its own, on the background threads, keeping only its
 /// symbols), reporting progress on large workspaces.
 pub async fn index(state: &SharedState, client: &Client) {
-    let (progress_supported, folders, encoding, skipped) = {
+    let folders = state.lock().workspace_folders.clone();
+    index_folders(state, client, folders).await;
+}
+
+/// Indexes every `.flow` file of `folders` (the workspace's at start, or
+/// folders added since); a flow whose folder was removed meanwhile is
+/// left out.
+pub async fn index_folders(state: &SharedState, client: &Client, folders: Vec<PathBuf>) {
+    let (progress_supported, encoding, skipped) = {
         let state = state.lock();
         (
             state.client.work_done_progress,
-            state.workspace_folders.clone(),
             state.client.encoding,
             state.skipped.clone(),
         )
@@ -481,7 +497,9 @@ pub async fn index(state: &SharedState, client: &Client) {
         {
             let mut state = state.lock();
             for (path, flow) in indexed {
-                state.indexed.insert(path, Arc::new(flow));
+                if state.in_workspace(&path) {
+                    state.indexed.insert(path, Arc::new(flow));
+                }
             }
         }
         if let Some(progress) = &progress {
@@ -583,7 +601,7 @@ pub fn companion_kind(state: &SharedState, uri: &lsp::Uri) -> Option<(PathBuf, F
         match state.documents.get(uri) {
             Some(document) => Some(document.kind),
             None => state.kind_of(&path).or_else(|| {
-                (state.catalog_setting().as_deref() == Some(path.as_path()))
+                (state.settings_for(&path).catalog.as_deref() == Some(path.as_path()))
                     .then_some(FileKind::Catalog)
             }),
         }

@@ -5,16 +5,20 @@
 //! of whole flows), with every request kind at random positions pipelined
 //! among the changes (the custom `easyflow/graph` and `easyflow/export`
 //! too), `$/cancelRequest`s, saves, configuration and watched-file
-//! changes, allow comments typed (a key at a time) and deleted, and project folders on the disk whose `easyflow.toml`,
+//! changes, allow comments typed (a key at a time) and deleted, project folders on the disk whose `easyflow.toml`,
 //! topologies and catalogs are anything (folders, missing, outside the
 //! workspace, any reader's test case), requested on through a closed
 //! flow (sometimes one that runs the catalogs' packages and asks for the
 //! topologies' capabilities) and through the `easyflow.toml`, topology and
 //! catalog themselves, closed or opened (hover, definition, references,
-//! symbols, document links). The invariants:
+//! symbols, document links), and workspace folders added and removed, each
+//! answering `workspace/configuration` with settings of its own or `null`.
+//! The invariants:
 //!
 //! - the server never crashes, hangs or writes anything but protocol
 //!   messages to stdout (the client in `support` fails on anything else);
+//! - every request from the server to the client has its method's params
+//!   (`workspace/configuration`: one item per folder, section `easyflow`);
 //! - every response is a result of its method's type (`ls_types`'s, or the
 //!   fields `docs/lsp-extensions.md` gives) or an expected error (cancelled,
 //!   content modified, request failed; never an internal error); every position
@@ -197,6 +201,11 @@ struct Session<'a> {
     /// What the session did, for the failure message.
     trace: Vec<String>,
     disk_files: Vec<PathBuf>,
+    /// The workspace folders the session added (removed at its end).
+    folders: Vec<PathBuf>,
+    /// The workspace's first folder, whose flows (the session's documents)
+    /// must keep the settings a fresh check has.
+    root: PathBuf,
 }
 
 fn seed_texts() -> Vec<String> {
@@ -674,6 +683,9 @@ impl Session<'_> {
                 }
                 _ => {
                     self.write_file(&path, &text);
+                    // Every text it had: the server may answer from one it
+                    // read before a later change reaches it.
+                    self.texts.entry(uri(&path)).or_default().push(text.clone());
                     if existed { 2 } else { 1 }
                 }
             };
@@ -698,15 +710,15 @@ impl Session<'_> {
             "workspace/didChangeWatchedFiles",
             json!({"changes": changes}),
         );
-        let flow = uri(&flow);
-        self.texts
-            .entry(flow.clone())
-            .or_default()
-            .push(text.clone());
         match self.rng.bool() {
-            true => self.request_on(flow, &text),
+            true => self.request_on_closed(&flow, &text),
             // Definitions and references into the catalog and topology.
             false => {
+                let flow = uri(&flow);
+                self.texts
+                    .entry(flow.clone())
+                    .or_default()
+                    .push(text.clone());
                 let at = self.aimed_position(
                     &text,
                     &["ORCA.DFT", "charge", "geometry", "compute", "GPU", "load"],
@@ -716,6 +728,17 @@ impl Session<'_> {
             }
         }
         self.companion_requests(&dir);
+    }
+
+    /// A random request on the closed flow at `path`, whose text on the
+    /// disk is `text`.
+    fn request_on_closed(&mut self, path: &Path, text: &str) {
+        let flow = uri(path);
+        self.texts
+            .entry(flow.clone())
+            .or_default()
+            .push(text.to_string());
+        self.request_on(flow, text);
     }
 
     /// Requests on one of the project's `easyflow.toml`, topology and
@@ -741,9 +764,9 @@ impl Session<'_> {
             };
             self.trace.push(format!("open companion {uri}"));
             self.server.notify(
-                "textDocument/didOpen",
-                json!({"textDocument": {"uri": uri, "languageId": language, "version": 0, "text": text}}),
-            );
+        "textDocument/didOpen",
+        json!({"textDocument": {"uri": uri, "languageId": language, "version": 0, "text": text}}),
+    );
         }
         for _ in 0..self.rng.usize(1..4) {
             // Hover, definition, references, symbols, links; or any.
@@ -775,6 +798,127 @@ impl Session<'_> {
                 "textDocument/didClose",
                 json!({"textDocument": {"uri": uri}}),
             );
+        }
+    }
+
+    /// A workspace folder of the session added or removed (or one never
+    /// added removed, or one added twice), holding a project and a closed
+    /// flow; its answer to `workspace/configuration` chosen anew (its own
+    /// topology and catalog, `{}`, `null`), and the first folder's too
+    /// (settings that change nothing its flows' fresh check sees); then a
+    /// request on the flow and a workspace symbol search.
+    fn workspace_folder(&mut self, seeds: &[String]) {
+        let folder = self
+            .dir
+            .join(format!("{}-folder-{}", self.name, self.rng.usize(..2)));
+        std::fs::create_dir_all(&folder).unwrap();
+        let (topologies, catalogs) = project_seeds();
+        let topology = topologies[self.rng.usize(..topologies.len())].clone();
+        let catalog = catalogs[self.rng.usize(..catalogs.len())].clone();
+        self.write_file(&folder.join("site.topology"), &topology);
+        self.write_file(&folder.join("packages.toml"), &catalog);
+        let config = pick(
+            &mut self.rng,
+            &[
+                "",
+                "topology = \"site.topology\"\n",
+                "topology = \"../x.topology\"\n",
+            ],
+        );
+        self.write_file(&folder.join("easyflow.toml"), config);
+        let flow = folder.join("closed.flow");
+        let text = self.some_text(seeds);
+        self.write_file(&flow, &text);
+        let answer = match self.rng.u8(..5) {
+            0 => Value::Null,
+            1 => json!({}),
+            2 => json!({"topology": "site.topology", "catalog": "packages.toml"}),
+            3 => json!({"topology": "no-such.topology", "inlayHints": {"instances": false}}),
+            _ => json!({"easyflow.topology": "site.topology", "codeLens": {"enable": false}}),
+        };
+        self.server
+            .folder_settings
+            .insert(uri(&folder), answer.clone());
+        let root_answer = match self.rng.u8(..3) {
+            0 => Value::Null,
+            1 => json!({}),
+            _ => json!({"topology": "no-such.topology", "codeLens": {"enable": self.rng.bool()}}),
+        };
+        self.server
+            .folder_settings
+            .insert(uri(&self.root), root_answer.clone());
+        let added = self.folders.contains(&folder);
+        // Mostly the other way round from its state; sometimes a folder
+        // added twice, or one never added removed.
+        let flip = self.rng.u8(..4) != 0;
+        let remove = if added { flip } else { !flip };
+        let event = if remove {
+            self.folders.retain(|f| f != &folder);
+            json!({"added": [], "removed": [{"uri": uri(&folder), "name": "f"}]})
+        } else {
+            if !added {
+                self.folders.push(folder.clone());
+            }
+            json!({"added": [{"uri": uri(&folder), "name": "f"}], "removed": []})
+        };
+        self.trace.push(format!(
+            "folders {event} answering {answer} (the first folder {root_answer}), {} {text:?}",
+            flow.display()
+        ));
+        self.server.notify(
+            "workspace/didChangeWorkspaceFolders",
+            json!({"event": event}),
+        );
+        self.request_on_closed(&flow, &text);
+        let params = json!({"query": pick(&mut self.rng, &["", "S", "Train"])});
+        let id = self.server.send_request("workspace/symbol", params.clone());
+        self.trace
+            .push(format!("request {id} workspace/symbol {params}"));
+        self.pending.push(Pending {
+            id,
+            method: "workspace/symbol",
+            uri: String::new(),
+            cancelled: false,
+        });
+    }
+
+    /// Removes the workspace folders the session added.
+    fn remove_folders(&mut self) {
+        if self.folders.is_empty() {
+            return;
+        }
+        let removed: Vec<Value> = std::mem::take(&mut self.folders)
+            .iter()
+            .map(|f| json!({"uri": uri(f), "name": "f"}))
+            .collect();
+        self.trace.push(format!("folders removed {removed:?}"));
+        self.server.notify(
+            "workspace/didChangeWorkspaceFolders",
+            json!({"event": {"added": [], "removed": removed}}),
+        );
+    }
+
+    /// Checks the requests the server made of the client: their params are
+    /// their method's.
+    fn check_server_requests(&self) {
+        use tower_lsp_server::ls_types::request::{self as lsp, Request};
+        for message in &self.server.notifications {
+            let (Some(method), Some(_)) = (message["method"].as_str(), message.get("id")) else {
+                continue;
+            };
+            if method == lsp::WorkspaceConfiguration::METHOD {
+                let params: Result<<lsp::WorkspaceConfiguration as Request>::Params, _> =
+                    serde_json::from_value(message["params"].clone());
+                let well_formed = params.is_ok_and(|params| {
+                    !params.items.is_empty()
+                        && params.items.iter().all(|item| {
+                            item.section.as_deref() == Some("easyflow") && item.scope_uri.is_some()
+                        })
+                });
+                if !well_formed {
+                    self.fail(format!("a bad workspace/configuration request: {message}"));
+                }
+            }
         }
     }
 
@@ -1163,6 +1307,8 @@ fn run_session(
             "session {session} of seed {seed}, positions in {encoding:?}"
         )],
         disk_files: Vec::new(),
+        folders: Vec::new(),
+        root: dir.to_path_buf(),
     };
     for doc in 0..count {
         s.open(doc, seeds);
@@ -1180,16 +1326,19 @@ fn run_session(
             9 => s.configuration(),
             10 if s.rng.bool() => s.watched_file(seeds),
             10 => s.project(seeds),
+            11 if s.rng.u8(..3) == 0 => s.workspace_folder(seeds),
             _ => s.request(doc),
         }
     }
     s.check_responses();
     s.check_final_diagnostics();
+    s.check_server_requests();
     for doc in 0..count {
         if s.docs[doc].open {
             s.close(doc);
         }
     }
+    s.remove_folders();
     let written = std::mem::take(&mut s.disk_files);
     // Diagnostics of this session's documents are not needed any more.
     s.server.notifications.clear();

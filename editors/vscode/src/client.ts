@@ -83,7 +83,11 @@ export class EasyFlowClient implements vscode.Disposable {
         { scheme: "file", pattern: "**/easyflow.toml" },
         // Package catalogs: their own diagnostics (E0810).
         { scheme: "file", pattern: "**/easyflow-packages.toml" },
-        ...catalogSelector(config.get<string>("catalog"), folder),
+        // A catalog of another name, named by the setting: each folder's own.
+        ...(vscode.workspace.workspaceFolders ?? []).flatMap((f) =>
+          catalogSelector(vscode.workspace.getConfiguration(SECTION, f.uri).get<string>("catalog"), f.uri.fsPath),
+        ),
+        ...(folder === undefined ? catalogSelector(config.get<string>("catalog"), undefined) : []),
       ],
       initializationOptions: serverSettings((key) => config.get(key)),
       synchronize: { configurationSection: SECTION },

@@ -2,7 +2,7 @@
 // server executable is found, and where exports are saved.
 
 import assert from "node:assert/strict";
-import { mkdirSync, mkdtempSync, rmSync, statSync, writeFileSync } from "node:fs";
+import { mkdirSync, mkdtempSync, readFileSync, rmSync, statSync, writeFileSync } from "node:fs";
 import { homedir, tmpdir } from "node:os";
 import { join } from "node:path";
 import { describe, test } from "node:test";
@@ -26,6 +26,19 @@ describe("serverSettings", () => {
       serverSettings((key) => config[key]),
       { topology: "cluster.topology", catalog: null, inlayHints: { instances: false }, codeLens: { enable: false } },
     );
+  });
+});
+
+describe("settings per workspace folder", () => {
+  // The server asks each folder's `easyflow` section (workspace/configuration
+  // with the folder as scopeUri); VS Code answers a folder's own value only for
+  // a setting of the scope "resource".
+  test("the settings the server applies per folder are of the resource scope", () => {
+    const manifest = JSON.parse(readFileSync(join(__dirname, "..", "..", "package.json"), "utf8"));
+    const properties = manifest.contributes.configuration.properties;
+    for (const key of ["topology", "catalog", "inlayHints.instances", "codeLens.enable", "run.engine"]) {
+      assert.equal(properties[`easyflow.${key}`]?.scope, "resource", `easyflow.${key}`);
+    }
   });
 });
 

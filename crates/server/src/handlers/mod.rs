@@ -89,9 +89,12 @@ impl LanguageServer for Server {
     }
 
     async fn did_change_configuration(&self, params: DidChangeConfigurationParams) {
-        if notifications::did_change_configuration(self, params) {
-            crate::path_settings::warn_missing(self).await;
-        }
+        notifications::did_change_configuration(self, params);
+        self.show_skipped().await;
+    }
+
+    async fn did_change_workspace_folders(&self, params: DidChangeWorkspaceFoldersParams) {
+        crate::folders::did_change(self, params);
         self.show_skipped().await;
     }
 

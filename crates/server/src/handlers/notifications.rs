@@ -15,6 +15,7 @@ use easyflow_project::FileKind;
 use tower_lsp_server::ls_types::*;
 
 use crate::convert::Lines;
+use crate::folders;
 use crate::line_index::LineIndex;
 use crate::path_settings;
 use crate::server::Server;
@@ -24,9 +25,14 @@ use crate::workspace::{self, Flows};
 pub fn initialized(server: &Server) {
     tracing::info!("initialized");
     let server = server.clone();
+    let configuring = server.clone();
     tokio::spawn(async move {
-        path_settings::warn_missing(&server).await;
-        workspace::register_watchers(&server.state, &server.client).await;
+        if !folders::ask_configuration(&configuring).await {
+            path_settings::warn_missing(&configuring).await;
+        }
+        workspace::register_watchers(&configuring.state, &configuring.client).await;
+    });
+    tokio::spawn(async move {
         workspace::index(&server.state, &server.client).await;
         server.indexed.send_replace(true);
     });
@@ -220,36 +226,23 @@ fn reload_closed_flow(server: &Server, path: &Path) {
     });
 }
 
-/// Applies the new settings; returns whether a path setting changed.
-pub fn did_change_configuration(server: &Server, params: DidChangeConfigurationParams) -> bool {
+/// Applies the new global settings, then asks the client again for each
+/// workspace folder's (they may have changed too), and says the path
+/// settings that name no file when they changed.
+pub fn did_change_configuration(server: &Server, params: DidChangeConfigurationParams) {
     let paths_changed = {
         let mut state = server.state.lock();
-        let before = (
-            state.settings.topology.clone(),
-            state.settings.catalog.clone(),
-        );
+        let before = state.settings.paths();
         state.settings.update(&params.settings);
-        (
-            state.settings.topology.clone(),
-            state.settings.catalog.clone(),
-        ) != before
+        state.settings.paths() != before
     };
-    if paths_changed {
-        workspace::rediscover(&server.state, Flows::All);
-    }
-    server.diagnostics.schedule_all_open();
-    let refresh = server.state.lock().client;
-    let client = server.client.clone();
+    folders::settings_changed(server, paths_changed);
+    let server = server.clone();
     tokio::spawn(async move {
-        if refresh.inlay_hint_refresh {
-            let _ = client.inlay_hint_refresh().await;
-        }
-        if refresh.code_lens_refresh {
-            let _ = client.code_lens_refresh().await;
+        if !folders::ask_configuration(&server).await && paths_changed {
+            path_settings::warn_missing(&server).await;
         }
     });
-    workspace::watch_new_catalogs(&server.state, &server.client);
-    paths_changed
 }
 
 pub fn did_change_watched_files(server: &Server, params: DidChangeWatchedFilesParams) {

@@ -24,6 +24,10 @@ pub struct Server {
     /// Notifications received while waiting for something else.
     pub notifications: Vec<Value>,
     pub stderr_log: PathBuf,
+    /// What the client answers `workspace/configuration` for each
+    /// `scopeUri` (a folder's settings; `null` allowed); `{}` (no
+    /// settings) for a scope not here.
+    pub folder_settings: std::collections::HashMap<String, Value>,
 }
 
 /// A `file:` URI for a path.
@@ -121,6 +125,7 @@ impl Server {
             next_id: 1,
             notifications: Vec::new(),
             stderr_log: log,
+            folder_settings: Default::default(),
         }
     }
 
@@ -167,7 +172,7 @@ impl Server {
         // them like notifications (`wait_for` may look for one).
         if message.get("method").is_some() && message.get("id").is_some() {
             self.send(
-                &json!({"jsonrpc": "2.0", "id": message["id"].clone(), "result": answer(&message)}),
+                &json!({"jsonrpc": "2.0", "id": message["id"].clone(), "result": self.answer(&message)}),
             );
         }
         message
@@ -245,7 +250,7 @@ impl Server {
             if message.get("method").is_some() && message.get("id").is_some() {
                 self.notifications.push(message.clone());
                 self.send(
-                    &json!({"jsonrpc": "2.0", "id": message["id"].clone(), "result": answer(&message)}),
+                    &json!({"jsonrpc": "2.0", "id": message["id"].clone(), "result": self.answer(&message)}),
                 );
                 continue;
             }
@@ -338,13 +343,27 @@ impl Drop for Server {
     }
 }
 
-/// What the test client answers a request from the server: no settings,
-/// an edit applied, nothing else.
-fn answer(request: &Value) -> Value {
-    match request["method"].as_str() {
-        Some("workspace/configuration") => json!([{}]),
-        Some("workspace/applyEdit") => json!({"applied": true}),
-        _ => Value::Null,
+impl Server {
+    /// What the test client answers a request from the server: each
+    /// scope's settings ([`Server::folder_settings`]), an edit applied,
+    /// nothing else.
+    fn answer(&self, request: &Value) -> Value {
+        match request["method"].as_str() {
+            Some("workspace/configuration") => request["params"]["items"]
+                .as_array()
+                .into_iter()
+                .flatten()
+                .map(|item| {
+                    let scope = item["scopeUri"].as_str().unwrap_or_default();
+                    self.folder_settings
+                        .get(scope)
+                        .cloned()
+                        .unwrap_or_else(|| json!({}))
+                })
+                .collect(),
+            Some("workspace/applyEdit") => json!({"applied": true}),
+            _ => Value::Null,
+        }
     }
 }
 

@@ -229,10 +229,55 @@ describe("graph webview", { skip: skipWithoutServer }, () => {
       const graph = await graphOf(`large-${steps}.flow`, layered(steps));
       const started = Date.now();
       await send(page, graphMessage(`large-${steps}`, graph));
-      assert.equal(await count(page, "#graph .node"), steps);
-      assert.equal(await count(page, "#graph .edge"), graph.edges.length);
+      assert.equal(await page.locator("body").getAttribute("data-nodes"), String(steps));
+      assert.equal(await page.locator("body").getAttribute("data-edges"), String(graph.edges.length));
       console.log(`# ${steps} steps, ${graph.edges.length} edges drawn in ${Date.now() - started} ms`);
     }
+    assert.deepEqual(errors, []);
+    await page.close();
+  });
+
+  test("a large flow zoomed out is painted; zoomed in, only the boxes in view are in the page", async () => {
+    const { page, errors } = await open();
+    const steps = 3000;
+    const graph = await graphOf(`large-${steps}.flow`, layered(steps));
+    await send(page, graphMessage(`large-${steps}`, graph));
+    const rangeOf = (id: string) => graph.nodes.find((n) => n.id === id)!.range;
+    // Fitted, every box is a speck: painted on the canvas, none in the page.
+    assert.equal(await count(page, "#graph .node"), 0);
+    assert.equal(await page.locator("#far").isVisible(), true);
+
+    // A click on a painted box reveals its step: S1510, where the picture
+    // and the view's transform put it.
+    const [, x, y, width] = /translate\(([\d.]+),([\d.]+)\)" data-id="S1510"><title>[^<]*<\/title><rect width="([\d.]+)"/.exec(graph.picture!)!.map(Number);
+    const [dx, dy, scale] = (await page.locator("#graph > g").getAttribute("transform"))!.match(/-?[\d.]+(?:e-?\d+)?/g)!.map(Number);
+    const svg = (await page.locator("#graph").boundingBox())!;
+    await page.mouse.click(svg.x + dx + (x + width / 2) * scale, svg.y + dy + (y + 22) * scale);
+    await page.waitForFunction(() => window.posted.some((m) => m.type === "reveal"));
+    assert.deepEqual(await page.evaluate(() => window.posted.filter((m) => m.type === "reveal")), [{ type: "reveal", range: rangeOf("S1510") }]);
+
+    // Zoomed in around the pointer, the boxes in view are the server's elements.
+    await page.mouse.move(svg.x + svg.width / 2, svg.y + svg.height / 2);
+    for (let i = 0; i < 5; i++) {
+      await page.mouse.wheel(0, -400);
+    }
+    await page.waitForFunction(() => document.querySelectorAll("#graph .node").length > 0);
+    const inPage = await count(page, "#graph .node");
+    assert.ok(inPage < steps / 4, `${inPage} boxes in the page`);
+    assert.equal(await page.locator("#far").isVisible(), false);
+    const id = await page.evaluate(() => {
+      const view = document.getElementById("graph")!.getBoundingClientRect();
+      const inView = Array.from(document.querySelectorAll<SVGGElement>("#graph .node")).find((n) => {
+        const r = n.getBoundingClientRect();
+        return r.left > view.left && r.right < view.right && r.top > view.top && r.bottom < view.bottom;
+      });
+      return inView?.dataset.id;
+    });
+    assert.ok(id, "a box wholly in view");
+    assert.equal(await page.locator(`#graph .node[data-id="${id}"] .name`).textContent(), id);
+    await page.click(`#graph .node[data-id="${id}"]`);
+    await page.waitForFunction(() => window.posted.filter((m) => m.type === "reveal").length === 2);
+    assert.deepEqual((await page.evaluate(() => window.posted.filter((m) => m.type === "reveal")))[1], { type: "reveal", range: rangeOf(id) });
     assert.deepEqual(errors, []);
     await page.close();
   });

@@ -14,6 +14,7 @@ import { pathToFileURL } from "node:url";
 import { type Browser, chromium, type Page } from "playwright-core";
 
 import { graphPage } from "../src/graphPage";
+import { packGraph } from "../src/graphPacking";
 import type { FromWebview, Graph, ToWebview } from "../src/protocol";
 import { type LanguageServer, skipWithoutServer, startLanguageServer } from "./languageServer";
 
@@ -87,11 +88,17 @@ async function open(width = 1100, height = 620): Promise<{ page: Page; errors: s
   return { page, errors };
 }
 
+/** Posts `message` as the extension does, its packed graph as bytes. */
 async function send(page: Page, message: ToWebview, state = "drawn"): Promise<void> {
-  await page.evaluate((m) => {
-    delete document.body.dataset.state;
-    window.postMessage(m, "*");
-  }, message);
+  const packed = message.graph && Buffer.from(message.graph).toString("base64");
+  await page.evaluate(
+    ({ m, packed }) => {
+      delete document.body.dataset.state;
+      const graph = packed === null ? null : Uint8Array.from(atob(packed), (c) => c.charCodeAt(0));
+      window.postMessage({ ...m, graph }, "*");
+    },
+    { m: { ...message, graph: null }, packed },
+  );
   await page.waitForSelector(`body[data-state="${state}"]`, { timeout: 30_000 });
 }
 
@@ -99,7 +106,7 @@ const graphMessage = (name: string, graph: Graph = fixture(name)): ToWebview => 
   type: "graph",
   title: `${name}.flow`,
   uri: `file:///work/${name}.flow`,
-  graph,
+  graph: packGraph(graph),
 });
 
 const count = (page: Page, selector: string) => page.locator(selector).count();

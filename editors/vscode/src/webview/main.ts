@@ -40,23 +40,40 @@ let fitted = true;
 /** A redraw is asked for the next frame. */
 let redrawing = false;
 
+/** The number of the last message: a graph still unpacked when a newer one comes is not shown. */
+let latest = 0;
+
 window.addEventListener("message", (event: MessageEvent<ToWebview>) => {
   const message = event.data;
-  if (message?.type === "graph") {
-    show(message);
+  if (message?.type !== "graph") {
+    return;
   }
+  const number = ++latest;
+  void unpack(message.graph).then((graph) => {
+    if (number === latest) {
+      show(message, graph);
+    }
+  });
 });
 
-function show(message: ToWebview): void {
+/** The graph the extension packed (graphPacking.ts). */
+async function unpack(packed: Uint8Array<ArrayBuffer> | null): Promise<Graph | null> {
+  if (!packed) {
+    return null;
+  }
+  const json = new Blob([packed]).stream().pipeThrough(new DecompressionStream("gzip"));
+  return JSON.parse(await new Response(json).text()) as Graph;
+}
+
+function show(message: ToWebview, graph: Graph | null): void {
   title.textContent = message.title;
   errorLine.textContent = message.error ?? "";
-  if (!message.graph) {
+  if (!graph) {
     if (!current || current.uri !== message.uri) {
       showEmpty(message.error ?? "No graph for this file.");
     }
     return;
   }
-  const graph = message.graph;
   const refit = !current || current.uri !== message.uri;
   summary.textContent = describe(graph);
   if (graph.nodes.length === 0) {

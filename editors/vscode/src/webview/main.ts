@@ -298,6 +298,8 @@ svg.addEventListener("pointerdown", (event) => {
 window.addEventListener("resize", () => {
   if (fitted) {
     fit();
+  } else {
+    apply();
   }
 });
 

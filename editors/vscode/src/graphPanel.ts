@@ -8,6 +8,7 @@ import { LSPErrorCodes, ResponseError } from "vscode-languageclient/node";
 import type { EasyFlowClient } from "./client";
 import type { FromWebview, Range, ToWebview } from "./protocol";
 import { graphPage, nonce } from "./graphPage";
+import { packGraph } from "./graphPacking";
 
 const DEBOUNCE_MS = 250;
 
@@ -117,7 +118,7 @@ export class GraphPanel implements vscode.Disposable {
     let message: ToWebview;
     try {
       const graph = await this.client.graph(uri, pending.token);
-      message = { type: "graph", title, uri: uri.toString(), graph };
+      message = { type: "graph", title, uri: uri.toString(), graph: graph && packGraph(graph) };
     } catch (error) {
       if (isStale(error)) {
         return;

@@ -2,7 +2,7 @@
 // generated from its Rust types (lsp.generated.ts). Shared by both sides:
 // type imports only.
 
-import type { Graph, Range } from "./lsp.generated";
+import type { Range } from "./lsp.generated";
 
 export type {
   EdgeKind,
@@ -27,8 +27,8 @@ export type ToWebview = {
   title: string;
   /** Changes when the view shows another document: the view is then fitted anew. */
   uri: string;
-  /** The graph with its `picture`. */
-  graph: Graph | null;
+  /** The graph with its `picture`, packed (`packGraph` in graphPacking.ts). */
+  graph: Uint8Array<ArrayBuffer> | null;
   /** Why there is no (new) graph, e.g. the server is not running. */
   error?: string;
 };

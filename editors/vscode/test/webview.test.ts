@@ -14,6 +14,7 @@ import { pathToFileURL } from "node:url";
 import { type Browser, chromium, type Page } from "playwright-core";
 
 import { graphPage } from "../src/graphPage";
+import { packGraph } from "../src/graphPacking";
 import type { FromWebview, Graph, ToWebview } from "../src/protocol";
 import { type LanguageServer, skipWithoutServer, startLanguageServer } from "./languageServer";
 
@@ -87,11 +88,17 @@ async function open(width = 1100, height = 620): Promise<{ page: Page; errors: s
   return { page, errors };
 }
 
+/** Posts `message` as the extension does, its packed graph as bytes. */
 async function send(page: Page, message: ToWebview, state = "drawn"): Promise<void> {
-  await page.evaluate((m) => {
-    delete document.body.dataset.state;
-    window.postMessage(m, "*");
-  }, message);
+  const packed = message.graph && Buffer.from(message.graph).toString("base64");
+  await page.evaluate(
+    ({ m, packed }) => {
+      delete document.body.dataset.state;
+      const graph = packed === null ? null : Uint8Array.from(atob(packed), (c) => c.charCodeAt(0));
+      window.postMessage({ ...m, graph }, "*");
+    },
+    { m: { ...message, graph: null }, packed },
+  );
   await page.waitForSelector(`body[data-state="${state}"]`, { timeout: 30_000 });
 }
 
@@ -99,7 +106,7 @@ const graphMessage = (name: string, graph: Graph = fixture(name)): ToWebview => 
   type: "graph",
   title: `${name}.flow`,
   uri: `file:///work/${name}.flow`,
-  graph,
+  graph: packGraph(graph),
 });
 
 const count = (page: Page, selector: string) => page.locator(selector).count();
@@ -229,10 +236,55 @@ describe("graph webview", { skip: skipWithoutServer }, () => {
       const graph = await graphOf(`large-${steps}.flow`, layered(steps));
       const started = Date.now();
       await send(page, graphMessage(`large-${steps}`, graph));
-      assert.equal(await count(page, "#graph .node"), steps);
-      assert.equal(await count(page, "#graph .edge"), graph.edges.length);
+      assert.equal(await page.locator("body").getAttribute("data-nodes"), String(steps));
+      assert.equal(await page.locator("body").getAttribute("data-edges"), String(graph.edges.length));
       console.log(`# ${steps} steps, ${graph.edges.length} edges drawn in ${Date.now() - started} ms`);
     }
+    assert.deepEqual(errors, []);
+    await page.close();
+  });
+
+  test("a large flow zoomed out is painted; zoomed in, only the boxes in view are in the page", async () => {
+    const { page, errors } = await open();
+    const steps = 3000;
+    const graph = await graphOf(`large-${steps}.flow`, layered(steps));
+    await send(page, graphMessage(`large-${steps}`, graph));
+    const rangeOf = (id: string) => graph.nodes.find((n) => n.id === id)!.range;
+    // Fitted, every box is a speck: painted on the canvas, none in the page.
+    assert.equal(await count(page, "#graph .node"), 0);
+    assert.equal(await page.locator("#far").isVisible(), true);
+
+    // A click on a painted box reveals its step: S1510, where the picture
+    // and the view's transform put it.
+    const [, x, y, width] = /translate\(([\d.]+),([\d.]+)\)" data-id="S1510"><title>[^<]*<\/title><rect width="([\d.]+)"/.exec(graph.picture!)!.map(Number);
+    const [dx, dy, scale] = (await page.locator("#graph > g").getAttribute("transform"))!.match(/-?[\d.]+(?:e-?\d+)?/g)!.map(Number);
+    const svg = (await page.locator("#graph").boundingBox())!;
+    await page.mouse.click(svg.x + dx + (x + width / 2) * scale, svg.y + dy + (y + 22) * scale);
+    await page.waitForFunction(() => window.posted.some((m) => m.type === "reveal"));
+    assert.deepEqual(await page.evaluate(() => window.posted.filter((m) => m.type === "reveal")), [{ type: "reveal", range: rangeOf("S1510") }]);
+
+    // Zoomed in around the pointer, the boxes in view are the server's elements.
+    await page.mouse.move(svg.x + svg.width / 2, svg.y + svg.height / 2);
+    for (let i = 0; i < 5; i++) {
+      await page.mouse.wheel(0, -400);
+    }
+    await page.waitForFunction(() => document.querySelectorAll("#graph .node").length > 0);
+    const inPage = await count(page, "#graph .node");
+    assert.ok(inPage < steps / 4, `${inPage} boxes in the page`);
+    assert.equal(await page.locator("#far").isVisible(), false);
+    const id = await page.evaluate(() => {
+      const view = document.getElementById("graph")!.getBoundingClientRect();
+      const inView = Array.from(document.querySelectorAll<SVGGElement>("#graph .node")).find((n) => {
+        const r = n.getBoundingClientRect();
+        return r.left > view.left && r.right < view.right && r.top > view.top && r.bottom < view.bottom;
+      });
+      return inView?.dataset.id;
+    });
+    assert.ok(id, "a box wholly in view");
+    assert.equal(await page.locator(`#graph .node[data-id="${id}"] .name`).textContent(), id);
+    await page.click(`#graph .node[data-id="${id}"]`);
+    await page.waitForFunction(() => window.posted.filter((m) => m.type === "reveal").length === 2);
+    assert.deepEqual((await page.evaluate(() => window.posted.filter((m) => m.type === "reveal")))[1], { type: "reveal", range: rangeOf(id) });
     assert.deepEqual(errors, []);
     await page.close();
   });

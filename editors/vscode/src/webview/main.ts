@@ -1,9 +1,12 @@
 // The graph page: receives graphs from the extension, each with the server's
 // picture of it (the drawing of `easyflow graph --format svg`, laid out once
 // by the server, styled here by graph.css), shows it, pans and zooms, and
-// asks the extension to reveal a clicked step.
+// asks the extension to reveal a clicked step. Only the part of the picture
+// in view is in the page, and a large one zoomed far out is painted on a
+// canvas (scene.ts): a flow of thousands of steps opens and pans fast.
 
 import type { FromWebview, Graph, ToWebview } from "../protocol";
+import { type Area, Scene } from "./scene";
 
 interface VsCodeApi {
   postMessage(message: FromWebview): void;
@@ -19,40 +22,62 @@ const errorLine = document.getElementById("error")!;
 const empty = document.getElementById("empty")!;
 const SVG = "http://www.w3.org/2000/svg";
 
+/** Under the picture: its boxes and wires, when painted rather than in the page. */
+const far = document.createElement("canvas");
+far.id = "far";
 const svg = document.createElementNS(SVG, "svg");
 svg.id = "graph";
 const viewport = document.createElementNS(SVG, "g");
 svg.append(viewport);
-canvas.append(svg);
+canvas.append(far, svg);
 
 /** What is drawn, its size, and how it is panned and zoomed. */
-let current: { uri: string; graph: Graph; width: number; height: number } | undefined;
+let current: { uri: string; graph: Graph; width: number; height: number; scene: Scene } | undefined;
 let view = { x: 0, y: 0, scale: 1 };
 let selected: string | undefined;
 /** The view is as `fit` left it (the user has not panned or zoomed since). */
 let fitted = true;
+/** A redraw is asked for the next frame. */
+let redrawing = false;
+
+/** The number of the last message: a graph still unpacked when a newer one comes is not shown. */
+let latest = 0;
 
 window.addEventListener("message", (event: MessageEvent<ToWebview>) => {
   const message = event.data;
-  if (message?.type === "graph") {
-    show(message);
+  if (message?.type !== "graph") {
+    return;
   }
+  const number = ++latest;
+  void unpack(message.graph).then((graph) => {
+    if (number === latest) {
+      show(message, graph);
+    }
+  });
 });
 
-function show(message: ToWebview): void {
+/** The graph the extension packed (graphPacking.ts). */
+async function unpack(packed: Uint8Array<ArrayBuffer> | null): Promise<Graph | null> {
+  if (!packed) {
+    return null;
+  }
+  const json = new Blob([packed]).stream().pipeThrough(new DecompressionStream("gzip"));
+  return JSON.parse(await new Response(json).text()) as Graph;
+}
+
+function show(message: ToWebview, graph: Graph | null): void {
   title.textContent = message.title;
   errorLine.textContent = message.error ?? "";
-  if (!message.graph) {
+  if (!graph) {
     if (!current || current.uri !== message.uri) {
       showEmpty(message.error ?? "No graph for this file.");
     }
     return;
   }
-  const graph = message.graph;
   const refit = !current || current.uri !== message.uri;
   summary.textContent = describe(graph);
   if (graph.nodes.length === 0) {
-    current = { uri: message.uri, graph, width: 0, height: 0 };
+    current = { uri: message.uri, graph, width: 0, height: 0, scene: new Scene("") };
     showEmpty("No steps in this flow.");
     return;
   }
@@ -62,29 +87,29 @@ function show(message: ToWebview): void {
   svg.style.display = "";
   const box = svg.getBoundingClientRect();
   // The server's <svg>, as it drew it; its texts are escaped by the server.
-  viewport.innerHTML = graph.picture ?? "";
-  const picture = viewport.firstElementChild;
-  const size = (name: string) => Number(picture?.getAttribute(name) ?? 0);
-  current = { uri: message.uri, graph, width: size("width"), height: size("height") };
-  const nodes = viewport.querySelectorAll<SVGGElement>(".node");
-  for (const node of nodes) {
-    node.setAttribute("tabindex", "0");
-    node.setAttribute("role", "button");
-  }
+  // Only its frame goes in now, its boxes and wires as they come in view.
+  const scene = new Scene(graph.picture ?? "");
+  viewport.innerHTML = scene.frame;
+  scene.place(viewport.querySelector(".edges"), viewport.querySelector(".nodes"));
+  current = { uri: message.uri, graph, width: scene.width, height: scene.height, scene };
   if (selected) {
-    viewport.querySelector(`[data-id="${CSS.escape(selected)}"]`)?.classList.add("selected");
+    scene.node(selected)?.classList.add("selected");
   }
   if (refit || fitted) {
     fit(box);
+  } else {
+    apply();
   }
-  document.body.dataset.nodes = String(nodes.length);
-  document.body.dataset.edges = String(viewport.querySelectorAll(".edge").length);
+  draw(box);
+  document.body.dataset.nodes = String(scene.nodes.length);
+  document.body.dataset.edges = String(scene.wires.length);
   document.body.dataset.state = "drawn";
 }
 
 function showEmpty(text: string): void {
   viewport.replaceChildren();
   svg.style.display = "none";
+  far.style.display = "none";
   empty.textContent = text;
   empty.hidden = false;
   document.body.dataset.nodes = "0";
@@ -111,8 +136,15 @@ function plural(n: number, word: string): string {
 // Clicks (and Enter or Space on a focused node) reveal the step in the editor.
 let dragged = false;
 
-viewport.addEventListener("click", (event) => {
-  if (!dragged) {
+svg.addEventListener("click", (event) => {
+  if (dragged) {
+    return;
+  }
+  if (painting() && current) {
+    // The boxes are painted: the one under the pointer, by its coordinates.
+    const box = svg.getBoundingClientRect();
+    activate(current.scene.nodeAt((event.clientX - box.left - view.x) / view.scale, (event.clientY - box.top - view.y) / view.scale) ?? null);
+  } else {
     activate(event.target);
   }
 });
@@ -130,9 +162,14 @@ function activate(target: EventTarget | null): void {
   if (!node || !id || !current) {
     return;
   }
-  viewport.querySelector(".selected")?.classList.remove("selected");
+  if (selected) {
+    current.scene.node(selected)?.classList.remove("selected");
+  }
   node.classList.add("selected");
   selected = id;
+  if (painting()) {
+    draw();
+  }
   // An unresolved name has no place of its own: the picture names the
   // step to show for it (`data-step`).
   const stepId = node.dataset.step ?? id;
@@ -147,10 +184,55 @@ function activate(target: EventTarget | null): void {
 /** Below this zoom, texts would be specks: graph.css leaves them out, with
  * the arrowheads and dashes, so that a large flow draws and pans fast. */
 const FAR = 0.3;
+/** A picture with more boxes than this is painted when zoomed out below
+ * `FAR`: thousands of elements in the page make it slow to open and pan. */
+const PAINTED_ABOVE = 1000;
+/** Around the view, the part of the picture kept in the page (in views):
+ * a short pan needs no redraw of its edges. */
+const BORDER = 0.5;
 
 function apply(): void {
   viewport.setAttribute("transform", `translate(${view.x},${view.y}) scale(${view.scale})`);
   svg.classList.toggle("far", view.scale < FAR);
+  if (!redrawing) {
+    redrawing = true;
+    requestAnimationFrame(() => {
+      redrawing = false;
+      draw();
+    });
+  }
+}
+
+/** The boxes and wires are painted on the canvas rather than in the page. */
+function painting(): boolean {
+  return !!current && current.scene.nodes.length > PAINTED_ABOVE && view.scale < FAR;
+}
+
+/** Puts in the page, or paints, what the view shows. */
+function draw(box = svg.getBoundingClientRect()): void {
+  if (!current) {
+    return;
+  }
+  const context = far.getContext("2d");
+  const ratio = window.devicePixelRatio || 1;
+  if (painting() && context) {
+    current.scene.show(undefined);
+    far.style.display = "";
+    far.width = Math.round(box.width * ratio);
+    far.height = Math.round(box.height * ratio);
+    context.setTransform(ratio * view.scale, 0, 0, ratio * view.scale, ratio * view.x, ratio * view.y);
+    current.scene.paint(context, selected);
+    return;
+  }
+  far.style.display = "none";
+  const border = { x: (box.width * BORDER) / view.scale, y: (box.height * BORDER) / view.scale };
+  const shown: Area = {
+    left: -view.x / view.scale - border.x,
+    top: -view.y / view.scale - border.y,
+    right: (box.width - view.x) / view.scale + border.x,
+    bottom: (box.height - view.y) / view.scale + border.y,
+  };
+  current.scene.show(shown);
 }
 
 function fit(box = svg.getBoundingClientRect()): void {
@@ -216,6 +298,8 @@ svg.addEventListener("pointerdown", (event) => {
 window.addEventListener("resize", () => {
   if (fitted) {
     fit();
+  } else {
+    apply();
   }
 });
 

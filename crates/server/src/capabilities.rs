@@ -100,6 +100,11 @@ pub struct ClientCapabilities {
     pub inlay_hint_refresh: bool,
     /// The client accepts `workspace/codeLens/refresh`.
     pub code_lens_refresh: bool,
+    /// The client pulls diagnostics (`textDocument/diagnostic`,
+    /// `workspace/diagnostic`): nothing is pushed to it.
+    pub pull_diagnostics: bool,
+    /// The client accepts `workspace/diagnostic/refresh`.
+    pub diagnostic_refresh: bool,
 }
 
 impl Default for ClientCapabilities {
@@ -165,6 +170,8 @@ impl ClientCapabilities {
                 .map(|limit| limit.min(u64::from(u32::MAX)) as u32),
             inlay_hint_refresh: flag("/workspace/inlayHint/refreshSupport"),
             code_lens_refresh: flag("/workspace/codeLens/refreshSupport"),
+            pull_diagnostics: at("/textDocument/diagnostic").is_some(),
+            diagnostic_refresh: flag("/workspace/diagnostics/refreshSupport"),
         }
     }
 
@@ -256,6 +263,16 @@ pub fn server_capabilities(client: &ClientCapabilities) -> ServerCapabilities {
             resolve_provider: Some(false),
         }),
         call_hierarchy_provider: Some(CallHierarchyServerCapability::Simple(true)),
+        // Announced only to a client that pulls: announced to one that
+        // does not, it would be a promise nobody asks for.
+        diagnostic_provider: client.pull_diagnostics.then(|| {
+            DiagnosticServerCapabilities::Options(DiagnosticOptions {
+                identifier: Some("easyflow".to_string()),
+                inter_file_dependencies: true,
+                workspace_diagnostics: true,
+                work_done_progress_options: Default::default(),
+            })
+        }),
         workspace: Some(WorkspaceServerCapabilities {
             workspace_folders: Some(WorkspaceFoldersServerCapabilities {
                 supported: Some(true),

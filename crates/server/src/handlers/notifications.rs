@@ -27,8 +27,10 @@ pub fn initialized(server: &Server) {
     tokio::spawn(async move {
         path_settings::warn_missing(&server).await;
         workspace::register_watchers(&server.state, &server.client).await;
-        workspace::index(&server.state, &server.client).await;
+        let flows = workspace::index(&server.state, &server.client).await;
         server.indexed.send_replace(true);
+        // After the open flows, which were scheduled when opened.
+        server.closed.start(flows);
     });
 }
 
@@ -85,6 +87,8 @@ pub fn did_open(server: &Server, params: DidOpenTextDocumentParams) {
                 workspace::rediscover(&server.state, Flows::All);
             }
             server.diagnostics.schedule_all_open();
+            // The editor's text wins over the disk's for the closed flows too.
+            server.closed.recheck_configured_by(&path);
         }
     }
     workspace::watch_new_catalogs(&server.state, &server.client);
@@ -160,10 +164,14 @@ pub fn did_change(server: &Server, params: DidChangeTextDocumentParams) {
     };
     match kind {
         FileKind::Flow => server.diagnostics.schedule(uri),
-        FileKind::Topology | FileKind::Catalog => server.diagnostics.schedule_all_open(),
-        FileKind::Config => {
-            workspace::rediscover(&server.state, Flows::All);
+        FileKind::Topology | FileKind::Catalog | FileKind::Config => {
+            if kind == FileKind::Config {
+                workspace::rediscover(&server.state, Flows::All);
+            }
             server.diagnostics.schedule_all_open();
+            if let Some(path) = path_of(&uri) {
+                server.closed.recheck_configured_by(&path);
+            }
         }
     }
     workspace::watch_new_catalogs(&server.state, &server.client);
@@ -175,18 +183,28 @@ pub async fn did_close(server: &Server, params: DidCloseTextDocumentParams) {
         return;
     };
     // The disk's text replaces the editor's (or the file goes, if deleted).
+    let mut checked_from_disk = false;
     if let Some(path) = path_of(&uri) {
         match document.kind {
-            FileKind::Flow => reload_closed_flow(server, &path),
+            FileKind::Flow => {
+                reload_closed_flow(server, &path);
+                checked_from_disk = server.closed.flow_closed(&path);
+            }
             FileKind::Topology => workspace::reload_topology(&server.state, &path),
             FileKind::Catalog => workspace::reload_catalog(&server.state, &path),
             FileKind::Config => workspace::rediscover(&server.state, Flows::All),
         }
+        if document.kind != FileKind::Flow {
+            server.closed.recheck_configured_by(&path);
+        }
     }
-    server
-        .client
-        .publish_diagnostics(uri, Vec::new(), None)
-        .await;
+    let pull = server.state.lock().client.pull_diagnostics;
+    if !pull && !checked_from_disk {
+        server
+            .client
+            .publish_diagnostics(uri, Vec::new(), None)
+            .await;
+    }
     server.diagnostics.schedule_all_open();
     workspace::watch_new_catalogs(&server.state, &server.client);
 }
@@ -214,22 +232,54 @@ fn reload_closed_flow(server: &Server, path: &Path) {
     });
 }
 
+/// Re-checks the closed flows that a change on the disk of the file at
+/// `path` (of `kind`, open in the editor or not) concerns: a closed flow
+/// created, changed or deleted itself; the flows a topology, catalog or
+/// `easyflow.toml` configures when it changed; every flow when one was
+/// created or deleted (which can change the discovery of any flow).
+fn recheck_closed_flows(
+    server: &Server,
+    path: &Path,
+    kind: Option<FileKind>,
+    open: bool,
+    change: FileChangeType,
+) {
+    let closed = &server.closed;
+    match kind {
+        Some(FileKind::Flow) if open => {}
+        Some(FileKind::Flow) if change == FileChangeType::DELETED => closed.flow_deleted(path),
+        Some(FileKind::Flow) => closed.flow_changed_on_disk(path),
+        // A catalog of another name that only closed flows use is not
+        // known by name: what it configures says.
+        _ if change == FileChangeType::CHANGED => closed.recheck_configured_by(path),
+        _ => closed.recheck_all(),
+    }
+}
+
 /// Applies the new settings; returns whether a path setting changed.
 pub fn did_change_configuration(server: &Server, params: DidChangeConfigurationParams) -> bool {
-    let paths_changed = {
+    let (paths_changed, scope_changed) = {
         let mut state = server.state.lock();
         let before = (
             state.settings.topology.clone(),
             state.settings.catalog.clone(),
         );
+        let scope_before = state.settings.diagnostics_scope;
         state.settings.update(&params.settings);
         (
-            state.settings.topology.clone(),
-            state.settings.catalog.clone(),
-        ) != before
+            (
+                state.settings.topology.clone(),
+                state.settings.catalog.clone(),
+            ) != before,
+            state.settings.diagnostics_scope != scope_before,
+        )
     };
     if paths_changed {
         workspace::rediscover(&server.state, Flows::All);
+        server.closed.recheck_all();
+    }
+    if scope_changed {
+        server.closed.scope_changed();
     }
     server.diagnostics.schedule_all_open();
     let refresh = server.state.lock().client;
@@ -264,6 +314,7 @@ pub fn did_change_watched_files(server: &Server, params: DidChangeWatchedFilesPa
             Some(FileKind::Flow) if !open => reload_closed_flow(server, &path),
             _ => {}
         }
+        recheck_closed_flows(server, &path, kind, open, change.typ);
     }
     // A topology or catalog created or deleted, or a configuration changed,
     // can change which topology or catalog any flow uses.

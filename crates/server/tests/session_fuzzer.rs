@@ -4,7 +4,9 @@
 //! end, deletions across steps, several changes in one notification, pastes
 //! of whole flows), with every request kind at random positions pipelined
 //! among the changes (the custom `easyflow/graph` and `easyflow/export`
-//! too), `$/cancelRequest`s, saves, configuration and watched-file
+//! too, and diagnostic pulls, `textDocument/diagnostic` and
+//! `workspace/diagnostic`, with result ids the server gave or made up),
+//! `$/cancelRequest`s, saves, configuration and watched-file
 //! changes, allow comments typed (a key at a time) and deleted, and project folders on the disk whose `easyflow.toml`,
 //! topologies and catalogs are anything (folders, missing, outside the
 //! workspace, any reader's test case), requested on through a closed
@@ -17,8 +19,9 @@
 //!   content modified, request failed; never an internal error); every position
 //!   in it lies inside the document it names (in the negotiated encoding:
 //!   UTF-16, or UTF-8 on every other server), ranges ordered;
-//! - after the last edit, each open document's published diagnostics equal a
-//!   fresh check of its final text;
+//! - after the last edit, each open document's published diagnostics (or,
+//!   for a client that pulls, its pulled ones, with nothing pushed to it)
+//!   equal a fresh check of its final text;
 //! - the server writes no file and opens no socket.
 //!
 //! `EASYFLOW_SESSIONS=N` runs N sessions (500 by default, the CI run);
@@ -37,7 +40,7 @@ use std::path::{Path, PathBuf};
 use fastrand::Rng;
 use line_index::{LineIndex, WideEncoding};
 use serde_json::{Value, json};
-use support::{Encoding, Server, offset_in, repo_root, uri};
+use support::{Encoding, Server, memory, offset_in, repo_root, uri};
 
 const SESSIONS_PER_SERVER: usize = 25;
 
@@ -194,6 +197,8 @@ struct Session<'a> {
     /// What the session did, for the failure message.
     trace: Vec<String>,
     disk_files: Vec<PathBuf>,
+    /// The latest result id the server gave each URI in a pull.
+    result_ids: HashMap<String, String>,
 }
 
 fn seed_texts() -> Vec<String> {
@@ -430,7 +435,7 @@ impl Session<'_> {
         let range = json!({"start": start, "end": end});
         let document = json!({"uri": uri.clone()});
         let at = json!({"textDocument": document, "position": position});
-        let (method, params): (&'static str, Value) = match self.rng.u8(..23) {
+        let (method, params): (&'static str, Value) = match self.rng.u8(..25) {
             0 => ("textDocument/hover", at),
             1 => ("textDocument/completion", at),
             2 => ("textDocument/definition", at),
@@ -500,6 +505,24 @@ impl Session<'_> {
                 "easyflow/export",
                 json!({"textDocument": document, "to": pick(&mut self.rng, &["diet", "workload", "model", "svg"])}),
             ),
+            // Pulls, with a result id the server gave or a made-up one.
+            22 => (
+                "textDocument/diagnostic",
+                json!({"textDocument": document, "previousResultId": self.some_result_id(&uri)}),
+            ),
+            23 => {
+                let previous: Vec<Value> = self
+                    .result_ids
+                    .iter()
+                    .filter(|_| self.rng.bool())
+                    .map(|(uri, id)| json!({"uri": uri, "value": id}))
+                    .chain([json!({"uri": uri, "value": "made-up"})])
+                    .collect();
+                (
+                    "workspace/diagnostic",
+                    json!({"previousResultIds": previous}),
+                )
+            }
             _ => ("textDocument/hover", at),
         };
         let id = self.server.send_request(method, params.clone());
@@ -516,6 +539,36 @@ impl Session<'_> {
             uri,
             cancelled,
         });
+    }
+
+    /// A result id the server gave for `uri`, a made-up one, or none.
+    fn some_result_id(&mut self, uri: &str) -> Option<String> {
+        match self.rng.u8(..3) {
+            0 => self.result_ids.get(uri).cloned(),
+            1 => Some("made-up".to_string()),
+            _ => None,
+        }
+    }
+
+    /// Keeps the result ids of a pull's answer, for later pulls.
+    fn remember_result_ids(&mut self, method: &str, uri: &str, result: &Value) {
+        let reports = match method {
+            "textDocument/diagnostic" => vec![(uri, result)],
+            "workspace/diagnostic" => result["items"]
+                .as_array()
+                .into_iter()
+                .flatten()
+                .filter_map(|item| Some((item["uri"].as_str()?, item)))
+                .collect(),
+            _ => return,
+        };
+        let ids: Vec<(String, String)> = reports
+            .into_iter()
+            .filter_map(|(uri, report)| {
+                Some((uri.to_string(), report["resultId"].as_str()?.to_string()))
+            })
+            .collect();
+        self.result_ids.extend(ids);
     }
 
     /// `didSave` (the server reads nothing for it: the text stays the
@@ -712,6 +765,8 @@ impl Session<'_> {
             if let Err(why) = self.check_result(pending.method, result, Some(&pending.uri)) {
                 self.fail(format!("{}: {why}: {result}", pending.method));
             }
+            let result = result.clone();
+            self.remember_result_ids(pending.method, &pending.uri, &result);
         }
     }
 
@@ -808,13 +863,39 @@ impl Session<'_> {
     }
 
     /// After the last edit: each open document's diagnostics for its last
-    /// version equal a fresh check of its text.
+    /// version (pushed, or pulled by a client that pulls) equal a fresh
+    /// check of its text; a client that pulls got nothing pushed.
     fn check_final_diagnostics(&mut self) {
+        let pulls = !self.capabilities["diagnosticProvider"].is_null();
+        if pulls {
+            if let Some(pushed) = self
+                .server
+                .notifications
+                .iter()
+                .find(|m| m["method"] == "textDocument/publishDiagnostics")
+            {
+                self.fail(format!("pushed to a client that pulls: {pushed}"));
+            }
+        }
         for i in 0..self.docs.len() {
             if !self.docs[i].open {
                 continue;
             }
             let (uri, version) = (self.docs[i].uri.clone(), self.docs[i].version);
+            if pulls {
+                let report = self.server.request(
+                    "textDocument/diagnostic",
+                    json!({"textDocument": {"uri": uri}}),
+                );
+                let diagnostics = published(report["items"].as_array().unwrap());
+                let fresh = fresh_check(&self.docs[i].text, self.encoding);
+                if diagnostics != fresh {
+                    self.fail(format!(
+                        "the pulled diagnostics of {uri} v{version} differ from a fresh check:\npulled {diagnostics:#?}\nfresh {fresh:#?}"
+                    ));
+                }
+                continue;
+            }
             let message = self.server.try_wait_for(
                 |m| {
                     m["method"] == "textDocument/publishDiagnostics"
@@ -880,6 +961,8 @@ fn well_formed(method: &str, result: &Value) -> Result<(), String> {
         "textDocument/formatting" => typed::<lsp::Formatting>(result),
         "textDocument/rangeFormatting" => typed::<lsp::RangeFormatting>(result),
         "textDocument/signatureHelp" => typed::<lsp::SignatureHelpRequest>(result),
+        "textDocument/diagnostic" => typed::<lsp::DocumentDiagnosticRequest>(result),
+        "workspace/diagnostic" => typed::<lsp::WorkspaceDiagnosticRequest>(result),
         "easyflow/graph" => fields(&["nodes", "edges", "unresolved", "levels"]),
         "easyflow/export" => fields(&["text"]),
         _ => Err(format!("no result type known for {method}")),
@@ -895,6 +978,12 @@ fn results_are_checked_against_their_methods_types() {
     assert!(well_formed("textDocument/definition", &json!([{"uri": 1}])).is_err());
     assert!(well_formed("textDocument/foldingRange", &json!([{"endLine": 2}])).is_err());
     assert!(well_formed("easyflow/graph", &json!({"nodes": []})).is_err());
+    let unchanged = json!({"kind": "unchanged", "resultId": "1"});
+    assert_eq!(well_formed("textDocument/diagnostic", &unchanged), Ok(()));
+    assert!(well_formed("textDocument/diagnostic", &json!({"kind": "full"})).is_err());
+    let workspace = json!({"items": [{"kind": "full", "uri": "file:///a.flow", "version": null, "items": []}]});
+    assert_eq!(well_formed("workspace/diagnostic", &workspace), Ok(()));
+    assert!(well_formed("workspace/diagnostic", &json!({"items": [unchanged]})).is_err());
 }
 
 /// The texts a project's topology and catalog get: every test case of
@@ -990,6 +1079,7 @@ fn run_session(
             "session {session} of seed {seed}, positions in {encoding:?}"
         )],
         disk_files: Vec::new(),
+        result_ids: HashMap::new(),
     };
     for doc in 0..count {
         s.open(doc, seeds);
@@ -1068,12 +1158,14 @@ fn random_sessions() {
         } else {
             Encoding::Utf16
         };
-        // And every other pair of servers has a client that states every
-        // capability the server uses; the others state none (plain text, flat
-        // symbols, locations, commands for code actions).
-        let mut client = match (session / SESSIONS_PER_SERVER as u64 / 2) % 2 {
+        // And the pairs of servers take turns with a client that states
+        // every capability the server uses, one that states none (plain
+        // text, flat symbols, locations, commands for code actions, pushed
+        // diagnostics), and one that also pulls diagnostics.
+        let mut client = match (session / SESSIONS_PER_SERVER as u64 / 2) % 3 {
             0 => support::full_client(),
-            _ => json!({}),
+            1 => json!({}),
+            _ => support::pull_client(),
         };
         if encoding == Encoding::Utf8 {
             client["general"]["positionEncodings"] = json!(["utf-8", "utf-16"]);
@@ -1114,19 +1206,6 @@ fn random_sessions() {
     }
 }
 
-/// The server's resident and peak memory, in MiB (`/proc/PID/status`).
-fn memory(pid: u32) -> (u64, u64) {
-    let status = std::fs::read_to_string(format!("/proc/{pid}/status")).unwrap_or_default();
-    let field = |name: &str| {
-        status
-            .lines()
-            .find(|l| l.starts_with(name))
-            .and_then(|l| l.split_whitespace().nth(1))
-            .and_then(|kb| kb.parse::<u64>().ok())
-            .map_or(0, |kb| kb / 1024)
-    };
-    (field("VmRSS:"), field("VmHWM:"))
-}
 
 /// Bounded memory: a workspace of `EASYFLOW_MEMORY_FLOWS` flows (1,000) of
 /// 100 steps is indexed in the background, then fuzzed with sessions on

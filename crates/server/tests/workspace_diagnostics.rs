@@ -11,7 +11,7 @@ use std::path::Path;
 use std::time::{Duration, Instant};
 
 use serde_json::{Value, json};
-use support::{Server, TIMEOUT, full_client, uri};
+use support::{Server, TIMEOUT, full_client, pull_client, uri};
 
 /// A workspace: a topology without GPUs, a catalog with one package, and
 /// three closed flows: one that needs a GPU (E0702), one that runs an
@@ -128,15 +128,6 @@ fn closed_flows_get_their_diagnostics_pushed() {
         "pushed for a flow without problems"
     );
     assert_eq!(server.stop().code(), Some(0));
-}
-
-/// The capabilities of a client that pulls diagnostics and accepts
-/// refreshes (VS Code).
-fn pull_client() -> Value {
-    let mut capabilities = full_client();
-    capabilities["textDocument"]["diagnostic"] = json!({"relatedDocumentSupport": false});
-    capabilities["workspace"]["diagnostics"] = json!({"refreshSupport": true});
-    capabilities
 }
 
 /// `workspace/diagnostic` with `previous` result ids, asked again until
@@ -335,5 +326,54 @@ fn the_scope_open_files_leaves_closed_flows_out() {
     );
     let items = pull_until(&mut server, &[], |_| true);
     assert!(items.is_empty(), "{items:?}");
+    assert_eq!(server.stop().code(), Some(0));
+}
+
+/// The most memory the server may take, at its peak, to check the 10,000
+/// flows of [`ten_thousand_closed_flows_are_checked_in_bounded_memory`]:
+/// about twice what it was measured to take, far below what keeping every
+/// flow's analysis would.
+const PEAK_MIB: u64 = 1024;
+
+/// Issue 28's scale: every closed flow of a workspace of
+/// `EASYFLOW_WORKSPACE_FLOWS` (10,000) flows of 100 steps gets its
+/// diagnostics, and the server's peak memory stays under [`PEAK_MIB`].
+/// Long (minutes in a debug build), so not run by default:
+/// `cargo test --release -p easyflow-ls --test workspace_diagnostics -- --ignored --nocapture`.
+/// Its timings are `benches/workspace.rs`'s.
+#[test]
+#[ignore = "a long test (see its documentation)"]
+fn ten_thousand_closed_flows_are_checked_in_bounded_memory() {
+    let flows: usize = std::env::var("EASYFLOW_WORKSPACE_FLOWS")
+        .ok()
+        .and_then(|n| n.parse().ok())
+        .unwrap_or(10_000);
+    let dir = tempfile::tempdir().unwrap();
+    let with_problems = support::write_large_workspace(dir.path(), flows, 100);
+    let mut server = Server::start();
+    server.initialize(dir.path(), pull_client(), json!({}));
+    // The refresh comes when the last closed flow has been checked.
+    server
+        .try_wait_for(
+            |m| m["method"] == "workspace/diagnostic/refresh",
+            Duration::from_secs(3600),
+        )
+        .expect("every closed flow checked");
+    let result = server.request("workspace/diagnostic", json!({"previousResultIds": []}));
+    let items = result["items"].as_array().unwrap();
+    assert_eq!(items.len(), flows);
+    let failing: Vec<&Value> = items
+        .iter()
+        .filter(|item| item["items"] != json!([]))
+        .collect();
+    assert_eq!(failing.len(), with_problems.len());
+    assert!(
+        failing
+            .iter()
+            .all(|item| codes(&item["items"]).iter().all(|code| code == "E0702"))
+    );
+    let (rss, peak) = support::memory(server.pid());
+    eprintln!("{flows} flows checked: RSS {rss} MiB, peak {peak} MiB");
+    assert!(peak < PEAK_MIB, "peak {peak} MiB");
     assert_eq!(server.stop().code(), Some(0));
 }

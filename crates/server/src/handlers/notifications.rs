@@ -89,6 +89,7 @@ pub fn did_open(server: &Server, params: DidOpenTextDocumentParams) {
             server.diagnostics.schedule_all_open();
             // The editor's text wins over the disk's for the closed flows too.
             server.closed.recheck_configured_by(&path);
+            server.closed.refresh();
         }
     }
     workspace::watch_new_catalogs(&server.state, &server.client);
@@ -172,6 +173,7 @@ pub fn did_change(server: &Server, params: DidChangeTextDocumentParams) {
             if let Some(path) = path_of(&uri) {
                 server.closed.recheck_configured_by(&path);
             }
+            server.closed.refresh();
         }
     }
     workspace::watch_new_catalogs(&server.state, &server.client);
@@ -196,6 +198,7 @@ pub async fn did_close(server: &Server, params: DidCloseTextDocumentParams) {
         }
         if document.kind != FileKind::Flow {
             server.closed.recheck_configured_by(&path);
+            server.closed.refresh();
         }
     }
     let pull = server.state.lock().client.pull_diagnostics;
@@ -281,6 +284,9 @@ pub fn did_change_configuration(server: &Server, params: DidChangeConfigurationP
     if scope_changed {
         server.closed.scope_changed();
     }
+    // A client that pulls asks again for the open flows (and the closed
+    // ones checked so far; another refresh follows their re-check).
+    server.closed.refresh();
     server.diagnostics.schedule_all_open();
     let refresh = server.state.lock().client;
     let client = server.client.clone();
@@ -320,5 +326,6 @@ pub fn did_change_watched_files(server: &Server, params: DidChangeWatchedFilesPa
     // can change which topology or catalog any flow uses.
     workspace::rediscover(&server.state, Flows::All);
     server.diagnostics.schedule_all_open();
+    server.closed.refresh();
     workspace::watch_new_catalogs(&server.state, &server.client);
 }

@@ -961,7 +961,13 @@ fn well_formed(method: &str, result: &Value) -> Result<(), String> {
         "textDocument/formatting" => typed::<lsp::Formatting>(result),
         "textDocument/rangeFormatting" => typed::<lsp::RangeFormatting>(result),
         "textDocument/signatureHelp" => typed::<lsp::SignatureHelpRequest>(result),
-        "textDocument/diagnostic" => typed::<lsp::DocumentDiagnosticRequest>(result),
+        // Its result type also admits a partial result, which any object
+        // is: the server sends whole reports only.
+        "textDocument/diagnostic" => serde_json::from_value::<
+            tower_lsp_server::ls_types::DocumentDiagnosticReport,
+        >(result.clone())
+        .map(drop)
+        .map_err(|error| format!("not a textDocument/diagnostic report: {error}")),
         "workspace/diagnostic" => typed::<lsp::WorkspaceDiagnosticRequest>(result),
         "easyflow/graph" => fields(&["nodes", "edges", "unresolved", "levels"]),
         "easyflow/export" => fields(&["text"]),

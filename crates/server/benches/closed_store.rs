@@ -8,7 +8,7 @@
 //! `cargo bench -p easyflow-ls --bench closed_store`; asserts nothing.
 
 use std::collections::HashMap;
-use std::path::PathBuf;
+use std::path::{Path, PathBuf};
 use std::sync::atomic::{AtomicBool, Ordering};
 use std::sync::{Arc, Mutex};
 use std::time::{Duration, Instant};
@@ -28,7 +28,7 @@ struct Report {
 
 trait Store: Send + Sync {
     fn insert(&self, path: PathBuf, report: Arc<Report>);
-    fn get(&self, path: &PathBuf) -> Option<Arc<Report>>;
+    fn get(&self, path: &Path) -> Option<Arc<Report>>;
     fn all(&self) -> Vec<Arc<Report>>;
 }
 
@@ -36,7 +36,7 @@ impl Store for Mutex<HashMap<PathBuf, Arc<Report>>> {
     fn insert(&self, path: PathBuf, report: Arc<Report>) {
         self.lock().unwrap().insert(path, report);
     }
-    fn get(&self, path: &PathBuf) -> Option<Arc<Report>> {
+    fn get(&self, path: &Path) -> Option<Arc<Report>> {
         self.lock().unwrap().get(path).cloned()
     }
     fn all(&self) -> Vec<Arc<Report>> {
@@ -48,7 +48,7 @@ impl Store for DashMap<PathBuf, Arc<Report>> {
     fn insert(&self, path: PathBuf, report: Arc<Report>) {
         DashMap::insert(self, path, report);
     }
-    fn get(&self, path: &PathBuf) -> Option<Arc<Report>> {
+    fn get(&self, path: &Path) -> Option<Arc<Report>> {
         DashMap::get(self, path).map(|r| r.value().clone())
     }
     fn all(&self) -> Vec<Arc<Report>> {

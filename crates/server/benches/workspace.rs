@@ -85,7 +85,10 @@ fn main() {
     let open_flow = root.join("open.flow");
     let open_text = easyflow_genflow::generate(10_000, 7);
     std::fs::write(&open_flow, &open_text).unwrap();
-    println!("{flows} flows of 100 steps written in {:.1?}", started.elapsed());
+    println!(
+        "{flows} flows of 100 steps written in {:.1?}",
+        started.elapsed()
+    );
 
     // 1. The background check alone.
     let mut server = Server::start();

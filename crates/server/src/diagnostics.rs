@@ -12,8 +12,8 @@ use std::sync::{Arc, Mutex, OnceLock};
 use easyflow_ide::{Analysis, CatalogFile, SourceFile, SourceText, TopologyFile};
 use easyflow_project::discovery;
 use easyflow_project::{FileKind, Workspace};
-use tower_lsp_server::{Client, jsonrpc};
 use tower_lsp_server::ls_types::{self as lsp, Uri};
+use tower_lsp_server::{Client, jsonrpc};
 
 use crate::capabilities::ClientCapabilities;
 use crate::convert::{self, Lines};
@@ -125,7 +125,9 @@ impl Diagnostics {
         if self.state.lock().documents.contains_key(&uri) {
             return;
         }
-        self.client.publish_diagnostics(uri, diagnostics, None).await;
+        self.client
+            .publish_diagnostics(uri, diagnostics, None)
+            .await;
     }
 }
 

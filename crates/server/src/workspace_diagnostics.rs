@@ -354,10 +354,7 @@ impl WorkspaceDiagnostics {
             let batch = self.work().take_batch();
             if batch.is_empty() {
                 if checked > 0 {
-                    tracing::info!(
-                        "checked {checked} closed flows in {:?}",
-                        started.elapsed()
-                    );
+                    tracing::info!("checked {checked} closed flows in {:?}", started.elapsed());
                     checked = 0;
                 }
                 let changed = self.work().changed;
@@ -374,11 +371,10 @@ impl WorkspaceDiagnostics {
                 continue;
             };
             checked += input.flows.len();
-            let results = tokio::task::spawn_blocking(move || {
-                background::run(|| check_batch(input))
-            })
-            .await
-            .unwrap_or_default();
+            let results =
+                tokio::task::spawn_blocking(move || background::run(|| check_batch(input)))
+                    .await
+                    .unwrap_or_default();
             self.apply(results).await;
         }
     }
@@ -413,8 +409,8 @@ impl WorkspaceDiagnostics {
                 }
                 None => (self.store.remove(&checked.path), None),
             };
-            let changed = previous.as_ref().map(|r| &r.result_id)
-                != report.as_ref().map(|r| &r.result_id);
+            let changed =
+                previous.as_ref().map(|r| &r.result_id) != report.as_ref().map(|r| &r.result_id);
             if changed {
                 self.work().changed = true;
             }
@@ -800,16 +796,16 @@ fn workspace_report(
     diagnostics: Option<Vec<lsp::Diagnostic>>,
 ) -> lsp::WorkspaceDocumentDiagnosticReport {
     match diagnostics {
-        Some(items) => {
-            lsp::WorkspaceDocumentDiagnosticReport::Full(lsp::WorkspaceFullDocumentDiagnosticReport {
+        Some(items) => lsp::WorkspaceDocumentDiagnosticReport::Full(
+            lsp::WorkspaceFullDocumentDiagnosticReport {
                 uri,
                 version,
                 full_document_diagnostic_report: lsp::FullDocumentDiagnosticReport {
                     result_id: Some(result_id),
                     items,
                 },
-            })
-        }
+            },
+        ),
         None => lsp::WorkspaceDocumentDiagnosticReport::Unchanged(
             lsp::WorkspaceUnchangedDocumentDiagnosticReport {
                 uri,

@@ -867,15 +867,13 @@ impl Session<'_> {
     /// check of its text; a client that pulls got nothing pushed.
     fn check_final_diagnostics(&mut self) {
         let pulls = !self.capabilities["diagnosticProvider"].is_null();
-        if pulls {
-            if let Some(pushed) = self
-                .server
-                .notifications
-                .iter()
-                .find(|m| m["method"] == "textDocument/publishDiagnostics")
-            {
-                self.fail(format!("pushed to a client that pulls: {pushed}"));
-            }
+        let pushed = self
+            .server
+            .notifications
+            .iter()
+            .find(|m| m["method"] == "textDocument/publishDiagnostics");
+        if let (true, Some(pushed)) = (pulls, pushed) {
+            self.fail(format!("pushed to a client that pulls: {pushed}"));
         }
         for i in 0..self.docs.len() {
             if !self.docs[i].open {
@@ -987,7 +985,8 @@ fn results_are_checked_against_their_methods_types() {
     let unchanged = json!({"kind": "unchanged", "resultId": "1"});
     assert_eq!(well_formed("textDocument/diagnostic", &unchanged), Ok(()));
     assert!(well_formed("textDocument/diagnostic", &json!({"kind": "full"})).is_err());
-    let workspace = json!({"items": [{"kind": "full", "uri": "file:///a.flow", "version": null, "items": []}]});
+    let workspace =
+        json!({"items": [{"kind": "full", "uri": "file:///a.flow", "version": null, "items": []}]});
     assert_eq!(well_formed("workspace/diagnostic", &workspace), Ok(()));
     assert!(well_formed("workspace/diagnostic", &json!({"items": [unchanged]})).is_err());
 }
@@ -1211,7 +1210,6 @@ fn random_sessions() {
         }
     }
 }
-
 
 /// Bounded memory: a workspace of `EASYFLOW_MEMORY_FLOWS` flows (1,000) of
 /// 100 steps is indexed in the background, then fuzzed with sessions on

@@ -24,7 +24,10 @@ fn workspace() -> tempfile::TempDir {
         "easyflow-packages.toml",
         "[[package]]\nname = \"Known.Run\"\n",
     );
-    write("gpu.flow", "[requires = \"compute+GPU\"]\nstep A runs Known.Run ();\n");
+    write(
+        "gpu.flow",
+        "[requires = \"compute+GPU\"]\nstep A runs Known.Run ();\n",
+    );
     write("unknown.flow", "step B runs Other.Run ();\n");
     write("clean.flow", "step C runs Known.Run ();\n");
     dir

@@ -14,7 +14,7 @@ mod support;
 use std::time::{Duration, Instant};
 
 use serde_json::{Value, json};
-use support::Server;
+use support::{Server, percentile};
 
 /// The requests timed at a step reference.
 const REQUESTS: [&str; 3] = [
@@ -40,12 +40,6 @@ fn time_request(
             started.elapsed()
         })
         .collect()
-}
-
-fn percentile(samples: &mut [Duration], p: f64) -> Duration {
-    samples.sort();
-    let index = ((samples.len() as f64 - 1.0) * p).round() as usize;
-    samples[index]
 }
 
 fn report(name: &str, samples: &mut [Duration]) {

@@ -11,16 +11,11 @@
 #[path = "../tests/support/mod.rs"]
 mod support;
 
+use std::path::Path;
 use std::time::{Duration, Instant};
 
 use serde_json::json;
-use support::{Server, memory, pull_client, uri, write_large_workspace};
-
-fn percentile(samples: &mut [Duration], p: f64) -> Duration {
-    samples.sort();
-    let index = ((samples.len() as f64 - 1.0) * p).round() as usize;
-    samples[index]
-}
+use support::{Server, memory, percentile, pull_client, uri, write_large_workspace};
 
 fn report(name: &str, samples: &mut [Duration]) {
     if samples.is_empty() {
@@ -73,6 +68,19 @@ fn keystroke(server: &mut Server, uri: &str, version: i64) -> Duration {
     started.elapsed()
 }
 
+/// A server for a client that pulls, on the workspace at `root`, up to
+/// `initialized` (not sent).
+fn initialize(root: &Path) -> Server {
+    let mut server = Server::start();
+    server.request(
+        "initialize",
+        json!({"processId": null, "rootUri": uri(root),
+            "workspaceFolders": [{"uri": uri(root), "name": "root"}],
+            "capabilities": pull_client()}),
+    );
+    server
+}
+
 fn main() {
     let flows: usize = std::env::var("EASYFLOW_BENCH_FLOWS")
         .ok()
@@ -91,13 +99,7 @@ fn main() {
     );
 
     // 1. The background check alone.
-    let mut server = Server::start();
-    server.request(
-        "initialize",
-        json!({"processId": null, "rootUri": uri(root),
-            "workspaceFolders": [{"uri": uri(root), "name": "root"}],
-            "capabilities": pull_client()}),
-    );
+    let mut server = initialize(root);
     let initialized = Instant::now();
     server.notify("initialized", json!({}));
     wait_refresh(&mut server);
@@ -116,13 +118,7 @@ fn main() {
 
     // 2. Typing in an open flow of 10,000 steps while the check runs,
     // then after it.
-    let mut server = Server::start();
-    server.request(
-        "initialize",
-        json!({"processId": null, "rootUri": uri(root),
-            "workspaceFolders": [{"uri": uri(root), "name": "root"}],
-            "capabilities": pull_client()}),
-    );
+    let mut server = initialize(root);
     server.notify("initialized", json!({}));
     let uri = server.open(&open_flow, &open_text);
     server.request(

@@ -563,3 +563,10 @@ pub fn pull_client() -> Value {
     capabilities["workspace"]["diagnostics"] = json!({"refreshSupport": true});
     capabilities
 }
+
+/// The `p` quantile (0 to 1) of `samples`, which it sorts (for benchmarks).
+pub fn percentile(samples: &mut [Duration], p: f64) -> Duration {
+    samples.sort();
+    let index = ((samples.len() as f64 - 1.0) * p).round() as usize;
+    samples[index]
+}

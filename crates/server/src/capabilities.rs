@@ -106,6 +106,11 @@ pub struct ClientCapabilities {
     /// The client answers `workspace/configuration` (each workspace
     /// folder's settings: `folders.rs`).
     pub configuration: bool,
+    /// The client pulls diagnostics (`textDocument/diagnostic`,
+    /// `workspace/diagnostic`): nothing is pushed to it.
+    pub pull_diagnostics: bool,
+    /// The client accepts `workspace/diagnostic/refresh`.
+    pub diagnostic_refresh: bool,
 }
 
 impl Default for ClientCapabilities {
@@ -172,6 +177,8 @@ impl ClientCapabilities {
             inlay_hint_refresh: flag("/workspace/inlayHint/refreshSupport"),
             code_lens_refresh: flag("/workspace/codeLens/refreshSupport"),
             configuration: flag("/workspace/configuration"),
+            pull_diagnostics: at("/textDocument/diagnostic").is_some(),
+            diagnostic_refresh: flag("/workspace/diagnostics/refreshSupport"),
         }
     }
 
@@ -274,6 +281,16 @@ pub fn server_capabilities(client: &ClientCapabilities) -> ServerCapabilities {
             resolve_provider: Some(false),
         }),
         call_hierarchy_provider: Some(CallHierarchyServerCapability::Simple(true)),
+        // Announced only to a client that pulls: announced to one that
+        // does not, it would be a promise nobody asks for.
+        diagnostic_provider: client.pull_diagnostics.then(|| {
+            DiagnosticServerCapabilities::Options(DiagnosticOptions {
+                identifier: Some("easyflow".to_string()),
+                inter_file_dependencies: true,
+                workspace_diagnostics: true,
+                work_done_progress_options: Default::default(),
+            })
+        }),
         workspace: Some(WorkspaceServerCapabilities {
             workspace_folders: Some(WorkspaceFoldersServerCapabilities {
                 supported: Some(true),

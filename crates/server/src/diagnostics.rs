@@ -12,8 +12,8 @@ use std::sync::{Arc, Mutex, OnceLock};
 use easyflow_ide::{Analysis, CatalogFile, SourceFile, SourceText, TopologyFile};
 use easyflow_project::discovery;
 use easyflow_project::{FileKind, Workspace};
-use tower_lsp_server::Client;
 use tower_lsp_server::ls_types::{self as lsp, Uri};
+use tower_lsp_server::{Client, jsonrpc};
 
 use crate::capabilities::ClientCapabilities;
 use crate::convert::{self, Lines};
@@ -44,8 +44,14 @@ impl Diagnostics {
     /// Computes and publishes the diagnostics of an open document, unless a
     /// newer version arrives first.
     pub fn schedule(self: &Arc<Self>, uri: Uri) {
-        if !self.state.lock().documents.contains_key(&uri) {
-            return; // closed: nothing to publish
+        {
+            let state = self.state.lock();
+            if !state.documents.contains_key(&uri) {
+                return; // closed: nothing to publish
+            }
+            if state.client.pull_diagnostics {
+                return; // the client asks (`workspace_diagnostics.rs`)
+            }
         }
         if !self
             .pending
@@ -108,6 +114,47 @@ impl Diagnostics {
                 .await;
         }
     }
+}
+
+impl Diagnostics {
+    /// Publishes the diagnostics of a closed flow (`workspace_diagnostics.rs`)
+    /// in turn with the open documents', unless it is open by then: an
+    /// open document's are its text's.
+    pub async fn publish_closed(&self, uri: Uri, diagnostics: Vec<lsp::Diagnostic>) {
+        let _turn = self.publishing.lock().await;
+        if self.state.lock().documents.contains_key(&uri) {
+            return;
+        }
+        self.client
+            .publish_diagnostics(uri, diagnostics, None)
+            .await;
+    }
+}
+
+/// The diagnostics of the open document at `uri` now, with its version, for
+/// a pull request; `None` when it is not open. A change that lands while
+/// they are computed cancels them, and they are computed again on the new
+/// state: a pull is answered, not refused.
+pub async fn of_open_document(
+    state: &SharedState,
+    uri: &Uri,
+) -> Option<jsonrpc::Result<(i32, Vec<lsp::Diagnostic>)>> {
+    /// Attempts before a busy client's request is refused with
+    /// `ContentModified` after all.
+    const ATTEMPTS: usize = 8;
+    let mut outcome = Err(dispatch::content_modified());
+    for _ in 0..ATTEMPTS {
+        let job = Job::of(&state.lock(), uri)?;
+        let version = job.version;
+        let cancel = job.analysis.cancellation_token();
+        outcome = dispatch::run_blocking("textDocument/diagnostic", cancel, move || job.compute())
+            .await
+            .map(|diagnostics| (version, diagnostics));
+        if !matches!(&outcome, Err(error) if *error == dispatch::content_modified()) {
+            break;
+        }
+    }
+    Some(outcome)
 }
 
 /// What the diagnostics of a document are computed from.
@@ -178,12 +225,18 @@ impl Job {
             text: &self.text,
             encoding: self.client.encoding,
         };
-        let docs = self.docs_url.or_else(installed_docs_url);
+        let docs = docs_url(self.docs_url);
         Ok(diagnostics
             .iter()
             .map(|d| convert::diagnostic(&lines, &self.client, &self.uri, docs.as_deref(), d))
             .collect())
     }
+}
+
+/// The URL of `docs/diagnostics.md` for `codeDescription`: the setting
+/// `docsUrl` when set, else the installed one.
+pub fn docs_url(setting: Option<String>) -> Option<String> {
+    setting.or_else(installed_docs_url)
 }
 
 /// The URL of `docs/diagnostics.md` for `codeDescription` when the settings

@@ -27,7 +27,7 @@ pub fn did_change(server: &Server, params: lsp::DidChangeWorkspaceFoldersParams)
     };
     let removed = folders(&params.event.removed);
     let mut added: Vec<PathBuf> = Vec::new();
-    {
+    let dropped = {
         let mut state = server.state.lock();
         state
             .workspace_folders
@@ -61,6 +61,11 @@ pub fn did_change(server: &Server, params: lsp::DidChangeWorkspaceFoldersParams)
             removed.len(),
             dropped.len()
         );
+        dropped
+    };
+    // Their diagnostics are cleared (a closed flow's; an open one stays).
+    for path in &dropped {
+        server.closed.flow_deleted(path);
     }
     workspace::rediscover(&server.state, Flows::All);
     server.diagnostics.schedule_all_open();
@@ -70,7 +75,10 @@ pub fn did_change(server: &Server, params: lsp::DidChangeWorkspaceFoldersParams)
     let server = server.clone();
     tokio::spawn(async move {
         if !added.is_empty() {
-            workspace::index_folders(&server.state, &server.client, added.clone()).await;
+            let flows =
+                workspace::index_folders(&server.state, &server.client, added.clone()).await;
+            // Their closed flows' diagnostics, as at start.
+            server.closed.start(flows);
         }
         server.reloading.send_modify(|flows| *flows -= 1);
         if !ask_configuration(&server).await && !added.is_empty() {
@@ -148,7 +156,11 @@ pub async fn ask_configuration(server: &Server) -> bool {
 pub fn settings_changed(server: &Server, paths_changed: bool) {
     if paths_changed {
         workspace::rediscover(&server.state, Flows::All);
+        server.closed.recheck_all();
     }
+    // A client that pulls asks again for the open flows (and the closed
+    // ones checked so far; another refresh follows their re-check).
+    server.closed.refresh();
     server.diagnostics.schedule_all_open();
     let refresh = server.state.lock().client;
     let client = server.client.clone();

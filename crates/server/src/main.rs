@@ -20,6 +20,7 @@ mod skipped;
 mod state;
 mod transport;
 mod workspace;
+mod workspace_diagnostics;
 
 use std::io::Write;
 use std::process::ExitCode;

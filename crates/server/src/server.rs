@@ -10,12 +10,15 @@ use crate::diagnostics::Diagnostics;
 use crate::skipped::SkippedFiles;
 use crate::state::SharedState;
 use crate::transport::OpenedTexts;
+use crate::workspace_diagnostics::WorkspaceDiagnostics;
 
 #[derive(Clone)]
 pub struct Server {
     pub client: Client,
     pub state: SharedState,
     pub diagnostics: Arc<Diagnostics>,
+    /// The closed flows' diagnostics.
+    pub closed: Arc<WorkspaceDiagnostics>,
     /// Becomes true when the workspace's flows have been read.
     pub indexed: Arc<tokio::sync::watch::Sender<bool>>,
     /// The texts of `didOpen`s, decoded by the transport's guard.
@@ -29,8 +32,10 @@ pub struct Server {
 impl Server {
     pub fn new(client: Client, opened: OpenedTexts) -> Self {
         let state = SharedState::new(SkippedFiles::new(Some(client.clone())));
+        let diagnostics = Diagnostics::new(client.clone(), state.clone());
         Server {
-            diagnostics: Diagnostics::new(client.clone(), state.clone()),
+            closed: WorkspaceDiagnostics::new(client.clone(), state.clone(), diagnostics.clone()),
+            diagnostics,
             client,
             state,
             indexed: Arc::new(tokio::sync::watch::channel(false).0),

@@ -33,6 +33,18 @@ pub struct Settings {
     pub code_lens: bool,
     /// Overrides where `codeDescription` links point (`diagnostics.rs`).
     pub docs_url: Option<String>,
+    /// Which flows get diagnostics (`easyflow.diagnostics.scope`).
+    pub diagnostics_scope: DiagnosticsScope,
+}
+
+/// The flows that get diagnostics: every flow of the workspace folders
+/// (closed ones checked in the background, `workspace_diagnostics.rs`), or
+/// only the open ones.
+#[derive(Debug, Clone, Copy, PartialEq, Eq, Default)]
+pub enum DiagnosticsScope {
+    #[default]
+    Workspace,
+    OpenFiles,
 }
 
 impl Default for Settings {
@@ -43,6 +55,7 @@ impl Default for Settings {
             inlay_hints_instances: true,
             code_lens: true,
             docs_url: None,
+            diagnostics_scope: DiagnosticsScope::Workspace,
         }
     }
 }
@@ -88,6 +101,13 @@ impl Settings {
         }
         if let Some(enabled) = get(&["codeLens", "enable"]).and_then(|v| v.as_bool()) {
             self.code_lens = enabled;
+        }
+        let scope = get(&["diagnostics", "scope"]).or_else(|| dotted("diagnostics.scope"));
+        match scope.and_then(|v| v.as_str()) {
+            Some("workspace") => self.diagnostics_scope = DiagnosticsScope::Workspace,
+            Some("openFiles") => self.diagnostics_scope = DiagnosticsScope::OpenFiles,
+            Some(other) => tracing::warn!("unknown easyflow.diagnostics.scope {other:?}"),
+            None => {}
         }
         if let Some(url) = get(&["docsUrl"]).and_then(|v| v.as_str()) {
             self.docs_url = Some(url.to_string());

@@ -26,12 +26,12 @@ use crate::state::{DocumentSnapshot, IndexedFlow, SharedState, State, indexed_fl
 
 /// The file system as the editor sees it: the open documents' texts (taken
 /// under the lock) over the disk (read after it is released).
-struct OpenTexts {
+pub struct OpenTexts {
     open: HashMap<PathBuf, SourceText>,
 }
 
 impl OpenTexts {
-    fn of(state: &State) -> OpenTexts {
+    pub fn of(state: &State) -> OpenTexts {
         OpenTexts {
             open: state
                 .documents
@@ -411,20 +411,25 @@ pub fn watch_new_catalogs(state: &SharedState, client: &Client) {
 /// How many flows a workspace needs before its indexing shows progress.
 const PROGRESS_THRESHOLD: usize = 20;
 /// Flows read per batch (one lock and one progress report per batch).
-const BATCH: usize = 50;
+const INDEX_BATCH: usize = 50;
 
 /// Indexes every `.flow` file of the workspace folders for workspace
 /// symbols (each analysed on its own, on the background threads, keeping only its
-/// symbols), reporting progress on large workspaces.
-pub async fn index(state: &SharedState, client: &Client) {
+/// symbols), reporting progress on large workspaces. Returns the flows
+/// found.
+pub async fn index(state: &SharedState, client: &Client) -> Vec<PathBuf> {
     let folders = state.lock().workspace_folders.clone();
-    index_folders(state, client, folders).await;
+    index_folders(state, client, folders).await
 }
 
 /// Indexes every `.flow` file of `folders` (the workspace's at start, or
 /// folders added since); a flow whose folder was removed meanwhile is
-/// left out.
-pub async fn index_folders(state: &SharedState, client: &Client, folders: Vec<PathBuf>) {
+/// left out. Returns the flows found.
+pub async fn index_folders(
+    state: &SharedState,
+    client: &Client,
+    folders: Vec<PathBuf>,
+) -> Vec<PathBuf> {
     let (progress_supported, encoding, skipped) = {
         let state = state.lock();
         (
@@ -467,7 +472,7 @@ pub async fn index_folders(state: &SharedState, client: &Client, folders: Vec<Pa
         None
     };
     let total = paths.len().max(1);
-    for (batch, chunk) in paths.chunks(BATCH).enumerate() {
+    for (batch, chunk) in paths.chunks(INDEX_BATCH).enumerate() {
         // An open document is in the analysis: its symbols come from there
         // (and the disk's are indexed when it closes).
         let chunk: Vec<PathBuf> = {
@@ -503,7 +508,7 @@ pub async fn index_folders(state: &SharedState, client: &Client, folders: Vec<Pa
             }
         }
         if let Some(progress) = &progress {
-            let done = ((batch + 1) * BATCH).min(total);
+            let done = ((batch + 1) * INDEX_BATCH).min(total);
             progress
                 .report_with_message(format!("{done}/{total}"), (done * 100 / total) as u32)
                 .await;
@@ -516,6 +521,7 @@ pub async fn index_folders(state: &SharedState, client: &Client, folders: Vec<Pa
     }
     skipped.show().await;
     tracing::info!("indexed {} flows", paths.len());
+    paths
 }
 
 /// What a request on a document that is no flow (a package catalog, a

@@ -4,8 +4,10 @@
 //! end, deletions across steps, several changes in one notification, pastes
 //! of whole flows), with every request kind at random positions pipelined
 //! among the changes (the custom `easyflow/graph` and `easyflow/export`
-//! too), `$/cancelRequest`s, saves, configuration and watched-file
-//! changes, allow comments typed (a key at a time) and deleted, project folders on the disk whose `easyflow.toml`,
+//! too, and diagnostic pulls, `textDocument/diagnostic` and
+//! `workspace/diagnostic`, with result ids the server gave or made up),
+//! `$/cancelRequest`s, saves, configuration and watched-file
+//! changes, allow comments typed (a key at a time) and deleted, and project folders on the disk whose `easyflow.toml`,
 //! topologies and catalogs are anything (folders, missing, outside the
 //! workspace, any reader's test case), requested on through a closed
 //! flow (sometimes one that runs the catalogs' packages and asks for the
@@ -24,8 +26,9 @@
 //!   content modified, request failed; never an internal error); every position
 //!   in it lies inside the document it names (in the negotiated encoding:
 //!   UTF-16, or UTF-8 on every other server), ranges ordered;
-//! - after the last edit, each open document's published diagnostics equal a
-//!   fresh check of its final text;
+//! - after the last edit, each open document's published diagnostics (or,
+//!   for a client that pulls, its pulled ones, with nothing pushed to it)
+//!   equal a fresh check of its final text;
 //! - the server writes no file and opens no socket.
 //!
 //! `EASYFLOW_SESSIONS=N` runs N sessions (500 by default, the CI run);
@@ -44,7 +47,7 @@ use std::path::{Path, PathBuf};
 use fastrand::Rng;
 use line_index::{LineIndex, WideEncoding};
 use serde_json::{Value, json};
-use support::{Encoding, Server, offset_in, repo_root, uri};
+use support::{Encoding, Server, memory, offset_in, repo_root, uri};
 
 const SESSIONS_PER_SERVER: usize = 25;
 
@@ -206,6 +209,8 @@ struct Session<'a> {
     /// The workspace's first folder, whose flows (the session's documents)
     /// must keep the settings a fresh check has.
     root: PathBuf,
+    /// The latest result id the server gave each URI in a pull.
+    result_ids: HashMap<String, String>,
 }
 
 fn seed_texts() -> Vec<String> {
@@ -425,7 +430,7 @@ impl Session<'_> {
 
     /// A random request at random positions of `text`, the text of `uri`.
     fn request_on(&mut self, uri: String, text: &str) {
-        let kind = self.rng.u8(..25);
+        let kind = self.rng.u8(..27);
         self.request_of_kind(uri, text, kind, None);
     }
 
@@ -548,6 +553,24 @@ impl Session<'_> {
                 "workspace/executeCommand",
                 json!({"command": "easyflow.showDependents", "arguments": [uri.clone(), position, []]}),
             ),
+            // Pulls, with a result id the server gave or a made-up one.
+            25 => (
+                "textDocument/diagnostic",
+                json!({"textDocument": document, "previousResultId": self.some_result_id(&uri)}),
+            ),
+            26 => {
+                let previous: Vec<Value> = self
+                    .result_ids
+                    .iter()
+                    .filter(|_| self.rng.bool())
+                    .map(|(uri, id)| json!({"uri": uri, "value": id}))
+                    .chain([json!({"uri": uri, "value": "made-up"})])
+                    .collect();
+                (
+                    "workspace/diagnostic",
+                    json!({"previousResultIds": previous}),
+                )
+            }
             _ => ("textDocument/hover", at),
         };
         let id = self.server.send_request(method, params.clone());
@@ -564,6 +587,36 @@ impl Session<'_> {
             uri,
             cancelled,
         });
+    }
+
+    /// A result id the server gave for `uri`, a made-up one, or none.
+    fn some_result_id(&mut self, uri: &str) -> Option<String> {
+        match self.rng.u8(..3) {
+            0 => self.result_ids.get(uri).cloned(),
+            1 => Some("made-up".to_string()),
+            _ => None,
+        }
+    }
+
+    /// Keeps the result ids of a pull's answer, for later pulls.
+    fn remember_result_ids(&mut self, method: &str, uri: &str, result: &Value) {
+        let reports = match method {
+            "textDocument/diagnostic" => vec![(uri, result)],
+            "workspace/diagnostic" => result["items"]
+                .as_array()
+                .into_iter()
+                .flatten()
+                .filter_map(|item| Some((item["uri"].as_str()?, item)))
+                .collect(),
+            _ => return,
+        };
+        let ids: Vec<(String, String)> = reports
+            .into_iter()
+            .filter_map(|(uri, report)| {
+                Some((uri.to_string(), report["resultId"].as_str()?.to_string()))
+            })
+            .collect();
+        self.result_ids.extend(ids);
     }
 
     /// `didSave` (the server reads nothing for it: the text stays the
@@ -776,7 +829,7 @@ impl Session<'_> {
                 2 => 3,
                 3 => 6,
                 4 => 22,
-                _ => self.rng.u8(..25),
+                _ => self.rng.u8(..27),
             };
             let at = match self.rng.bool() {
                 true => self.aimed_position(
@@ -972,6 +1025,8 @@ impl Session<'_> {
             if let Err(why) = self.check_result(pending.method, result, Some(&pending.uri)) {
                 self.fail(format!("{}: {why}: {result}", pending.method));
             }
+            let result = result.clone();
+            self.remember_result_ids(pending.method, &pending.uri, &result);
         }
     }
 
@@ -1071,13 +1126,37 @@ impl Session<'_> {
     }
 
     /// After the last edit: each open document's diagnostics for its last
-    /// version equal a fresh check of its text.
+    /// version (pushed, or pulled by a client that pulls) equal a fresh
+    /// check of its text; a client that pulls got nothing pushed.
     fn check_final_diagnostics(&mut self) {
+        let pulls = !self.capabilities["diagnosticProvider"].is_null();
+        let pushed = self
+            .server
+            .notifications
+            .iter()
+            .find(|m| m["method"] == "textDocument/publishDiagnostics");
+        if let (true, Some(pushed)) = (pulls, pushed) {
+            self.fail(format!("pushed to a client that pulls: {pushed}"));
+        }
         for i in 0..self.docs.len() {
             if !self.docs[i].open {
                 continue;
             }
             let (uri, version) = (self.docs[i].uri.clone(), self.docs[i].version);
+            if pulls {
+                let report = self.server.request(
+                    "textDocument/diagnostic",
+                    json!({"textDocument": {"uri": uri}}),
+                );
+                let diagnostics = published(report["items"].as_array().unwrap());
+                let fresh = fresh_check(&self.docs[i].text, self.encoding);
+                if diagnostics != fresh {
+                    self.fail(format!(
+                        "the pulled diagnostics of {uri} v{version} differ from a fresh check:\npulled {diagnostics:#?}\nfresh {fresh:#?}"
+                    ));
+                }
+                continue;
+            }
             let message = self.server.try_wait_for(
                 |m| {
                     m["method"] == "textDocument/publishDiagnostics"
@@ -1154,6 +1233,14 @@ fn well_formed(method: &str, result: &Value) -> Result<(), String> {
         .map(drop)
         .map_err(|error| format!("not the locations of easyflow.showDependents: {error}")),
         "textDocument/documentLink" => typed::<lsp::DocumentLinkRequest>(result),
+        // Its result type also admits a partial result, which any object
+        // is: the server sends whole reports only.
+        "textDocument/diagnostic" => serde_json::from_value::<
+            tower_lsp_server::ls_types::DocumentDiagnosticReport,
+        >(result.clone())
+        .map(drop)
+        .map_err(|error| format!("not a textDocument/diagnostic report: {error}")),
+        "workspace/diagnostic" => typed::<lsp::WorkspaceDiagnosticRequest>(result),
         "easyflow/graph" => fields(&["nodes", "edges", "unresolved", "levels"]),
         "easyflow/export" => fields(&["text"]),
         _ => Err(format!("no result type known for {method}")),
@@ -1212,6 +1299,13 @@ fn results_are_checked_against_their_methods_types() {
         well_formed("textDocument/documentLink", &Value::Null),
         Ok(())
     );
+    let unchanged = json!({"kind": "unchanged", "resultId": "1"});
+    assert_eq!(well_formed("textDocument/diagnostic", &unchanged), Ok(()));
+    assert!(well_formed("textDocument/diagnostic", &json!({"kind": "full"})).is_err());
+    let workspace =
+        json!({"items": [{"kind": "full", "uri": "file:///a.flow", "version": null, "items": []}]});
+    assert_eq!(well_formed("workspace/diagnostic", &workspace), Ok(()));
+    assert!(well_formed("workspace/diagnostic", &json!({"items": [unchanged]})).is_err());
 }
 
 /// The texts a project's topology and catalog get: every test case of
@@ -1309,6 +1403,7 @@ fn run_session(
         disk_files: Vec::new(),
         folders: Vec::new(),
         root: dir.to_path_buf(),
+        result_ids: HashMap::new(),
     };
     for doc in 0..count {
         s.open(doc, seeds);
@@ -1390,12 +1485,14 @@ fn random_sessions() {
         } else {
             Encoding::Utf16
         };
-        // And every other pair of servers has a client that states every
-        // capability the server uses; the others state none (plain text, flat
-        // symbols, locations, commands for code actions).
-        let mut client = match (session / SESSIONS_PER_SERVER as u64 / 2) % 2 {
+        // And the pairs of servers take turns with a client that states
+        // every capability the server uses, one that states none (plain
+        // text, flat symbols, locations, commands for code actions, pushed
+        // diagnostics), and one that also pulls diagnostics.
+        let mut client = match (session / SESSIONS_PER_SERVER as u64 / 2) % 3 {
             0 => support::full_client(),
-            _ => json!({}),
+            1 => json!({}),
+            _ => support::pull_client(),
         };
         if encoding == Encoding::Utf8 {
             client["general"]["positionEncodings"] = json!(["utf-8", "utf-16"]);
@@ -1434,20 +1531,6 @@ fn random_sessions() {
             eprintln!("{session} sessions");
         }
     }
-}
-
-/// The server's resident and peak memory, in MiB (`/proc/PID/status`).
-fn memory(pid: u32) -> (u64, u64) {
-    let status = std::fs::read_to_string(format!("/proc/{pid}/status")).unwrap_or_default();
-    let field = |name: &str| {
-        status
-            .lines()
-            .find(|l| l.starts_with(name))
-            .and_then(|l| l.split_whitespace().nth(1))
-            .and_then(|kb| kb.parse::<u64>().ok())
-            .map_or(0, |kb| kb / 1024)
-    };
-    (field("VmRSS:"), field("VmHWM:"))
 }
 
 /// Bounded memory: a workspace of `EASYFLOW_MEMORY_FLOWS` flows (1,000) of

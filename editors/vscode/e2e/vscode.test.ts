@@ -189,6 +189,12 @@ check("the status bar shows the server ready", async () => {
   );
 });
 
+check("the Problems panel lists the problems of a flow that was never opened", async () => {
+  // closed.flow is never opened: VS Code pulls the workspace's diagnostics.
+  const [unresolved] = await workbench.waitForProblems("closed.flow", (p) => has(p, "E0201"), "E0201 on closed.flow");
+  assert.match(unresolved.message, /missing/);
+});
+
 check("the Problems panel lists the diagnostics with their codes and documentation links", async () => {
   await workbench.openFile("pipeline.flow");
   const problems = await workbench.waitForProblems(

@@ -10,6 +10,8 @@ export interface ServerSettings {
   catalog: string | null;
   inlayHints: { instances: boolean };
   codeLens: { enable: boolean };
+  /** Which flows get diagnostics: every flow of the workspace, or the open ones. */
+  diagnostics: { scope: "workspace" | "openFiles" };
 }
 
 export function serverSettings(get: SettingReader): ServerSettings {
@@ -18,6 +20,7 @@ export function serverSettings(get: SettingReader): ServerSettings {
     catalog: nonEmpty(get("catalog")),
     inlayHints: { instances: get("inlayHints.instances") !== false },
     codeLens: { enable: get("codeLens.enable") !== false },
+    diagnostics: { scope: get("diagnostics.scope") === "openFiles" ? "openFiles" : "workspace" },
   };
 }
 

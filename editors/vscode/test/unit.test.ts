@@ -16,15 +16,15 @@ describe("serverSettings", () => {
   test("defaults: no topology, hints and lenses on", () => {
     assert.deepEqual(
       serverSettings(() => undefined),
-      { topology: null, catalog: null, inlayHints: { instances: true }, codeLens: { enable: true } },
+      { topology: null, catalog: null, inlayHints: { instances: true }, codeLens: { enable: true }, diagnostics: { scope: "workspace" } },
     );
   });
 
   test("values from the configuration; an empty path is none", () => {
-    const config: Record<string, unknown> = { topology: " cluster.topology ", catalog: "", "inlayHints.instances": false, "codeLens.enable": false };
+    const config: Record<string, unknown> = { topology: " cluster.topology ", catalog: "", "inlayHints.instances": false, "codeLens.enable": false, "diagnostics.scope": "openFiles" };
     assert.deepEqual(
       serverSettings((key) => config[key]),
-      { topology: "cluster.topology", catalog: null, inlayHints: { instances: false }, codeLens: { enable: false } },
+      { topology: "cluster.topology", catalog: null, inlayHints: { instances: false }, codeLens: { enable: false }, diagnostics: { scope: "openFiles" } },
     );
   });
 });

@@ -110,6 +110,20 @@ impl LanguageServer for Server {
         requests::execute_command(self, params).await
     }
 
+    async fn diagnostic(
+        &self,
+        params: DocumentDiagnosticParams,
+    ) -> jsonrpc::Result<DocumentDiagnosticReportResult> {
+        crate::workspace_diagnostics::document_diagnostic(&self.state, &self.closed, params).await
+    }
+
+    async fn workspace_diagnostic(
+        &self,
+        params: WorkspaceDiagnosticParams,
+    ) -> jsonrpc::Result<WorkspaceDiagnosticReportResult> {
+        crate::workspace_diagnostics::workspace_diagnostic(&self.state, &self.closed, params).await
+    }
+
     async fn hover(&self, params: HoverParams) -> jsonrpc::Result<Option<Hover>> {
         let params = match on_companion::<request::HoverRequest>(
             &self.state,

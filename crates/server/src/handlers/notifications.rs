@@ -33,8 +33,10 @@ pub fn initialized(server: &Server) {
         workspace::register_watchers(&configuring.state, &configuring.client).await;
     });
     tokio::spawn(async move {
-        workspace::index(&server.state, &server.client).await;
+        let flows = workspace::index(&server.state, &server.client).await;
         server.indexed.send_replace(true);
+        // After the open flows, which were scheduled when opened.
+        server.closed.start(flows);
     });
 }
 
@@ -97,6 +99,9 @@ pub fn did_open(server: &Server, params: DidOpenTextDocumentParams) {
                 workspace::rediscover(&server.state, Flows::All);
             }
             server.diagnostics.schedule_all_open();
+            // The editor's text wins over the disk's for the closed flows too.
+            server.closed.recheck_configured_by(&path);
+            server.closed.refresh();
         }
     }
     workspace::watch_new_catalogs(&server.state, &server.client);
@@ -172,10 +177,15 @@ pub fn did_change(server: &Server, params: DidChangeTextDocumentParams) {
     };
     match kind {
         FileKind::Flow => server.diagnostics.schedule(uri),
-        FileKind::Topology | FileKind::Catalog => server.diagnostics.schedule_all_open(),
-        FileKind::Config => {
-            workspace::rediscover(&server.state, Flows::All);
+        FileKind::Topology | FileKind::Catalog | FileKind::Config => {
+            if kind == FileKind::Config {
+                workspace::rediscover(&server.state, Flows::All);
+            }
             server.diagnostics.schedule_all_open();
+            if let Some(path) = path_of(&uri) {
+                server.closed.recheck_configured_by(&path);
+            }
+            server.closed.refresh();
         }
     }
     workspace::watch_new_catalogs(&server.state, &server.client);
@@ -187,18 +197,29 @@ pub async fn did_close(server: &Server, params: DidCloseTextDocumentParams) {
         return;
     };
     // The disk's text replaces the editor's (or the file goes, if deleted).
+    let mut checked_from_disk = false;
     if let Some(path) = path_of(&uri) {
         match document.kind {
-            FileKind::Flow => reload_closed_flow(server, &path),
+            FileKind::Flow => {
+                reload_closed_flow(server, &path);
+                checked_from_disk = server.closed.flow_closed(&path);
+            }
             FileKind::Topology => workspace::reload_topology(&server.state, &path),
             FileKind::Catalog => workspace::reload_catalog(&server.state, &path),
             FileKind::Config => workspace::rediscover(&server.state, Flows::All),
         }
+        if document.kind != FileKind::Flow {
+            server.closed.recheck_configured_by(&path);
+            server.closed.refresh();
+        }
     }
-    server
-        .client
-        .publish_diagnostics(uri, Vec::new(), None)
-        .await;
+    let pull = server.state.lock().client.pull_diagnostics;
+    if !pull && !checked_from_disk {
+        server
+            .client
+            .publish_diagnostics(uri, Vec::new(), None)
+            .await;
+    }
     server.diagnostics.schedule_all_open();
     workspace::watch_new_catalogs(&server.state, &server.client);
 }
@@ -226,16 +247,47 @@ fn reload_closed_flow(server: &Server, path: &Path) {
     });
 }
 
+/// Re-checks the closed flows that a change on the disk of the file at
+/// `path` (of `kind`, open in the editor or not) concerns: a closed flow
+/// created, changed or deleted itself; the flows a topology, catalog or
+/// `easyflow.toml` configures when it changed; every flow when one was
+/// created or deleted (which can change the discovery of any flow).
+fn recheck_closed_flows(
+    server: &Server,
+    path: &Path,
+    kind: Option<FileKind>,
+    open: bool,
+    change: FileChangeType,
+) {
+    let closed = &server.closed;
+    match kind {
+        Some(FileKind::Flow) if open => {}
+        Some(FileKind::Flow) if change == FileChangeType::DELETED => closed.flow_deleted(path),
+        Some(FileKind::Flow) => closed.flow_changed_on_disk(path),
+        // A catalog of another name that only closed flows use is not
+        // known by name: what it configures says.
+        _ if change == FileChangeType::CHANGED => closed.recheck_configured_by(path),
+        _ => closed.recheck_all(),
+    }
+}
+
 /// Applies the new global settings, then asks the client again for each
 /// workspace folder's (they may have changed too), and says the path
 /// settings that name no file when they changed.
 pub fn did_change_configuration(server: &Server, params: DidChangeConfigurationParams) {
-    let paths_changed = {
+    let (paths_changed, scope_changed) = {
         let mut state = server.state.lock();
         let before = state.settings.paths();
+        let scope_before = state.settings.diagnostics_scope;
         state.settings.update(&params.settings);
-        state.settings.paths() != before
+        (
+            state.settings.paths() != before,
+            state.settings.diagnostics_scope != scope_before,
+        )
     };
+    if scope_changed {
+        server.closed.scope_changed();
+    }
     folders::settings_changed(server, paths_changed);
     let server = server.clone();
     tokio::spawn(async move {
@@ -263,10 +315,12 @@ pub fn did_change_watched_files(server: &Server, params: DidChangeWatchedFilesPa
             Some(FileKind::Flow) if !open => reload_closed_flow(server, &path),
             _ => {}
         }
+        recheck_closed_flows(server, &path, kind, open, change.typ);
     }
     // A topology or catalog created or deleted, or a configuration changed,
     // can change which topology or catalog any flow uses.
     workspace::rediscover(&server.state, Flows::All);
     server.diagnostics.schedule_all_open();
+    server.closed.refresh();
     workspace::watch_new_catalogs(&server.state, &server.client);
 }

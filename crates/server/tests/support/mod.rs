@@ -247,12 +247,12 @@ impl Server {
                     panic!("the server closed stdout; log: {}", self.log())
                 }
             };
+            // A request from the server is answered, and may be what is
+            // waited for.
             if message.get("method").is_some() && message.get("id").is_some() {
-                self.notifications.push(message.clone());
                 self.send(
                     &json!({"jsonrpc": "2.0", "id": message["id"].clone(), "result": self.answer(&message)}),
                 );
-                continue;
             }
             if predicate(&message) {
                 return Some(message);
@@ -529,4 +529,63 @@ pub fn full_client() -> Value {
             "foldingRange": {"lineFoldingOnly": true}
         }
     })
+}
+
+/// A process's resident and peak memory, in MiB (`/proc/PID/status`).
+pub fn memory(pid: u32) -> (u64, u64) {
+    let status = std::fs::read_to_string(format!("/proc/{pid}/status")).unwrap_or_default();
+    let field = |name: &str| {
+        status
+            .lines()
+            .find(|l| l.starts_with(name))
+            .and_then(|l| l.split_whitespace().nth(1))
+            .and_then(|kb| kb.parse::<u64>().ok())
+            .map_or(0, |kb| kb / 1024)
+    };
+    (field("VmRSS:"), field("VmHWM:"))
+}
+
+/// The large workspace of issue 28 under `root`: `flows` generated flows
+/// of `steps` steps, a hundred per directory, and a topology without GPU
+/// workers, so that every tenth flow (which `requires` capabilities) has
+/// E0702s and the others none. Returns the paths of the flows with
+/// problems.
+pub fn write_large_workspace(root: &Path, flows: usize, steps: usize) -> Vec<PathBuf> {
+    let topology = easyflow_genflow::TOPOLOGY.replace("compute+GPU:2,1073741824 ", "");
+    std::fs::write(root.join("easyflow.topology"), topology).unwrap();
+    let mut with_problems = Vec::new();
+    for i in 0..flows {
+        let dir = root.join(format!("d{}", i / 100));
+        if i % 100 == 0 {
+            std::fs::create_dir_all(&dir).unwrap();
+        }
+        let path = dir.join(format!("f{i}.flow"));
+        let text = if i % 10 == 0 {
+            let text = easyflow_genflow::generate_with_topology(steps, i as u64);
+            if text.contains("compute+GPU") {
+                with_problems.push(path.clone());
+            }
+            text
+        } else {
+            easyflow_genflow::generate(steps, i as u64)
+        };
+        std::fs::write(&path, text).unwrap();
+    }
+    with_problems
+}
+
+/// The capabilities of a client that pulls diagnostics and accepts
+/// `workspace/diagnostic/refresh` (VS Code, Neovim 0.10+).
+pub fn pull_client() -> Value {
+    let mut capabilities = full_client();
+    capabilities["textDocument"]["diagnostic"] = json!({"relatedDocumentSupport": false});
+    capabilities["workspace"]["diagnostics"] = json!({"refreshSupport": true});
+    capabilities
+}
+
+/// The `p` quantile (0 to 1) of `samples`, which it sorts (for benchmarks).
+pub fn percentile(samples: &mut [Duration], p: f64) -> Duration {
+    samples.sort();
+    let index = ((samples.len() as f64 - 1.0) * p).round() as usize;
+    samples[index]
 }

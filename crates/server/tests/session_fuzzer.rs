@@ -662,6 +662,12 @@ impl Session<'_> {
                 }
                 _ => {
                     self.write_file(&path, &text);
+                    // Requests on it may be answered on this text whenever
+                    // they were sent (they are read from the disk then).
+                    self.texts
+                        .entry(uri(&path))
+                        .or_default()
+                        .push(text.clone());
                     if existed { 2 } else { 1 }
                 }
             };

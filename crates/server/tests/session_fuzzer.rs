@@ -736,8 +736,8 @@ impl Session<'_> {
                 }
                 _ => {
                     self.write_file(&path, &text);
-                    // Every text it had: the server may answer from one it
-                    // read before a later change reaches it.
+                    // Requests on it may be answered on this text whenever
+                    // they were sent (they are read from the disk then).
                     self.texts.entry(uri(&path)).or_default().push(text.clone());
                     if existed { 2 } else { 1 }
                 }

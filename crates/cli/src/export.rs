@@ -118,7 +118,11 @@ pub fn run(
     let exportable = match export::exportable(&db, file, to) {
         Ok(exportable) => exportable,
         Err(refused) => {
-            print_refusal(refused_file(path, flow_text, &refused), &refused, "exported");
+            print_refusal(
+                refused_file(path, flow_text, &refused),
+                &refused,
+                "exported",
+            );
             return exit::PROBLEMS;
         }
     };

@@ -4,8 +4,8 @@
 use easyflow_db::diagnostics::semantic_diagnostics;
 use easyflow_db::fit::fit_diagnostics;
 use easyflow_db::links::links;
-use easyflow_db::silence::chunk_allow_comments;
 use easyflow_db::resolve::{chunk_resolution, names};
+use easyflow_db::silence::chunk_allow_comments;
 use easyflow_db::workflow::chunk_values;
 use easyflow_db::{
     Database, Diagnostic, Executed, SourceFile, chunk_analysis, dependency_graph,

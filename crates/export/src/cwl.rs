@@ -605,7 +605,7 @@ fn plan<'w>(workflow: &'w ExpandedWorkflow, step: &'w WorkflowStep) -> StepPlan<
         let mut param_slots: Vec<Slot> = Vec::new();
         let mut swept_slot = None;
         if scattered && param.swept {
-            let elements: &[Value] = match &param.value {
+            let elements: &[Value] = match &*param.value {
                 Value::List(elements) => elements,
                 _ => &[],
             };
@@ -659,7 +659,9 @@ fn plan<'w>(workflow: &'w ExpandedWorkflow, step: &'w WorkflowStep) -> StepPlan<
             let value = if scattered {
                 &param.value
             } else {
-                &step.instances[0].values[*i]
+                step.values(&step.instances[0])
+                    .nth(*i)
+                    .expect("a value per parameter")
             };
             for piece in pieces(workflow, binding, value) {
                 if let Piece::Files(_, Some(producer)) = piece

@@ -134,7 +134,7 @@ fn node(
 
     // The steps this node reads from, by instance id, to leave out their `<prec>`.
     let mut read_from: Vec<&str> = Vec::new();
-    for (param, value) in step.params.iter().zip(&instance.values) {
+    for (param, value) in step.params.iter().zip(step.values(instance)) {
         if param.stream {
             xml.comment(&format!(
                 "stream: {} <- {} (DIET has no streams; written as an input)",

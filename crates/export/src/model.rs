@@ -28,9 +28,7 @@ pub(crate) fn write(workflow: &ExpandedWorkflow, out: &mut dyn Write) -> io::Res
         memory_bytes: u64,
     }
     let document = Document {
-        jobs: Seq(|| {
-            instances(workflow).map(|(step, n, instance)| job(step, n, instance))
-        }),
+        jobs: Seq(|| instances(workflow).map(|(step, n, instance)| job(step, n, instance))),
         files: Seq(|| {
             let fixed = workflow.required_files.iter().map(|name| File {
                 id: FileId::Fixed(name),
@@ -88,7 +86,7 @@ struct Job<'a> {
 
 fn job<'a>(step: &'a WorkflowStep, n: usize, instance: &'a Instance) -> Job<'a> {
     let mut parameters = Entries(Vec::new());
-    for (param, value) in step.params.iter().zip(&instance.values) {
+    for (param, value) in step.params.iter().zip(step.values(instance)) {
         if value.is_literal() {
             parameters.insert(&param.name, value.text());
         }
@@ -148,7 +146,7 @@ fn edges<'a>(
         }
     }
     let mut staged: Vec<String> = Vec::new();
-    for value in &instance.values {
+    for value in step.values(instance) {
         for reference in value.references() {
             match workflow.target(reference) {
                 RefTarget::File => staged.push(reference.head.to_string()),

@@ -21,7 +21,12 @@ pub(crate) fn write(workflow: &ExpandedWorkflow, out: &mut dyn Write) -> io::Res
     }
     let document = Document {
         tasks: Seq(|| workflow.steps.iter().map(|step| Task { workflow, step })),
-        relations: Seq(|| workflow.edges.iter().map(|edge| Relation { workflow, edge })),
+        relations: Seq(|| {
+            workflow
+                .edges
+                .iter()
+                .map(|edge| Relation { workflow, edge })
+        }),
     };
     write_json(&document, out)
 }
@@ -83,9 +88,10 @@ impl Serialize for Task<'_> {
                 })
             }),
             output_ports: Seq(|| {
-                step.outputs_read
-                    .iter()
-                    .map(|output| OutputPort { name: output, ty: "URI" })
+                step.outputs_read.iter().map(|output| OutputPort {
+                    name: output,
+                    ty: "URI",
+                })
             }),
             properties,
         }

@@ -35,11 +35,21 @@ pub fn placeholder_value(param: &Param, files: &[String]) -> Option<(String, Val
             };
             let min = param.min.map(|m| rounded(m, f64::ceil));
             let max = param.max.map(|m| rounded(m, f64::floor));
-            candidates.extend([Some(0), min, max].into_iter().flatten().map(|n| n.to_string()));
+            candidates.extend(
+                [Some(0), min, max]
+                    .into_iter()
+                    .flatten()
+                    .map(|n| n.to_string()),
+            );
         }
         Some(ParamType::Double) => {
             candidates.push("0.0".into());
-            candidates.extend([param.min, param.max].into_iter().flatten().map(|n| n.to_string()));
+            candidates.extend(
+                [param.min, param.max]
+                    .into_iter()
+                    .flatten()
+                    .map(|n| n.to_string()),
+            );
         }
         Some(ParamType::Bool) => candidates.push("false".into()),
         Some(ParamType::List) => candidates.push("[]".into()),

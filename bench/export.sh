@@ -25,7 +25,7 @@ trap 'rm -rf "$work"' EXIT
 (cd "$root" && cargo build --release --quiet -p easyflow-cli --bin easyflow --example cold_phases)
 easyflow=$target/release/easyflow
 
-load() { cut -d' ' -f1-3 /proc/loadavg; }
+. "$root/bench/flows.sh"
 
 # The median of 3 peak RSS of a command, in KB.
 peak_rss() {
@@ -36,17 +36,7 @@ peak_rss() {
 }
 
 for what in "$@"; do
-    case $what in
-        *.flow) flow=$what ;;
-        *)
-            flow=$work/$what.flow
-            if [ -f "$genflow" ]; then
-                python3 "$genflow" "$what" >"$flow"
-            else
-                (cd "$root" && cargo xtask genflow "$what" >"$flow")
-            fi
-            ;;
-    esac
+    flow_of "$what"
     echo "== $what: $(wc -c <"$flow") bytes of flow"
     check=$(peak_rss "$easyflow" check "$flow")
     echo "check: peak RSS (median of 3) $(awk -v k="$check" 'BEGIN { printf "%.1f MB", k * 1024 / 1e6 }')"

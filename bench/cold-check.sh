@@ -28,20 +28,10 @@ trap 'rm -rf "$work"' EXIT
 (cd "$root" && cargo build --release --quiet -p easyflow-cli --bin easyflow --example cold_phases)
 easyflow=$target/release/easyflow
 
-load() { cut -d' ' -f1-3 /proc/loadavg; }
+. "$root/bench/flows.sh"
 
 for what in "$@"; do
-    case $what in
-        *.flow) flow=$what ;;
-        *)
-            flow=$work/$what.flow
-            if [ -f "$genflow" ]; then
-                python3 "$genflow" "$what" >"$flow"
-            else
-                (cd "$root" && cargo xtask genflow "$what" >"$flow")
-            fi
-            ;;
-    esac
+    flow_of "$what"
     size=$(wc -c <"$flow")
     echo "== $what: $size bytes"
     echo "load before: $(load)"

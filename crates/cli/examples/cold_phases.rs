@@ -5,7 +5,9 @@
 //! Runs the phases of `check` one after the other on one database, as the
 //! command does (parse, outline, the step analyses on every core, the item
 //! index, names and graph, the file-wide rules, placing the diagnostics,
-//! the human report into a sink), and prints for each: its peak heap (bytes
+//! the human report into a sink; then the expanded workflow and each
+//! export's writer into a sink, as `easyflow export` adds them), and
+//! prints for each: its peak heap (bytes
 //! allocated and not yet freed, at the worst moment of the phase), the heap
 //! it leaves behind, its allocations, its peak resident set (Linux's VmHWM,
 //! reset before each phase through `/proc/self/clear_refs`) and its wall
@@ -174,6 +176,21 @@ fn main() {
         LIVE.load(Relaxed) as f64 / MB,
         LIVE.load(Relaxed) as f64 / text.len() as f64,
     );
+    // Then what `easyflow export` adds to the check: the expanded
+    // workflow, and each format's writer into a sink (the formats the flow
+    // can be exported in: CWL needs a catalog).
+    let workflow = phase("expanded workflow", || {
+        easyflow_db::expanded_workflow(&db, file)
+    });
+    for format in easyflow_ide::export::FORMATS {
+        if format.refusals(workflow).is_empty() {
+            phase(&format!("export {} (to a sink)", format.name), || {
+                format
+                    .write_to(workflow, &mut std::io::sink())
+                    .expect("a sink takes anything")
+            });
+        }
+    }
     // As the command does: nothing is freed at exit.
     std::mem::forget(db);
 }

@@ -3,7 +3,7 @@
 //! a refused flow has its errors on stderr in `check`'s human format and its
 //! other reasons after them, nothing on stdout, exit 1.
 
-use std::io::{self, IsTerminal, Write};
+use std::io::{self, IsTerminal};
 use std::path::Path;
 use std::sync::Arc;
 
@@ -54,14 +54,16 @@ pub fn export_opened(
 ) -> Outcome {
     match export::export(db, file, format) {
         Ok(exported) => Outcome::Exported(exported),
-        Err(refused) => Outcome::Refused(
-            CheckedFile {
-                path: path.to_path_buf(),
-                text: flow_text,
-                diagnostics: refused.errors.clone(),
-            },
-            refused,
-        ),
+        Err(refused) => Outcome::Refused(refused_file(path, flow_text, &refused), refused),
+    }
+}
+
+/// The refused flow at `path`, with its errors, for [`print_refusal`].
+fn refused_file(path: &Path, flow_text: Arc<str>, refused: &Refused) -> CheckedFile {
+    CheckedFile {
+        path: path.to_path_buf(),
+        text: flow_text,
+        diagnostics: refused.errors.clone(),
     }
 }
 
@@ -106,41 +108,46 @@ pub fn run(
     to: &export::Format,
     output: Option<&Path>,
 ) -> u8 {
-    let outcome = match export(path, topology, catalog, to) {
-        Ok(outcome) => outcome,
+    let (db, file, flow_text) = match check::open_flow(path, topology, catalog) {
+        Ok(opened) => opened,
         Err(message) => {
             eprintln!("error: {message}");
             return exit::FAILURE;
         }
     };
-    match outcome {
-        Outcome::Exported(Exported { text, notes }) => {
-            for note in notes {
-                eprintln!("note: {note}");
-            }
-            let written = match output {
-                Some(output) => std::fs::write(output, &text)
-                    .map_err(|e| format!("cannot write {}: {e}", output.display())),
-                None => io::stdout()
-                    .lock()
-                    .write_all(text.as_bytes())
-                    .or_else(|e| match e.kind() {
-                        io::ErrorKind::BrokenPipe => Ok(()),
-                        _ => Err(e),
-                    })
-                    .map_err(|e| format!("cannot write the export: {e}")),
-            };
-            match written {
-                Ok(()) => exit::OK,
-                Err(message) => {
-                    eprintln!("error: {message}");
-                    exit::FAILURE
-                }
-            }
+    let exportable = match export::exportable(&db, file, to) {
+        Ok(exportable) => exportable,
+        Err(refused) => {
+            print_refusal(
+                refused_file(path, flow_text, &refused),
+                &refused,
+                "exported",
+            );
+            return exit::PROBLEMS;
         }
-        Outcome::Refused(file, refused) => {
-            print_refusal(file, &refused, "exported");
-            exit::PROBLEMS
+    };
+    for note in exportable.notes() {
+        eprintln!("note: {note}");
+    }
+    // Written as it is made: the document of a large flow is many times
+    // the flow's size, and is never held whole.
+    let written = match output {
+        Some(output) => std::fs::File::create(output)
+            .and_then(|mut document| exportable.write_to(&mut document))
+            .map_err(|e| format!("cannot write {}: {e}", output.display())),
+        None => exportable
+            .write_to(&mut io::stdout().lock())
+            .or_else(|e| match e.kind() {
+                io::ErrorKind::BrokenPipe => Ok(()),
+                _ => Err(e),
+            })
+            .map_err(|e| format!("cannot write the export: {e}")),
+    };
+    match written {
+        Ok(()) => exit::OK,
+        Err(message) => {
+            eprintln!("error: {message}");
+            exit::FAILURE
         }
     }
 }

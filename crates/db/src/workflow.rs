@@ -156,17 +156,79 @@ pub struct WorkflowParam {
     pub stream: bool,
     pub swept: bool,
     /// The value as written (a sweep's whole list).
-    pub value: Value,
+    pub value: SharedValue,
     /// Its place on the command line, when its package is catalogued and
     /// declares it.
     pub binding: Option<ParamBinding>,
 }
 
+/// One of a step's values, shared with the database's reading of the
+/// step ([`chunk_values`]) rather than copied: a 100k-step flow's values
+/// are a hundred megabytes. Reads as the [`Value`] it stands for.
+#[derive(Clone)]
+pub struct SharedValue {
+    values: Arc<StepValues>,
+    param: u32,
+}
+
+impl SharedValue {
+    /// The value of the `param`-th parameter in `values`.
+    fn param(values: &Arc<StepValues>, param: usize) -> SharedValue {
+        SharedValue {
+            values: values.clone(),
+            param: param as u32,
+        }
+    }
+}
+
+impl std::ops::Deref for SharedValue {
+    type Target = Value;
+
+    /// [`Value::Invalid`] for a parameter without a value.
+    fn deref(&self) -> &Value {
+        static INVALID: Value = Value::Invalid;
+        self.values
+            .params
+            .get(self.param as usize)
+            .unwrap_or(&INVALID)
+    }
+}
+
+impl PartialEq for SharedValue {
+    fn eq(&self, other: &Self) -> bool {
+        **self == **other
+    }
+}
+
+impl Eq for SharedValue {}
+
+impl std::fmt::Debug for SharedValue {
+    fn fmt(&self, f: &mut std::fmt::Formatter<'_>) -> std::fmt::Result {
+        (**self).fmt(f)
+    }
+}
+
 #[derive(Debug, Clone, PartialEq, Eq)]
 pub struct Instance {
     pub id: String,
-    /// Per parameter, this instance's value (a swept parameter's element).
-    pub values: Vec<Value>,
+    /// Per swept parameter (a list), in parameter order, the index of
+    /// this instance's element: the values themselves are the step's
+    /// ([`WorkflowStep::values`]), never copied per instance.
+    elements: Vec<u32>,
+}
+
+impl WorkflowStep {
+    /// Per parameter, `instance`'s value (a swept parameter's element).
+    pub fn values<'a>(&'a self, instance: &'a Instance) -> impl Iterator<Item = &'a Value> + 'a {
+        let mut elements = instance.elements.iter();
+        self.params.iter().map(move |param| match &*param.value {
+            Value::List(list) if param.swept => {
+                let element = elements.next().expect("an element per swept list");
+                &list[*element as usize]
+            }
+            value => value,
+        })
+    }
 }
 
 /// What a reference's first segment names, in the model's terms.
@@ -274,7 +336,7 @@ pub fn expanded_workflow(db: &dyn Db, file: SourceFile) -> ExpandedWorkflow {
                     name: name.to_string(),
                     stream: param.stream,
                     swept: matches!(param.sweep, Sweep::List(_)),
-                    value: values.params.get(i).cloned().unwrap_or(Value::Invalid),
+                    value: SharedValue::param(&values, i),
                     binding: package.and_then(|package| param_binding(package, name)),
                 }
             })
@@ -450,23 +512,22 @@ fn step_run(package: &Package) -> Option<StepRun> {
 /// A step's instances: the cartesian product of its swept lists, the first
 /// swept parameter varying slowest; ids `Step_i` when there are several.
 fn expand(name: &str, params: &[WorkflowParam]) -> Vec<Instance> {
-    let swept: Vec<(usize, &[Value])> = params
+    let swept: Vec<&[Value]> = params
         .iter()
-        .enumerate()
-        .filter(|(_, p)| p.swept)
-        .filter_map(|(i, p)| match &p.value {
-            Value::List(elements) => Some((i, elements.as_slice())),
+        .filter(|p| p.swept)
+        .filter_map(|p| match &*p.value {
+            Value::List(elements) => Some(elements.as_slice()),
             _ => None,
         })
         .collect();
-    let count: usize = swept.iter().map(|(_, list)| list.len()).product();
+    let count: usize = swept.iter().map(|list| list.len()).product();
     let mut instances = Vec::with_capacity(count);
     for n in 0..count {
-        let mut values: Vec<Value> = params.iter().map(|p| p.value.clone()).collect();
         // Mixed radix, the last swept parameter the fastest digit.
+        let mut elements = vec![0; swept.len()];
         let mut rest = n;
-        for (param, list) in swept.iter().rev() {
-            values[*param] = list[rest % list.len()].clone();
+        for (element, list) in elements.iter_mut().zip(&swept).rev() {
+            *element = (rest % list.len()) as u32;
             rest /= list.len();
         }
         let id = if count == 1 {
@@ -474,7 +535,7 @@ fn expand(name: &str, params: &[WorkflowParam]) -> Vec<Instance> {
         } else {
             format!("{name}_{n}")
         };
-        instances.push(Instance { id, values });
+        instances.push(Instance { id, elements });
     }
     instances
 }

@@ -15,12 +15,14 @@
 //! [`refusals`] says why a flow cannot be written; [`write`] writes any
 //! workflow [`refusals`] accepts.
 
-use std::fmt;
+use std::io::{self, Write};
 
 use easyflow_db::ExpandedWorkflow;
 use easyflow_db::workflow::{ParamBinding, RefTarget, WorkflowParam, WorkflowStep};
 use easyflow_syntax::value::{LiteralValue, Reference, Value};
 use serde::{Serialize, Serializer};
+
+use crate::{Concat, Seq, write_json};
 
 /// Why the flow cannot be written as CWL (`run.md` §3, "Refused"): every
 /// reason, each naming what it is about; empty when it can.
@@ -109,9 +111,9 @@ const STDOUT: &str = "stdout";
 
 /// The document, serialized as it is built: each step's [`StepPlan`] is
 /// made once, then the workflow and the tools are written from the plans
-/// straight into the text (no JSON tree: a 10k-step flow's document is
-/// tens of megabytes).
-pub(crate) fn write(workflow: &ExpandedWorkflow) -> String {
+/// straight into `out` (no JSON tree: a 10k-step flow's document is tens
+/// of megabytes).
+pub(crate) fn write(workflow: &ExpandedWorkflow, out: &mut dyn Write) -> io::Result<()> {
     let plans: Vec<StepPlan> = workflow
         .steps
         .iter()
@@ -124,13 +126,7 @@ pub(crate) fn write(workflow: &ExpandedWorkflow) -> String {
                 .chain(plans.iter().map(GraphEntry::Tool))
         }),
     };
-    // Reserved once, generously: growing a buffer of tens of megabytes
-    // copies it, and what is reserved but never written is not memory in use.
-    let estimate: usize = plans.iter().map(StepPlan::estimated_size).sum();
-    let mut text = Vec::with_capacity(1024 + estimate);
-    serde_json::to_writer_pretty(&mut text, &document).expect("the document serializes");
-    text.push(b'\n');
-    String::from_utf8(text).expect("serde_json writes UTF-8")
+    write_json(&document, out)
 }
 
 #[derive(Serialize)]
@@ -139,35 +135,6 @@ struct Document<G> {
     cwl_version: &'static str,
     #[serde(rename = "$graph")]
     graph: G,
-}
-
-/// A sequence written from an iterator made when it is serialized.
-struct Seq<F>(F);
-
-impl<F, I> Serialize for Seq<F>
-where
-    F: Fn() -> I,
-    I: IntoIterator,
-    I::Item: Serialize,
-{
-    fn serialize<S: Serializer>(&self, serializer: S) -> Result<S::Ok, S::Error> {
-        serializer.collect_seq((self.0)())
-    }
-}
-
-/// A string written piece by piece (`#main/STEP/ID`), without building it.
-struct Concat<'a, const N: usize>([&'a str; N]);
-
-impl<const N: usize> fmt::Display for Concat<'_, N> {
-    fn fmt(&self, f: &mut fmt::Formatter<'_>) -> fmt::Result {
-        self.0.iter().try_for_each(|piece| f.write_str(piece))
-    }
-}
-
-impl<const N: usize> Serialize for Concat<'_, N> {
-    fn serialize<S: Serializer>(&self, serializer: S) -> Result<S::Ok, S::Error> {
-        serializer.collect_str(self)
-    }
 }
 
 #[derive(Serialize)]
@@ -612,34 +579,6 @@ struct StepPlan<'w> {
     outputs: Vec<(String, String, String)>,
 }
 
-impl StepPlan<'_> {
-    /// More than the bytes its step and tool take in the document (its
-    /// entries are a few hundred bytes each, pretty-printed).
-    fn estimated_size(&self) -> usize {
-        let entries = self.slots.len() + self.after.len() + self.outputs.len() + 1;
-        let texts: usize = self
-            .slots
-            .iter()
-            .map(|(_, slot)| match slot {
-                Slot::Texts(texts)
-                | Slot::Files(texts)
-                | Slot::SweptFiles { sources: texts, .. } => {
-                    texts.iter().map(|t| t.len() + 32).sum::<usize>()
-                }
-                Slot::SweptTexts(elements) => elements.iter().flatten().map(|t| t.len() + 48).sum(),
-            })
-            .sum();
-        let command: usize = self
-            .step
-            .run
-            .iter()
-            .flat_map(|run| &run.command)
-            .map(|piece| piece.len() + 16)
-            .sum();
-        1024 + 512 * entries + 8 * self.step.name.len() * entries + texts + command
-    }
-}
-
 fn plan<'w>(workflow: &'w ExpandedWorkflow, step: &'w WorkflowStep) -> StepPlan<'w> {
     let scattered = is_scattered(step);
 
@@ -666,7 +605,7 @@ fn plan<'w>(workflow: &'w ExpandedWorkflow, step: &'w WorkflowStep) -> StepPlan<
         let mut param_slots: Vec<Slot> = Vec::new();
         let mut swept_slot = None;
         if scattered && param.swept {
-            let elements: &[Value] = match &param.value {
+            let elements: &[Value] = match &*param.value {
                 Value::List(elements) => elements,
                 _ => &[],
             };
@@ -720,7 +659,9 @@ fn plan<'w>(workflow: &'w ExpandedWorkflow, step: &'w WorkflowStep) -> StepPlan<
             let value = if scattered {
                 &param.value
             } else {
-                &step.instances[0].values[*i]
+                step.values(&step.instances[0])
+                    .nth(*i)
+                    .expect("a value per parameter")
             };
             for piece in pieces(workflow, binding, value) {
                 if let Piece::Files(_, Some(producer)) = piece

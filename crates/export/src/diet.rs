@@ -2,6 +2,7 @@
 //! that every attribute value is escaped by the writer.
 
 use std::borrow::Cow;
+use std::io::{self, Write};
 
 use easyflow_db::ExpandedWorkflow;
 use easyflow_db::workflow::{Instance, RefTarget, WorkflowStep};
@@ -11,40 +12,38 @@ use quick_xml::events::attributes::Attribute;
 use quick_xml::events::{BytesDecl, BytesEnd, BytesStart, BytesText, Event};
 use quick_xml::name::QName;
 
-pub(crate) fn write(workflow: &ExpandedWorkflow) -> String {
-    let mut xml = Xml(Writer::new_with_indent(Vec::new(), b' ', 2));
-    xml.event(Event::Decl(BytesDecl::new("1.0", Some("UTF-8"), None)));
-    xml.event(Event::Start(BytesStart::new("dag")));
+pub(crate) fn write(workflow: &ExpandedWorkflow, out: &mut dyn Write) -> io::Result<()> {
+    let mut xml = Xml(Writer::new_with_indent(out, b' ', 2));
+    xml.event(Event::Decl(BytesDecl::new("1.0", Some("UTF-8"), None)))?;
+    xml.event(Event::Start(BytesStart::new("dag")))?;
     for step in &workflow.steps {
         for instance in &step.instances {
-            node(&mut xml, workflow, step, instance);
+            node(&mut xml, workflow, step, instance)?;
         }
     }
-    xml.event(Event::End(BytesEnd::new("dag")));
-    let mut text = String::from_utf8(xml.0.into_inner()).expect("the writer writes UTF-8");
-    text.push('\n');
-    text
+    xml.event(Event::End(BytesEnd::new("dag")))?;
+    xml.0.into_inner().write_all(b"\n")
 }
 
-/// The writer, over a buffer that cannot fail.
-struct Xml(Writer<Vec<u8>>);
+/// The writer, writing each element as it comes.
+struct Xml<'w>(Writer<&'w mut dyn Write>);
 
-impl Xml {
-    fn event(&mut self, event: Event<'_>) {
-        self.0.write_event(event).expect("writing to memory");
+impl Xml<'_> {
+    fn event(&mut self, event: Event<'_>) -> io::Result<()> {
+        self.0.write_event(event)
     }
 
     /// An element without children.
-    fn empty(&mut self, name: &str, attributes: &[(&str, &str)]) {
+    fn empty(&mut self, name: &str, attributes: &[(&str, &str)]) -> io::Result<()> {
         let mut element = BytesStart::new(name);
         for (key, value) in attributes {
             element.push_attribute(attribute(key, value));
         }
-        self.event(Event::Empty(element));
+        self.event(Event::Empty(element))
     }
 
-    fn comment(&mut self, text: &str) {
-        self.event(Event::Comment(BytesText::from_escaped(comment_text(text))));
+    fn comment(&mut self, text: &str) -> io::Result<()> {
+        self.event(Event::Comment(BytesText::from_escaped(comment_text(text))))
     }
 }
 
@@ -53,20 +52,29 @@ impl Xml {
 /// newline in an attribute would be read back as a space. The C0 controls
 /// XML 1.0 cannot hold at all, even as references (all but tab, newline and
 /// carriage return), become U+FFFD.
-fn attribute<'a>(key: &'a str, value: &str) -> Attribute<'a> {
+fn attribute<'a>(key: &'a str, value: &'a str) -> Attribute<'a> {
     let escaped = quick_xml::escape::escape(value);
-    let mut out = String::with_capacity(escaped.len());
-    for c in escaped.chars() {
-        match c {
-            '\t' | '\n' | '\r' => out.push_str(&format!("&#x{:X};", c as u32)),
-            c if c < ' ' => out.push('\u{FFFD}'),
-            c if c.is_control() => out.push_str(&format!("&#x{:X};", c as u32)),
-            c => out.push(c),
+    let value = if escaped.chars().any(char::is_control) {
+        let mut out = String::with_capacity(escaped.len() + 8);
+        for c in escaped.chars() {
+            match c {
+                '\t' | '\n' | '\r' => out.push_str(&format!("&#x{:X};", c as u32)),
+                c if c < ' ' => out.push('\u{FFFD}'),
+                c if c.is_control() => out.push_str(&format!("&#x{:X};", c as u32)),
+                c => out.push(c),
+            }
         }
-    }
+        Cow::Owned(out.into_bytes())
+    } else {
+        // The common case: nothing to replace, often nothing to escape.
+        match escaped {
+            Cow::Borrowed(text) => Cow::Borrowed(text.as_bytes()),
+            Cow::Owned(text) => Cow::Owned(text.into_bytes()),
+        }
+    };
     Attribute {
         key: QName(key.as_bytes()),
-        value: Cow::Owned(out.into_bytes()),
+        value,
     }
 }
 
@@ -93,7 +101,12 @@ fn comment_text(text: &str) -> String {
     out
 }
 
-fn node(xml: &mut Xml, workflow: &ExpandedWorkflow, step: &WorkflowStep, instance: &Instance) {
+fn node(
+    xml: &mut Xml,
+    workflow: &ExpandedWorkflow,
+    step: &WorkflowStep,
+    instance: &Instance,
+) -> io::Result<()> {
     let mut start = BytesStart::new("node");
     start.push_attribute(attribute("id", &instance.id));
     start.push_attribute(attribute("path", &step.package));
@@ -103,10 +116,9 @@ fn node(xml: &mut Xml, workflow: &ExpandedWorkflow, step: &WorkflowStep, instanc
         && step.placement.requires.is_none()
         && step.placement.memory_bytes.is_none()
     {
-        xml.event(Event::Empty(start));
-        return;
+        return xml.event(Event::Empty(start));
     }
-    xml.event(Event::Start(start));
+    xml.event(Event::Start(start))?;
 
     let placement = &step.placement;
     let mut requirement = Vec::new();
@@ -117,18 +129,18 @@ fn node(xml: &mut Xml, workflow: &ExpandedWorkflow, step: &WorkflowStep, instanc
         requirement.push(format!("memory: {memory} bytes"));
     }
     if !requirement.is_empty() {
-        xml.comment(&requirement.join(", "));
+        xml.comment(&requirement.join(", "))?;
     }
 
     // The steps this node reads from, by instance id, to leave out their `<prec>`.
     let mut read_from: Vec<&str> = Vec::new();
-    for (param, value) in step.params.iter().zip(&instance.values) {
+    for (param, value) in step.params.iter().zip(step.values(instance)) {
         if param.stream {
             xml.comment(&format!(
                 "stream: {} <- {} (DIET has no streams; written as an input)",
                 param.name,
                 value.text()
-            ));
+            ))?;
         }
         let references = value.references();
         let reads_a_step = references
@@ -139,7 +151,7 @@ fn node(xml: &mut Xml, workflow: &ExpandedWorkflow, step: &WorkflowStep, instanc
             xml.empty(
                 "arg",
                 &[("name", &param.name), ("type", kind), ("value", &text)],
-            );
+            )?;
             continue;
         }
         // One port per (reference, producer instance); a lone port keeps the
@@ -168,25 +180,25 @@ fn node(xml: &mut Xml, workflow: &ExpandedWorkflow, step: &WorkflowStep, instanc
                 Port::In(source) => xml.empty(
                     "in",
                     &[("name", &name), ("type", "DIET_FILE"), ("source", source)],
-                ),
+                )?,
                 Port::File(file) => xml.empty(
                     "arg",
                     &[("name", &name), ("type", "DIET_FILE"), ("value", file)],
-                ),
+                )?,
             }
         }
     }
     for output in &step.outputs_read {
-        xml.empty("out", &[("name", output), ("type", "DIET_FILE")]);
+        xml.empty("out", &[("name", output), ("type", "DIET_FILE")])?;
     }
     for &dependency in &step.depends_on {
         for source in &workflow.steps[dependency as usize].instances {
             if !read_from.contains(&source.id.as_str()) {
-                xml.empty("prec", &[("id", &source.id)]);
+                xml.empty("prec", &[("id", &source.id)])?;
             }
         }
     }
-    xml.event(Event::End(BytesEnd::new("node")));
+    xml.event(Event::End(BytesEnd::new("node")))
 }
 
 enum Port {

@@ -13,8 +13,12 @@ mod diet;
 mod model;
 mod workload;
 
+use std::fmt;
+use std::io::{self, Write};
+
 use easyflow_db::ExpandedWorkflow;
 use easyflow_syntax::value::{LiteralValue, Value};
+use serde::{Serialize, Serializer};
 
 /// An export format: its name, what editors show of it, and its writer.
 /// Every list of formats (the CLI's `--to`, the server's `easyflow/export`
@@ -32,7 +36,9 @@ pub struct Format {
     /// Appended to the flow's name without `.flow` when an export is saved
     /// (`pipeline.diet.xml`).
     pub suffix: &'static str,
-    writer: fn(&ExpandedWorkflow) -> String,
+    /// Writes the document as it goes (no tree or text of the whole
+    /// document: a 100k-step flow's is a hundred megabytes and more).
+    writer: fn(&ExpandedWorkflow, &mut dyn Write) -> io::Result<()>,
     /// Why this format cannot carry a workflow, beyond the reasons every
     /// format shares (errors, id collisions); empty when it can.
     refusals: fn(&ExpandedWorkflow) -> Vec<String>,
@@ -101,7 +107,18 @@ impl Format {
 
     /// The workflow in this format, ending with a newline.
     pub fn write(&self, workflow: &ExpandedWorkflow) -> String {
-        (self.writer)(workflow)
+        let mut bytes = Vec::new();
+        self.write_to(workflow, &mut bytes)
+            .expect("writing to memory cannot fail");
+        String::from_utf8(bytes).expect("the writers write UTF-8")
+    }
+
+    /// [`Format::write`] into `out` as the document is made, through a
+    /// buffer of its own (`out` need not be buffered).
+    pub fn write_to(&self, workflow: &ExpandedWorkflow, out: &mut dyn Write) -> io::Result<()> {
+        let mut buffered = io::BufWriter::with_capacity(1 << 16, out);
+        (self.writer)(workflow, &mut buffered)?;
+        buffered.flush()
     }
 
     /// Why this format cannot carry `workflow` (see [`Format::write`]'s
@@ -125,11 +142,60 @@ impl PartialEq for Format {
 
 impl Eq for Format {}
 
-/// Pretty JSON (two-space indentation) and a final newline.
-fn json_text(value: &serde_json::Value) -> String {
-    let mut text = serde_json::to_string_pretty(value).expect("JSON values serialize");
-    text.push('\n');
-    text
+/// Pretty JSON (two-space indentation) and a final newline, written as
+/// `document` is serialized.
+fn write_json(document: &impl Serialize, out: &mut dyn Write) -> io::Result<()> {
+    serde_json::to_writer_pretty(&mut *out, document).map_err(io::Error::from)?;
+    out.write_all(b"\n")
+}
+
+/// A sequence written from an iterator made when it is serialized.
+struct Seq<F>(F);
+
+impl<F, I> Serialize for Seq<F>
+where
+    F: Fn() -> I,
+    I: IntoIterator,
+    I::Item: Serialize,
+{
+    fn serialize<S: Serializer>(&self, serializer: S) -> Result<S::Ok, S::Error> {
+        serializer.collect_seq((self.0)())
+    }
+}
+
+/// A string written piece by piece (`#main/STEP/ID`), without building it.
+struct Concat<'a, const N: usize>([&'a str; N]);
+
+impl<const N: usize> fmt::Display for Concat<'_, N> {
+    fn fmt(&self, f: &mut fmt::Formatter<'_>) -> fmt::Result {
+        self.0.iter().try_for_each(|piece| f.write_str(piece))
+    }
+}
+
+impl<const N: usize> Serialize for Concat<'_, N> {
+    fn serialize<S: Serializer>(&self, serializer: S) -> Result<S::Ok, S::Error> {
+        serializer.collect_str(self)
+    }
+}
+
+/// A JSON object whose keys come from the flow (parameters, attributes),
+/// in the order first inserted; inserting a key again replaces its value
+/// where it stands, as a JSON map does. Small: one step's or instance's.
+struct Entries<'a, V>(Vec<(&'a str, V)>);
+
+impl<'a, V> Entries<'a, V> {
+    fn insert(&mut self, key: &'a str, value: V) {
+        match self.0.iter_mut().find(|(k, _)| *k == key) {
+            Some(entry) => entry.1 = value,
+            None => self.0.push((key, value)),
+        }
+    }
+}
+
+impl<V: Serialize> Serialize for Entries<'_, V> {
+    fn serialize<S: Serializer>(&self, serializer: S) -> Result<S::Ok, S::Error> {
+        serializer.collect_map(self.0.iter().map(|(k, v)| (k, v)))
+    }
 }
 
 /// A value as it reads outside EasyFlow: a string's content, a constant's

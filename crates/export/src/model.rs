@@ -1,92 +1,171 @@
 //! `--to model`: the workflow DAG model (`exports.md`): jobs per instance,
 //! fixed and temporary files, compute hosts, precedence and stage-in edges.
 
+use std::borrow::Cow;
+use std::collections::HashSet;
+use std::io::{self, Write};
+
 use easyflow_db::ExpandedWorkflow;
-use easyflow_db::workflow::RefTarget;
-use serde_json::{Map, Value, json};
+use easyflow_db::workflow::{Instance, RefTarget, WorkflowStep};
+use serde::Serialize;
 
-use crate::json_text;
+use crate::{Concat, Entries, Seq, write_json};
 
-pub(crate) fn write(workflow: &ExpandedWorkflow) -> String {
-    let mut jobs = Vec::new();
+pub(crate) fn write(workflow: &ExpandedWorkflow, out: &mut dyn Write) -> io::Result<()> {
+    #[derive(Serialize)]
+    struct Document<J, F, H, E> {
+        jobs: J,
+        files: F,
+        compute_hosts: H,
+        data_hosts: [(); 0],
+        edges: E,
+    }
+    #[derive(Serialize)]
+    struct Host<'a> {
+        id: &'a str,
+        capabilities: &'a [String],
+        slots: Option<u64>,
+        memory_bytes: u64,
+    }
+    let document = Document {
+        jobs: Seq(|| instances(workflow).map(|(step, n, instance)| job(step, n, instance))),
+        files: Seq(|| {
+            let fixed = workflow.required_files.iter().map(|name| File {
+                id: FileId::Fixed(name),
+                kind: "fixed",
+                producer: None,
+            });
+            let temporary = instances(workflow).flat_map(|(step, _, instance)| {
+                step.outputs_read.iter().map(move |output| File {
+                    id: FileId::Temporary(Concat([&instance.id, "#", output])),
+                    kind: "temporary",
+                    producer: Some(&instance.id),
+                })
+            });
+            fixed.chain(temporary)
+        }),
+        compute_hosts: Seq(|| {
+            workflow.hosts.iter().map(|host| Host {
+                id: &host.id,
+                capabilities: &host.capabilities,
+                slots: host.slots,
+                memory_bytes: host.memory_bytes,
+            })
+        }),
+        data_hosts: [],
+        edges: Seq(|| {
+            instances(workflow).flat_map(|(step, _, instance)| edges(workflow, step, instance))
+        }),
+    };
+    write_json(&document, out)
+}
+
+/// Every instance of every step, in order, with its step and ordinal.
+fn instances(
+    workflow: &ExpandedWorkflow,
+) -> impl Iterator<Item = (&WorkflowStep, usize, &Instance)> {
+    workflow.steps.iter().flat_map(|step| {
+        step.instances
+            .iter()
+            .enumerate()
+            .map(move |(n, instance)| (step, n, instance))
+    })
+}
+
+#[derive(Serialize)]
+struct Job<'a> {
+    id: &'a str,
+    step: &'a str,
+    instance: usize,
+    package: &'a str,
+    parameters: Entries<'a, String>,
+    requires: Option<&'a str>,
+    memory_bytes: Option<u64>,
+    host: Option<&'a str>,
+}
+
+fn job<'a>(step: &'a WorkflowStep, n: usize, instance: &'a Instance) -> Job<'a> {
+    let mut parameters = Entries(Vec::new());
+    for (param, value) in step.params.iter().zip(step.values(instance)) {
+        if value.is_literal() {
+            parameters.insert(&param.name, value.text());
+        }
+    }
+    let placement = &step.placement;
+    Job {
+        id: &instance.id,
+        step: &step.name,
+        instance: n,
+        package: &step.package,
+        parameters,
+        requires: placement.requires.as_deref(),
+        memory_bytes: placement.memory_bytes,
+        host: placement.host.as_deref(),
+    }
+}
+
+#[derive(Serialize)]
+struct File<'a> {
+    id: FileId<'a>,
+    kind: &'static str,
+    #[serde(skip_serializing_if = "Option::is_none")]
+    producer: Option<&'a str>,
+}
+
+/// A fixed file's name, or a temporary file's `INSTANCE#OUTPUT`.
+#[derive(Serialize)]
+#[serde(untagged)]
+enum FileId<'a> {
+    Fixed(&'a str),
+    Temporary(Concat<'a, 3>),
+}
+
+#[derive(Serialize)]
+struct Edge<'a> {
+    from: Cow<'a, str>,
+    to: &'a str,
+    kind: &'static str,
+}
+
+/// The edges into one instance: a precedence edge from each instance of
+/// each step it depends on, then a stage-in edge from each file it reads
+/// (each once, in the order first read).
+fn edges<'a>(
+    workflow: &'a ExpandedWorkflow,
+    step: &'a WorkflowStep,
+    instance: &'a Instance,
+) -> Vec<Edge<'a>> {
     let mut edges = Vec::new();
-    for step in &workflow.steps {
-        for (n, instance) in step.instances.iter().enumerate() {
-            let mut parameters = Map::new();
-            for (param, value) in step.params.iter().zip(&instance.values) {
-                if value.is_literal() {
-                    parameters.insert(param.name.clone(), json!(value.text()));
-                }
-            }
-            let placement = &step.placement;
-            jobs.push(json!({
-                "id": instance.id,
-                "step": step.name,
-                "instance": n,
-                "package": step.package,
-                "parameters": parameters,
-                "requires": placement.requires,
-                "memory_bytes": placement.memory_bytes,
-                "host": placement.host,
-            }));
-            for &dependency in &step.depends_on {
-                for source in &workflow.steps[dependency as usize].instances {
-                    edges.push(json!({"from": source.id, "to": instance.id, "kind": "precedence"}));
-                }
-            }
-            let mut staged: Vec<String> = Vec::new();
-            for value in &instance.values {
-                for reference in value.references() {
-                    match workflow.target(reference) {
-                        RefTarget::File => staged.push(reference.head.to_string()),
-                        RefTarget::Step(producer) => {
-                            for source in &workflow.steps[producer as usize].instances {
-                                staged.push(format!("{}#{}", source.id, reference.output));
-                            }
-                        }
-                        RefTarget::Other => {}
+    for &dependency in &step.depends_on {
+        for source in &workflow.steps[dependency as usize].instances {
+            edges.push(Edge {
+                from: Cow::Borrowed(&source.id),
+                to: &instance.id,
+                kind: "precedence",
+            });
+        }
+    }
+    let mut staged: Vec<String> = Vec::new();
+    for value in step.values(instance) {
+        for reference in value.references() {
+            match workflow.target(reference) {
+                RefTarget::File => staged.push(reference.head.to_string()),
+                RefTarget::Step(producer) => {
+                    for source in &workflow.steps[producer as usize].instances {
+                        staged.push(format!("{}#{}", source.id, reference.output));
                     }
                 }
-            }
-            let mut seen = std::collections::HashSet::new();
-            for file in staged.into_iter().filter(|f| seen.insert(f.clone())) {
-                edges.push(json!({"from": file, "to": instance.id, "kind": "stage_in"}));
+                RefTarget::Other => {}
             }
         }
     }
-    let mut files: Vec<Value> = workflow
-        .required_files
-        .iter()
-        .map(|name| json!({"id": name, "kind": "fixed"}))
-        .collect();
-    for step in &workflow.steps {
-        for instance in &step.instances {
-            for output in &step.outputs_read {
-                files.push(json!({
-                    "id": format!("{}#{output}", instance.id),
-                    "kind": "temporary",
-                    "producer": instance.id,
-                }));
-            }
-        }
+    let mut seen = HashSet::new();
+    for file in staged.into_iter().filter(|f| seen.insert(f.clone())) {
+        edges.push(Edge {
+            from: Cow::Owned(file),
+            to: &instance.id,
+            kind: "stage_in",
+        });
     }
-    let compute_hosts: Vec<Value> = workflow
-        .hosts
-        .iter()
-        .map(|host| {
-            json!({
-                "id": host.id,
-                "capabilities": host.capabilities,
-                "slots": host.slots,
-                "memory_bytes": host.memory_bytes,
-            })
-        })
-        .collect();
-    json_text(&json!({
-        "jobs": jobs,
-        "files": files,
-        "compute_hosts": compute_hosts,
-        "data_hosts": [],
-        "edges": edges,
-    }))
+    edges
 }

@@ -2,85 +2,141 @@
 //! (`exports.md`): one TASK per step with its cardinality, one RELATION per
 //! dependency edge.
 
+use std::borrow::Cow;
+use std::io::{self, Write};
+
 use easyflow_db::ExpandedWorkflow;
 use easyflow_db::graph::EdgeKind;
-use easyflow_db::workflow::{RefTarget, WorkflowStep};
+use easyflow_db::workflow::{RefTarget, WorkflowEdge, WorkflowStep};
 use easyflow_syntax::value::{self, LiteralValue};
-use serde_json::{Map, Value, json};
+use serde::{Serialize, Serializer};
 
-use crate::{json_text, plain_text};
+use crate::{Entries, Seq, plain_text, write_json};
 
-pub(crate) fn write(workflow: &ExpandedWorkflow) -> String {
-    let tasks: Vec<Value> = workflow.steps.iter().map(|s| task(workflow, s)).collect();
-    let relations: Vec<Value> = workflow
-        .edges
-        .iter()
-        .map(|edge| {
-            let tail = &workflow.steps[edge.from as usize].name;
-            let head = &workflow.steps[edge.to as usize].name;
-            let (time, space) = match edge.kind {
-                EdgeKind::Control => ("SEQUENTIAL_END", "NONE"),
-                EdgeKind::Data => ("SEQUENTIAL_END", "INPUT-OUTPUT"),
-                EdgeKind::Stream => ("CONCURRENT", "COMMUNICATION"),
-            };
-            let mut relation = Map::new();
-            relation.insert("tail".into(), json!(tail));
-            if let Some((output, _)) = &edge.ports {
-                relation.insert("tail_port".into(), json!(output));
-            }
-            relation.insert("head".into(), json!(head));
-            if let Some((_, param)) = &edge.ports {
-                relation.insert("head_port".into(), json!(param));
-            }
-            relation.insert("relation_time".into(), json!(time));
-            relation.insert("relation_space".into(), json!(space));
-            relation.insert("properties".into(), json!({}));
-            Value::Object(relation)
-        })
-        .collect();
-    json_text(&json!({"tasks": tasks, "relations": relations}))
-}
-
-fn task(workflow: &ExpandedWorkflow, step: &WorkflowStep) -> Value {
-    let input_ports: Vec<Value> = step
-        .params
-        .iter()
-        .map(|param| {
-            json!({
-                "name": param.name,
-                "type": port_type(workflow, &param.value, param.swept),
-                "value": param.value.text(),
-            })
-        })
-        .collect();
-    let output_ports: Vec<Value> = step
-        .outputs_read
-        .iter()
-        .map(|output| json!({"name": output, "type": "URI"}))
-        .collect();
-    let arguments: Vec<String> = step
-        .params
-        .iter()
-        .filter(|param| param.value.is_literal())
-        .map(|param| format!("{}={}", param.name, param.value.text()))
-        .collect();
-    let mut properties = Map::new();
-    properties.insert("EXECUTABLE".into(), json!(step.package));
-    properties.insert("ARGUMENTS".into(), json!(arguments.join(" ")));
-    for (key, value) in &step.attributes {
-        properties.insert(key.clone(), json!(plain_text(value)));
+pub(crate) fn write(workflow: &ExpandedWorkflow, out: &mut dyn Write) -> io::Result<()> {
+    #[derive(Serialize)]
+    struct Document<T, R> {
+        tasks: T,
+        relations: R,
     }
-    json!({
-        "id": step.name,
-        "cardinality": step.instances.len(),
-        "relation_time": "NONE",
-        "relation_space": "NONE",
-        "input_ports": input_ports,
-        "output_ports": output_ports,
-        "properties": properties,
-    })
+    let document = Document {
+        tasks: Seq(|| workflow.steps.iter().map(|step| Task { workflow, step })),
+        relations: Seq(|| {
+            workflow
+                .edges
+                .iter()
+                .map(|edge| Relation { workflow, edge })
+        }),
+    };
+    write_json(&document, out)
 }
 
+/// A TASK: one step.
+struct Task<'a> {
+    workflow: &'a ExpandedWorkflow,
+    step: &'a WorkflowStep,
+}
+
+impl Serialize for Task<'_> {
+    fn serialize<S: Serializer>(&self, serializer: S) -> Result<S::Ok, S::Error> {
+        #[derive(Serialize)]
+        struct Task<'a, I, O> {
+            id: &'a str,
+            cardinality: usize,
+            relation_time: &'static str,
+            relation_space: &'static str,
+            input_ports: I,
+            output_ports: O,
+            properties: Entries<'a, Cow<'a, str>>,
+        }
+        #[derive(Serialize)]
+        struct InputPort<'a> {
+            name: &'a str,
+            #[serde(rename = "type")]
+            ty: &'static str,
+            value: String,
+        }
+        #[derive(Serialize)]
+        struct OutputPort<'a> {
+            name: &'a str,
+            #[serde(rename = "type")]
+            ty: &'static str,
+        }
+        let (workflow, step) = (self.workflow, self.step);
+        let arguments: Vec<String> = step
+            .params
+            .iter()
+            .filter(|param| param.value.is_literal())
+            .map(|param| format!("{}={}", param.name, param.value.text()))
+            .collect();
+        let mut properties = Entries(Vec::with_capacity(2 + step.attributes.len()));
+        properties.insert("EXECUTABLE", Cow::Borrowed(step.package.as_str()));
+        properties.insert("ARGUMENTS", Cow::Owned(arguments.join(" ")));
+        for (key, value) in &step.attributes {
+            properties.insert(key, Cow::Owned(plain_text(value)));
+        }
+        Task {
+            id: &step.name,
+            cardinality: step.instances.len(),
+            relation_time: "NONE",
+            relation_space: "NONE",
+            input_ports: Seq(|| {
+                step.params.iter().map(|param| InputPort {
+                    name: &param.name,
+                    ty: port_type(workflow, &param.value, param.swept),
+                    value: param.value.text(),
+                })
+            }),
+            output_ports: Seq(|| {
+                step.outputs_read.iter().map(|output| OutputPort {
+                    name: output,
+                    ty: "URI",
+                })
+            }),
+            properties,
+        }
+        .serialize(serializer)
+    }
+}
+
+/// A RELATION: one dependency edge.
+struct Relation<'a> {
+    workflow: &'a ExpandedWorkflow,
+    edge: &'a WorkflowEdge,
+}
+
+impl Serialize for Relation<'_> {
+    fn serialize<S: Serializer>(&self, serializer: S) -> Result<S::Ok, S::Error> {
+        #[derive(Serialize)]
+        struct Relation<'a> {
+            tail: &'a str,
+            #[serde(skip_serializing_if = "Option::is_none")]
+            tail_port: Option<&'a str>,
+            head: &'a str,
+            #[serde(skip_serializing_if = "Option::is_none")]
+            head_port: Option<&'a str>,
+            relation_time: &'static str,
+            relation_space: &'static str,
+            properties: Entries<'a, ()>,
+        }
+        let (workflow, edge) = (self.workflow, self.edge);
+        let (relation_time, relation_space) = match edge.kind {
+            EdgeKind::Control => ("SEQUENTIAL_END", "NONE"),
+            EdgeKind::Data => ("SEQUENTIAL_END", "INPUT-OUTPUT"),
+            EdgeKind::Stream => ("CONCURRENT", "COMMUNICATION"),
+        };
+        Relation {
+            tail: &workflow.steps[edge.from as usize].name,
+            tail_port: edge.ports.as_ref().map(|(output, _)| output.as_str()),
+            head: &workflow.steps[edge.to as usize].name,
+            head_port: edge.ports.as_ref().map(|(_, param)| param.as_str()),
+            relation_time,
+            relation_space,
+            properties: Entries(Vec::new()),
+        }
+        .serialize(serializer)
+    }
+}
 /// `URI` for required files and step outputs, `INTEGER` for Int (a swept
 /// list of Ints too: each instance gets an Int), `STRING` otherwise.
 fn port_type(workflow: &ExpandedWorkflow, value: &value::Value, swept: bool) -> &'static str {

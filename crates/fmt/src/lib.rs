@@ -74,7 +74,13 @@ impl std::error::Error for FormatError {}
 /// Formats `text`, or says why not. The output is checked (see the crate's
 /// documentation) before it is returned.
 pub fn format(text: &str, options: &Options) -> Result<String, FormatError> {
-    format_parsed(text, &parse(text), options)
+    let parse = parse(text);
+    let formatted = format_unchecked(text, &parse, options)?;
+    // The input's tree is freed before the output's is built for the
+    // check: a large flow's trees are many times its size.
+    drop(parse);
+    check_output(text, &formatted)?;
+    Ok(formatted)
 }
 
 /// [`format`] for a text already parsed (`parse` must be the parse of `text`).
@@ -178,8 +184,8 @@ pub fn comment_positions(text: &str) -> Vec<bool> {
 
 /// The check [`format`] makes of its output.
 fn check_output(input: &str, output: &str) -> Result<(), FormatError> {
-    let reparsed = parse(output);
-    if let Some(error) = reparsed.errors().first() {
+    // Only the errors are kept of the output's parse, not its tree.
+    if let Some(error) = parse(output).errors().first() {
         return Err(FormatError::Internal(format!(
             "the output has a syntax error: {} {}",
             error.code, error.message

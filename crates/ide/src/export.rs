@@ -4,7 +4,9 @@
 //! (tracked, so exporting twice without an edit builds it once); the
 //! writers are `easyflow-export`'s.
 
-use easyflow_db::{Database, SourceFile, expanded_workflow};
+use std::io;
+
+use easyflow_db::{Database, ExpandedWorkflow, SourceFile, expanded_workflow};
 use easyflow_diagnostics::{Diagnostic, Severity};
 pub use easyflow_export::{CWL, FORMATS, Format};
 
@@ -28,8 +30,41 @@ pub struct Refused {
     pub reasons: Vec<String>,
 }
 
+/// A flow that `format` can carry, before it is written: a host that
+/// writes the document somewhere writes it from here as it is made
+/// ([`Exportable::write_to`]) rather than holding all of it.
+pub struct Exportable<'a> {
+    workflow: &'a ExpandedWorkflow,
+    format: &'a Format,
+}
+
+impl Exportable<'_> {
+    /// The document, into `out` as it is made.
+    pub fn write_to(&self, out: &mut dyn io::Write) -> io::Result<()> {
+        self.format.write_to(self.workflow, out)
+    }
+
+    /// What the export does differently than the flow says.
+    pub fn notes(&self) -> Vec<String> {
+        self.format.notes(self.workflow)
+    }
+}
+
 /// The flow in `format`, or why not.
 pub fn export(db: &Database, file: SourceFile, format: &Format) -> Result<Exported, Refused> {
+    let exportable = exportable(db, file, format)?;
+    Ok(Exported {
+        text: exportable.format.write(exportable.workflow),
+        notes: exportable.notes(),
+    })
+}
+
+/// The flow ready to be written in `format`, or why it cannot be.
+pub fn exportable<'a>(
+    db: &'a Database,
+    file: SourceFile,
+    format: &'a Format,
+) -> Result<Exportable<'a>, Refused> {
     let errors: Vec<Diagnostic> = db
         .check(file)
         .iter()
@@ -49,8 +84,5 @@ pub fn export(db: &Database, file: SourceFile, format: &Format) -> Result<Export
     if !reasons.is_empty() {
         return Err(Refused { errors, reasons });
     }
-    Ok(Exported {
-        text: format.write(workflow),
-        notes: format.notes(workflow),
-    })
+    Ok(Exportable { workflow, format })
 }

@@ -167,15 +167,25 @@ export class Workbench {
       (shown) => `the quick input's title is ${JSON.stringify(shown)}`,
     );
     const input = dialog.locator("input");
-    await input.fill(path);
-    await waitUntil(
-      () => input.inputValue(),
-      (value) => value === path,
-      `${path} typed into the dialog`,
-      (value) => `it holds ${value}`,
-    );
-    await this.page.keyboard.press("Enter");
-    await input.waitFor({ state: "hidden" });
+    // A busy dialog may still be listing a folder when Enter comes, and
+    // complete the path or open the folder instead of accepting it: the
+    // path is typed and accepted again while the dialog stays.
+    for (let attempt = 1; ; attempt++) {
+      await input.fill(path);
+      await waitUntil(
+        () => input.inputValue(),
+        (value) => value === path,
+        `${path} typed into the dialog`,
+        (value) => `it holds ${value}`,
+      );
+      await this.page.keyboard.press("Enter");
+      try {
+        await input.waitFor({ state: "hidden", timeout: 10_000 });
+        return;
+      } catch (error) {
+        if (attempt === 3) throw error;
+      }
+    }
   }
 
   /** The text the terminals in the panel show (xterm.js's rows, rendered as text without a GPU). */
@@ -286,8 +296,17 @@ export class Workbench {
   /** Waits until the Problems panel's entries for `file` pass `test`. */
   async waitForProblems(file: string, test: (problems: Problem[]) => boolean, what: string): Promise<Problem[]> {
     const ofFile = (problems: Problem[]) => problems.filter((p) => p.file === file);
+    // Two readings alike, a moment apart: the panel reuses its rows as the
+    // problems of closed flows come and go, and a reused row may show its
+    // icon (the severity) a moment late.
+    const settled = async (): Promise<Problem[]> => {
+      const first = await this.problems();
+      await new Promise((resolve) => setTimeout(resolve, 250));
+      const second = await this.problems();
+      return JSON.stringify(first) === JSON.stringify(second) ? second : [];
+    };
     const all = await waitUntil(
-      () => this.problems(),
+      settled,
       (problems) => test(ofFile(problems)),
       what,
       (problems) => `the Problems panel shows:\n${problems.map(describeProblem).join("\n") || "(nothing)"}`,

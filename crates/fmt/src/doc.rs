@@ -167,6 +167,11 @@ pub(crate) fn print(
                     || (group.flat != MUST_BREAK && {
                         let col = if p.line_start {
                             p.indent + p.extra_indent
+                        } else if !p.suffix.is_empty() && opens_with_token(&cmds[i + 1..]) {
+                            // The group's first token ends the trailing
+                            // comment's line and starts the next, indented
+                            // (see `Printer::text`): it is measured there.
+                            p.indent + p.unit
                         } else {
                             p.col + usize::from(p.space)
                         };
@@ -214,6 +219,21 @@ fn rest_width(rest: &[Cmd<'_>]) -> usize {
         }
     }
     width
+}
+
+/// Whether the first thing `cmds` write is a token that a waiting trailing
+/// comment moves to the next line (anything but `,` and `;`), before any
+/// line break.
+fn opens_with_token(cmds: &[Cmd<'_>]) -> bool {
+    for cmd in cmds {
+        match *cmd {
+            Cmd::Text("") => {}
+            Cmd::Text(text) | Cmd::Comment(text) => return text != "," && text != ";",
+            Cmd::Line | Cmd::SoftLine | Cmd::HardLine | Cmd::BlankLine => return false,
+            _ => {}
+        }
+    }
+    false
 }
 
 /// Whether the space `cmds[i]` stands next to a comment: of no width, as
@@ -354,6 +374,16 @@ mod tests {
         assert_eq!(print(&cmds, 80, 2, "\n", 0), "a, // c\nb");
         let cmds = [Text("a"), LineSuffix("// c"), Space, Text("b")];
         assert_eq!(print(&cmds, 80, 2, "\n", 0), "a // c\n  b");
+    }
+
+    #[test]
+    fn a_group_after_a_trailing_comment_fits_on_the_next_line() {
+        // `[aaa, bbb]` would fit after `x = `, but the comment moves it to
+        // the next line, one unit further in, where it does not.
+        let mut cmds = vec![Text("x"), Space, Text("="), LineSuffix("// c"), Space];
+        cmds.extend(list(&["aaa", "bbb"]));
+        assert_eq!(print(&cmds, 14, 6, "\n", 0), "x = // c\n      [\n      aaa,\n      bbb\n]");
+        assert_eq!(print(&cmds, 16, 6, "\n", 0), "x = // c\n      [aaa, bbb]");
     }
 
     #[test]

@@ -382,7 +382,10 @@ mod tests {
         // the next line, one unit further in, where it does not.
         let mut cmds = vec![Text("x"), Space, Text("="), LineSuffix("// c"), Space];
         cmds.extend(list(&["aaa", "bbb"]));
-        assert_eq!(print(&cmds, 14, 6, "\n", 0), "x = // c\n      [\n      aaa,\n      bbb\n]");
+        assert_eq!(
+            print(&cmds, 14, 6, "\n", 0),
+            "x = // c\n      [\n      aaa,\n      bbb\n]"
+        );
         assert_eq!(print(&cmds, 16, 6, "\n", 0), "x = // c\n      [aaa, bbb]");
     }
 

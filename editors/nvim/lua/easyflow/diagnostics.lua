@@ -129,7 +129,7 @@ function M.attached(client)
   end
   if neovim_pulls_workspace() then
     pulls[client.id] = { native = true }
-    vim.lsp.buf.workspace_diagnostics({ client_id = client.id })
+    pcall(vim.lsp.buf.workspace_diagnostics, { client_id = client.id })
     return
   end
   pulls[client.id] = {

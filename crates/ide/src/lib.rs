@@ -536,7 +536,7 @@ impl Analysis {
 
     /// The dependency graph's picture, as SVG for a page that styles it.
     pub fn graph_picture(&self, file: SourceFile) -> Cancellable<String> {
-        self.with_db(|db| graph::picture(db, file))
+        self.with_db(|db| graph::picture(db, file).clone())
     }
 
     /// The flow in an export format, or why it cannot be exported.

@@ -1,10 +1,25 @@
-//! Work nobody is waiting for (indexing the workspace's flows) runs on
-//! threads of its own at the lowest CPU priority: it takes only what the
-//! open documents' analysis leaves idle. Indexing parses every flow of the
-//! workspace, a large one on every core; on the shared pool it would slow
-//! down the first diagnostics of a document opened meanwhile severalfold.
+//! Work nobody is waiting for (indexing the workspace's flows, checking
+//! the closed ones) runs on threads of its own at the lowest CPU priority:
+//! it takes only what the open documents' analysis leaves idle. Indexing
+//! parses every flow of the workspace, a large one on every core; on the
+//! shared pool it would slow down the first diagnostics of a document
+//! opened meanwhile severalfold.
+//!
+//! A low priority is not enough on a busy machine: Linux shares the CPU
+//! between sessions first (autogroups) and only then between the threads
+//! of one by their priority, so background threads that never stop spend
+//! the server's whole share, and a keystroke's computation waits for the
+//! session's next turn (tens of milliseconds behind other programs). The
+//! background work therefore also pauses between its units while the
+//! client is busy with the server ([`yield_to_foreground`]), and a unit
+//! under way when a message comes is cancelled, to be run again after the
+//! pause ([`preemptible`]).
 
-use std::sync::OnceLock;
+use std::panic::AssertUnwindSafe;
+use std::sync::{Condvar, Mutex, OnceLock};
+use std::time::{Duration, Instant};
+
+use easyflow_ide::{CancellationToken, Cancelled};
 
 /// Runs `work` (and the parallel iterators inside it) on the background
 /// threads, and returns its result.
@@ -53,8 +68,146 @@ fn lower_priority() {
 #[cfg(not(target_os = "linux"))]
 fn lower_priority() {}
 
+/// How long background work stays paused after the client's last message
+/// or the end of the last foreground computation: the requests that follow
+/// an edit come in a burst, each answered by a computation of its own.
+const QUIET: Duration = Duration::from_millis(20);
+
+/// The longest a background thread pauses at once: a client that never
+/// stops sending slows the background work down but does not stop it.
+const MAX_PAUSE: Duration = Duration::from_millis(200);
+
+/// How many times a unit of background work is cancelled by the
+/// foreground before it runs to its end regardless: a client that never
+/// stops sending must not keep a large unit from ever finishing.
+const MAX_PREEMPTIONS: usize = 4;
+
+/// The foreground's activity: computations under way, when the last
+/// message came or computation ended, and the background units under way
+/// that it cancels when it becomes busy.
+struct Activity {
+    running: usize,
+    last: Option<Instant>,
+    preemptible: Vec<(u64, CancellationToken)>,
+    next_unit: u64,
+}
+
+impl Activity {
+    fn busy(&mut self) {
+        for (_, token) in self.preemptible.drain(..) {
+            token.cancel();
+        }
+    }
+}
+
+static ACTIVITY: Mutex<Activity> = Mutex::new(Activity {
+    running: 0,
+    last: None,
+    preemptible: Vec::new(),
+    next_unit: 0,
+});
+static QUIETED: Condvar = Condvar::new();
+
+fn activity() -> std::sync::MutexGuard<'static, Activity> {
+    ACTIVITY.lock().unwrap_or_else(|e| e.into_inner())
+}
+
+/// A message from the client arrived: background work pauses for a while.
+pub fn client_spoke() {
+    let mut activity = activity();
+    activity.last = Some(Instant::now());
+    activity.busy();
+}
+
+/// A foreground computation (a request's, an open document's diagnostics)
+/// under way: background work pauses until it ends, and a while after.
+pub struct Foreground(());
+
+impl Foreground {
+    pub fn start() -> Foreground {
+        let mut activity = activity();
+        activity.running += 1;
+        activity.busy();
+        Foreground(())
+    }
+}
+
+impl Drop for Foreground {
+    fn drop(&mut self) {
+        let mut activity = activity();
+        activity.running -= 1;
+        activity.last = Some(Instant::now());
+        drop(activity);
+        QUIETED.notify_all();
+    }
+}
+
+/// Called by background work between two of its units (a flow indexed, a
+/// closed flow checked): waits while the foreground is busy or was busy
+/// less than [`QUIET`] ago, for at most [`MAX_PAUSE`]. Returns whether it
+/// stopped waiting for that limit (the foreground never went quiet).
+pub fn yield_to_foreground() -> bool {
+    let started = Instant::now();
+    let mut activity = activity();
+    loop {
+        let now = Instant::now();
+        let quiet_at = match activity.last {
+            _ if activity.running > 0 => now + QUIET,
+            Some(last) => last + QUIET,
+            None => return false,
+        };
+        if quiet_at <= now {
+            return false;
+        }
+        let give_up_at = started + MAX_PAUSE;
+        if give_up_at <= now {
+            return true;
+        }
+        let wait = quiet_at.min(give_up_at) - now;
+        activity = QUIETED
+            .wait_timeout(activity, wait)
+            .unwrap_or_else(|e| e.into_inner())
+            .0;
+    }
+}
+
+/// Runs `unit`, a unit of background work on a database handle of its own
+/// that `token` cancels, after [`yield_to_foreground`]. The foreground
+/// cancels it when it becomes busy (its queries unwind): it is then run
+/// again after the pause, on the same handle, which keeps the queries that
+/// finished. Each unit's result is whole: a cancelled run gives none. A
+/// unit that waited [`MAX_PAUSE`] out, or was cancelled
+/// [`MAX_PREEMPTIONS`] times, runs to its end: under a client that never
+/// pauses, the background work goes slowly but goes.
+pub fn preemptible<T>(token: &CancellationToken, mut unit: impl FnMut() -> T) -> T {
+    let mut preempted = 0;
+    loop {
+        if yield_to_foreground() || preempted >= MAX_PREEMPTIONS {
+            return unit();
+        }
+        let id = {
+            let mut activity = activity();
+            activity.next_unit += 1;
+            let id = activity.next_unit;
+            activity.preemptible.push((id, token.clone()));
+            id
+        };
+        // Unwind safety: a cancelled unit leaves only finished queries in
+        // its database, which the next run reuses.
+        let outcome = Cancelled::catch(AssertUnwindSafe(&mut unit));
+        activity().preemptible.retain(|(unit, _)| *unit != id);
+        match outcome {
+            Ok(result) => return result,
+            Err(_) => preempted += 1,
+        }
+    }
+}
+
 #[cfg(test)]
 mod tests {
+    use std::path::PathBuf;
+
+    use easyflow_ide::{Database, SourceFile, SourceText};
     use rayon::prelude::*;
 
     #[test]
@@ -65,5 +218,54 @@ mod tests {
             super::run(rayon::current_thread_index).is_some(),
             "the work runs on the background threads"
         );
+    }
+
+    /// A flow to check on a database of its own.
+    fn flow(db: &Database) -> SourceFile {
+        let text = SourceText::from("step A runs P ();\nstep A runs P ();\n".to_string());
+        SourceFile::builder(PathBuf::from("/w/a.flow"), text)
+            .topology(None)
+            .catalog(None)
+            .levels(Default::default())
+            .new(db)
+    }
+
+    /// A message from the client in the middle of a unit cancels it, and
+    /// the unit is run again: its result is that of a whole run.
+    #[test]
+    fn a_unit_cancelled_by_the_foreground_is_run_again_whole() {
+        let db = Database::default();
+        let file = flow(&db);
+        let fresh = Database::default();
+        let whole = fresh.check(flow(&fresh)).to_vec();
+        let mut runs = 0;
+        let found = super::preemptible(&db.cancellation_token(), || {
+            runs += 1;
+            if runs == 1 {
+                super::client_spoke();
+            }
+            db.check(file).to_vec()
+        });
+        assert!(runs >= 2, "the first run was cancelled");
+        assert_eq!(found, whole);
+        assert!(!found.is_empty());
+    }
+
+    /// A unit cancelled again and again runs to its end at last.
+    #[test]
+    fn a_unit_always_cancelled_ends_all_the_same() {
+        let db = Database::default();
+        let file = flow(&db);
+        let mut runs = 0;
+        let found = super::preemptible(&db.cancellation_token(), || {
+            runs += 1;
+            super::client_spoke();
+            db.check(file).len()
+        });
+        assert!(
+            runs > 1 && runs <= super::MAX_PREEMPTIONS + 1,
+            "{runs} runs"
+        );
+        assert!(found > 0);
     }
 }

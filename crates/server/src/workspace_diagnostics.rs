@@ -583,15 +583,16 @@ impl Checker {
             .catalog(catalog)
             .levels(configuration.levels)
             .new(db);
+        // The edits and requests of open documents go first: the check is
+        // paused, or cancelled and run again, while they are under way.
+        let found = background::preemptible(&db.cancellation_token(), || db.check(file));
         let uri = Uri::from_file_path(path).expect("an absolute path");
         let lines = Lines {
             index: &lines,
             text: &text,
             encoding: client.encoding,
         };
-        let diagnostics: Vec<lsp::Diagnostic> = self
-            .db
-            .check(file)
+        let diagnostics: Vec<lsp::Diagnostic> = found
             .iter()
             .map(|d| convert::diagnostic(&lines, client, &uri, docs, d))
             .collect();

@@ -16,7 +16,8 @@
 //! pause ([`preemptible`]).
 
 use std::panic::AssertUnwindSafe;
-use std::sync::{Condvar, Mutex, OnceLock};
+use std::sync::atomic::{AtomicU64, AtomicUsize, Ordering};
+use std::sync::{Mutex, MutexGuard, OnceLock};
 use std::time::{Duration, Instant};
 
 use easyflow_ide::{CancellationToken, Cancelled};
@@ -82,41 +83,47 @@ const MAX_PAUSE: Duration = Duration::from_millis(200);
 /// stops sending must not keep a large unit from ever finishing.
 const MAX_PREEMPTIONS: usize = 4;
 
-/// The foreground's activity: computations under way, when the last
-/// message came or computation ended, and the background units under way
-/// that it cancels when it becomes busy.
-struct Activity {
-    running: usize,
-    last: Option<Instant>,
-    preemptible: Vec<(u64, CancellationToken)>,
-    next_unit: u64,
+/// Foreground computations under way.
+static RUNNING: AtomicUsize = AtomicUsize::new(0);
+
+/// When the last message came or foreground computation ended, in
+/// nanoseconds after [`epoch`] plus one (0: never).
+static LAST_ACTIVE: AtomicU64 = AtomicU64::new(0);
+
+/// The background units under way, each with the token that cancels it.
+/// The foreground only ever tries this lock: it never waits for a
+/// background thread, which may not get a core for a while.
+static UNITS: Mutex<Vec<(u64, CancellationToken)>> = Mutex::new(Vec::new());
+static NEXT_UNIT: AtomicU64 = AtomicU64::new(0);
+
+fn epoch() -> Instant {
+    static EPOCH: OnceLock<Instant> = OnceLock::new();
+    *EPOCH.get_or_init(Instant::now)
 }
 
-impl Activity {
-    fn busy(&mut self) {
-        for (_, token) in self.preemptible.drain(..) {
+fn last_active() -> Option<Instant> {
+    match LAST_ACTIVE.load(Ordering::Acquire) {
+        0 => None,
+        nanos => Some(epoch() + Duration::from_nanos(nanos - 1)),
+    }
+}
+
+/// The foreground is busy now: background work pauses, and the units
+/// under way are cancelled (one registering just now may be missed: it
+/// then runs to its end).
+fn foreground_active() {
+    let nanos = u64::try_from(epoch().elapsed().as_nanos()).unwrap_or(u64::MAX - 1);
+    LAST_ACTIVE.store(nanos + 1, Ordering::Release);
+    if let Ok(mut units) = UNITS.try_lock() {
+        for (_, token) in units.drain(..) {
             token.cancel();
         }
     }
 }
 
-static ACTIVITY: Mutex<Activity> = Mutex::new(Activity {
-    running: 0,
-    last: None,
-    preemptible: Vec::new(),
-    next_unit: 0,
-});
-static QUIETED: Condvar = Condvar::new();
-
-fn activity() -> std::sync::MutexGuard<'static, Activity> {
-    ACTIVITY.lock().unwrap_or_else(|e| e.into_inner())
-}
-
 /// A message from the client arrived: background work pauses for a while.
 pub fn client_spoke() {
-    let mut activity = activity();
-    activity.last = Some(Instant::now());
-    activity.busy();
+    foreground_active();
 }
 
 /// A foreground computation (a request's, an open document's diagnostics)
@@ -125,20 +132,16 @@ pub struct Foreground(());
 
 impl Foreground {
     pub fn start() -> Foreground {
-        let mut activity = activity();
-        activity.running += 1;
-        activity.busy();
+        RUNNING.fetch_add(1, Ordering::AcqRel);
+        foreground_active();
         Foreground(())
     }
 }
 
 impl Drop for Foreground {
     fn drop(&mut self) {
-        let mut activity = activity();
-        activity.running -= 1;
-        activity.last = Some(Instant::now());
-        drop(activity);
-        QUIETED.notify_all();
+        foreground_active();
+        RUNNING.fetch_sub(1, Ordering::AcqRel);
     }
 }
 
@@ -148,13 +151,15 @@ impl Drop for Foreground {
 /// stopped waiting for that limit (the foreground never went quiet).
 pub fn yield_to_foreground() -> bool {
     let started = Instant::now();
-    let mut activity = activity();
     loop {
         let now = Instant::now();
-        let quiet_at = match activity.last {
-            _ if activity.running > 0 => now + QUIET,
-            Some(last) => last + QUIET,
-            None => return false,
+        let quiet_at = if RUNNING.load(Ordering::Acquire) > 0 {
+            now + QUIET
+        } else {
+            match last_active() {
+                Some(last) => last + QUIET,
+                None => return false,
+            }
         };
         if quiet_at <= now {
             return false;
@@ -163,12 +168,12 @@ pub fn yield_to_foreground() -> bool {
         if give_up_at <= now {
             return true;
         }
-        let wait = quiet_at.min(give_up_at) - now;
-        activity = QUIETED
-            .wait_timeout(activity, wait)
-            .unwrap_or_else(|e| e.into_inner())
-            .0;
+        std::thread::sleep(quiet_at.min(give_up_at) - now);
     }
+}
+
+fn units() -> MutexGuard<'static, Vec<(u64, CancellationToken)>> {
+    UNITS.lock().unwrap_or_else(|e| e.into_inner())
 }
 
 /// Runs `unit`, a unit of background work on a database handle of its own
@@ -185,17 +190,12 @@ pub fn preemptible<T>(token: &CancellationToken, mut unit: impl FnMut() -> T) ->
         if yield_to_foreground() || preempted >= MAX_PREEMPTIONS {
             return unit();
         }
-        let id = {
-            let mut activity = activity();
-            activity.next_unit += 1;
-            let id = activity.next_unit;
-            activity.preemptible.push((id, token.clone()));
-            id
-        };
+        let id = NEXT_UNIT.fetch_add(1, Ordering::Relaxed);
+        units().push((id, token.clone()));
         // Unwind safety: a cancelled unit leaves only finished queries in
         // its database, which the next run reuses.
         let outcome = Cancelled::catch(AssertUnwindSafe(&mut unit));
-        activity().preemptible.retain(|(unit, _)| *unit != id);
+        units().retain(|(unit, _)| *unit != id);
         match outcome {
             Ok(result) => return result,
             Err(_) => preempted += 1,

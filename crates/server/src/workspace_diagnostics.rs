@@ -15,7 +15,10 @@
 //! The checker is one task that takes a few flows at a time from a queue,
 //! checks them on the background threads (lowest priority) and releases
 //! the state lock between batches: an edit of an open flow is never queued
-//! behind the whole workspace.
+//! behind the whole workspace. Each flow's check yields to the client
+//! (`background::preemptible`): it waits while requests and edits are under
+//! way, and one under way when a message comes is cancelled and run again
+//! after, so a flow is never reported half checked.
 
 use std::collections::hash_map::DefaultHasher;
 use std::collections::{HashMap, HashSet, VecDeque};

@@ -187,15 +187,20 @@ fn units() -> MutexGuard<'static, Vec<(u64, CancellationToken)>> {
 pub fn preemptible<T>(token: &CancellationToken, mut unit: impl FnMut() -> T) -> T {
     let mut preempted = 0;
     loop {
-        if yield_to_foreground() || preempted >= MAX_PREEMPTIONS {
-            return unit();
-        }
-        let id = NEXT_UNIT.fetch_add(1, Ordering::Relaxed);
-        units().push((id, token.clone()));
+        let forced = yield_to_foreground() || preempted >= MAX_PREEMPTIONS;
+        let id = (!forced).then(|| {
+            let id = NEXT_UNIT.fetch_add(1, Ordering::Relaxed);
+            units().push((id, token.clone()));
+            id
+        });
         // Unwind safety: a cancelled unit leaves only finished queries in
-        // its database, which the next run reuses.
+        // its database, which the next run reuses. A forced run is caught
+        // too: a cancellation that came just after the handle's previous
+        // unit ended is seen (once) by its first query.
         let outcome = Cancelled::catch(AssertUnwindSafe(&mut unit));
-        units().retain(|(unit, _)| *unit != id);
+        if let Some(id) = id {
+            units().retain(|(unit, _)| *unit != id);
+        }
         match outcome {
             Ok(result) => return result,
             Err(_) => preempted += 1,
@@ -249,6 +254,24 @@ mod tests {
         assert!(runs >= 2, "the first run was cancelled");
         assert_eq!(found, whole);
         assert!(!found.is_empty());
+    }
+
+    /// A cancellation that came after the handle's last unit ended cancels
+    /// the next one's first run only: it is run again, whole.
+    #[test]
+    fn a_late_cancellation_costs_one_run() {
+        let db = Database::default();
+        let file = flow(&db);
+        let fresh = Database::default();
+        let whole = fresh.check(flow(&fresh)).to_vec();
+        db.cancellation_token().cancel();
+        let mut runs = 0;
+        let found = super::preemptible(&db.cancellation_token(), || {
+            runs += 1;
+            db.check(file).to_vec()
+        });
+        assert!(runs >= 2, "the first run was cancelled");
+        assert_eq!(found, whole);
     }
 
     /// A unit cancelled again and again runs to its end at last.

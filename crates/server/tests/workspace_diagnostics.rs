@@ -473,7 +473,7 @@ fn typing_while_the_workspace_is_checked_preempts_the_check_and_loses_nothing() 
                 .strip_prefix("file://")
                 .unwrap(),
         );
-        let text = std::fs::read_to_string(&path).unwrap();
+        let text = std::fs::read_to_string(path).unwrap();
         let needs_gpu = text.matches("compute+GPU").count();
         let expected = vec!["E0702"; needs_gpu];
         assert_eq!(codes(&item["items"]), expected, "{}", path.display());

@@ -179,6 +179,12 @@ impl Db for Database {
 const PARALLEL_MIN_STEPS: usize = 2_000;
 
 impl Database {
+    /// A token that cancels what this handle computes: its queries then
+    /// unwind with [`salsa::Cancelled`] (for callers that do not name salsa).
+    pub fn cancellation_token(&self) -> salsa::CancellationToken {
+        salsa::Database::cancellation_token(self)
+    }
+
     /// The file's diagnostics, as [`file_diagnostics`] gives them. On the
     /// first check of a large file, its per-step analyses are run first, on
     /// every core: they are independent, and most of a cold check's

@@ -43,7 +43,7 @@ mod tokens;
 use std::panic::AssertUnwindSafe;
 use std::path::{Path, PathBuf};
 
-use easyflow_db::salsa::{self, Database as _, Setter};
+use easyflow_db::salsa::{self, Setter};
 pub use easyflow_db::{CatalogFile, Database, Db, SourceFile, StepId, TopologyFile};
 pub use easyflow_diagnostics::allow::CodeLevels;
 pub use easyflow_diagnostics::{Diagnostic, TextRange, TextSize};

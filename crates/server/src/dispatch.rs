@@ -72,7 +72,11 @@ where
 {
     let mut guard = CancelOnDrop(Some(cancel));
     // Unwind safety: the work owns its snapshot, which is dropped with it.
+    // Background work pauses from now until this work ends, and a while
+    // after (`background.rs`).
+    let foreground = crate::background::Foreground::start();
     let outcome = tokio::task::spawn_blocking(move || {
+        let _foreground = foreground;
         let outcome = std::panic::catch_unwind(AssertUnwindSafe(work));
         crate::memory::collect_thread();
         outcome

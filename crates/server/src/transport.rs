@@ -39,6 +39,7 @@ pub fn sanitize(
             while let Some(step) = next_message(&buffer) {
                 match step {
                     Frame::Message { consumed, body } => {
+                        crate::background::client_spoke();
                         if let Some(forwarded) = opened.decode(&buffer[body.clone()]) {
                             let header = format!("Content-Length: {}\r\n\r\n", forwarded.len());
                             if forward.write_all(header.as_bytes()).await.is_err()

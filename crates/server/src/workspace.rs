@@ -490,6 +490,7 @@ pub async fn index_folders(
                 chunk
                     .into_par_iter()
                     .filter_map(|path| {
+                        background::yield_to_foreground();
                         let text = read_logged(&skipped, &path, FileKind::Flow).ok()?;
                         let flow = index_flow(&path, &text, encoding)?;
                         Some((path, flow))

@@ -15,7 +15,10 @@
 //! The checker is one task that takes a few flows at a time from a queue,
 //! checks them on the background threads (lowest priority) and releases
 //! the state lock between batches: an edit of an open flow is never queued
-//! behind the whole workspace.
+//! behind the whole workspace. Each flow's check yields to the client
+//! (`background::preemptible`): it waits while requests and edits are under
+//! way, and one under way when a message comes is cancelled and run again
+//! after, so a flow is never reported half checked.
 
 use std::collections::hash_map::DefaultHasher;
 use std::collections::{HashMap, HashSet, VecDeque};
@@ -583,15 +586,16 @@ impl Checker {
             .catalog(catalog)
             .levels(configuration.levels)
             .new(db);
+        // The edits and requests of open documents go first: the check is
+        // paused, or cancelled and run again, while they are under way.
+        let found = background::preemptible(&db.cancellation_token(), || db.check(file));
         let uri = Uri::from_file_path(path).expect("an absolute path");
         let lines = Lines {
             index: &lines,
             text: &text,
             encoding: client.encoding,
         };
-        let diagnostics: Vec<lsp::Diagnostic> = self
-            .db
-            .check(file)
+        let diagnostics: Vec<lsp::Diagnostic> = found
             .iter()
             .map(|d| convert::diagnostic(&lines, client, &uri, docs, d))
             .collect();

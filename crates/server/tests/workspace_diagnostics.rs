@@ -380,3 +380,108 @@ fn ten_thousand_closed_flows_are_checked_in_bounded_memory() {
     assert!(peak < PEAK_MIB, "peak {peak} MiB");
     assert_eq!(server.stop().code(), Some(0));
 }
+
+/// Issue 28: typing in an open flow while the background check of a
+/// large workspace runs. The check yields to the edits (it pauses, and
+/// cancels the flow it is checking, to check it again after): every
+/// keystroke is answered with the diagnostics of the text typed, and when
+/// the check ends every closed flow has its own, none lost or half
+/// checked, and the open flow keeps its text's.
+#[test]
+fn typing_while_the_workspace_is_checked_preempts_the_check_and_loses_nothing() {
+    let flows = 200;
+    let dir = tempfile::tempdir().unwrap();
+    let root = dir.path();
+    let with_problems = support::write_large_workspace(root, flows, 100);
+    let open_flow = root.join("open.flow");
+    std::fs::write(&open_flow, "step A runs P ();\n").unwrap();
+    let mut server = Server::start();
+    server.initialize(root, pull_client(), json!({}));
+    let open = server.open(&open_flow, "step A runs P ();\n");
+    // Odd versions need a GPU the topology lacks (E0702); even ones
+    // remove the line again.
+    let gpu_line = "[requires = \"compute+GPU\"]\n";
+    let refreshed = |server: &Server| {
+        server
+            .notifications
+            .iter()
+            .any(|m| m["method"] == "workspace/diagnostic/refresh")
+    };
+    let mut version = 0;
+    let mut during_the_check = 0;
+    while version < 20 || !refreshed(&server) {
+        assert!(version < 100_000, "the check never ended");
+        version += 1;
+        let change = match version % 2 {
+            1 => json!({"range": {"start": {"line": 0, "character": 0},
+                "end": {"line": 0, "character": 0}}, "text": gpu_line}),
+            _ => json!({"range": {"start": {"line": 0, "character": 0},
+                "end": {"line": 1, "character": 0}}, "text": ""}),
+        };
+        server.notify(
+            "textDocument/didChange",
+            json!({"textDocument": {"uri": open, "version": version},
+                "contentChanges": [change]}),
+        );
+        let checking = !refreshed(&server);
+        let result = server.request(
+            "textDocument/diagnostic",
+            json!({"textDocument": {"uri": open}}),
+        );
+        let expected: &[&str] = if version % 2 == 1 { &["E0702"] } else { &[] };
+        assert_eq!(codes(&result["items"]), expected, "version {version}");
+        if checking {
+            during_the_check += 1;
+            // What the client has pulled so far is never a half-checked
+            // flow's: each closed flow reported has its whole diagnostics.
+            if during_the_check % 10 == 0 {
+                let partial =
+                    server.request("workspace/diagnostic", json!({"previousResultIds": []}));
+                for item in partial["items"].as_array().unwrap() {
+                    if item["uri"] != open {
+                        let path = item["uri"].as_str().unwrap();
+                        let codes = codes(&item["items"]);
+                        let has_problems = with_problems.iter().any(|p| uri(p) == path);
+                        assert_eq!(!codes.is_empty(), has_problems, "{path}");
+                        assert!(codes.iter().all(|code| code == "E0702"), "{path}");
+                    }
+                }
+            }
+        }
+        // A quick typist: the check runs between keystrokes.
+        std::thread::sleep(Duration::from_millis(30));
+    }
+    eprintln!("{during_the_check} of {version} keystrokes answered while the check ran");
+
+    let result = server.request("workspace/diagnostic", json!({"previousResultIds": []}));
+    let items = result["items"].as_array().unwrap();
+    let (open_reports, closed): (Vec<&Value>, Vec<&Value>) =
+        items.iter().partition(|item| item["uri"] == open);
+    // The open flow's diagnostics are its latest text's, not the disk's.
+    assert_eq!(open_reports.len(), 1);
+    assert_eq!(open_reports[0]["version"], version);
+    let expected: &[&str] = if version % 2 == 1 { &["E0702"] } else { &[] };
+    assert_eq!(codes(&open_reports[0]["items"]), expected);
+    assert_eq!(closed.len(), flows);
+    // Each closed flow has one E0702 for each step that needs a GPU, and
+    // nothing else: its whole check's.
+    for item in &closed {
+        let path = Path::new(
+            item["uri"]
+                .as_str()
+                .unwrap()
+                .strip_prefix("file://")
+                .unwrap(),
+        );
+        let text = std::fs::read_to_string(path).unwrap();
+        let needs_gpu = text.matches("compute+GPU").count();
+        let expected = vec!["E0702"; needs_gpu];
+        assert_eq!(codes(&item["items"]), expected, "{}", path.display());
+    }
+    let failing = closed
+        .iter()
+        .filter(|item| item["items"] != json!([]))
+        .count();
+    assert_eq!(failing, with_problems.len());
+    assert_eq!(server.stop().code(), Some(0));
+}

@@ -170,10 +170,15 @@ export class Workbench {
     // A busy dialog may still be listing a folder when Enter comes, and
     // complete the path or open the folder instead of accepting it: the
     // path is typed and accepted again while the dialog stays.
+    // A folder listed late may also rewrite what was typed (its path put
+    // before it): the path is then typed again.
     for (let attempt = 1; ; attempt++) {
-      await input.fill(path);
       await waitUntil(
-        () => input.inputValue(),
+        async () => {
+          const value = await input.inputValue();
+          if (value !== path) await input.fill(path);
+          return value;
+        },
         (value) => value === path,
         `${path} typed into the dialog`,
         (value) => `it holds ${value}`,
@@ -225,10 +230,19 @@ export class Workbench {
 
   /** Opens the quick fixes at the cursor (Ctrl+.) and returns their titles. */
   async quickFixes(): Promise<string[]> {
-    await this.page.keyboard.press("Control+.");
     const rows = this.page.locator(".action-widget .monaco-list-row.action");
-    await rows.first().waitFor();
-    return rows.allInnerTexts();
+    // A busy workbench may drop the key or show "no code actions" while the
+    // server's answer is on its way: ask again, as a user would.
+    for (let attempt = 1; ; attempt++) {
+      await this.page.keyboard.press("Control+.");
+      try {
+        await rows.first().waitFor({ timeout: 10_000 });
+        return rows.allInnerTexts();
+      } catch (error) {
+        if (attempt === 3) throw error;
+        await this.page.keyboard.press("Escape");
+      }
+    }
   }
 
   /** Renames the symbol at the cursor (F2). */

@@ -21,7 +21,7 @@ mod comments;
 mod doc;
 mod walk;
 
-use easyflow_syntax::{Parse, SyntaxKind, parse};
+use easyflow_syntax::{Lexed, Parse, SyntaxKind, parse};
 
 pub use easyflow_diagnostics::Diagnostic;
 
@@ -135,7 +135,11 @@ pub fn line_ending(text: &str) -> &'static str {
 /// normalised trailing comma). A `,` that follows comments is listed before
 /// them: the formatter writes `x = 1, // c` for `x = 1 // c` then `, y`.
 pub fn kept_tokens(text: &str) -> Vec<&str> {
-    let lexed = easyflow_syntax::lex(text);
+    kept_tokens_of(text, &easyflow_syntax::lex(text))
+}
+
+/// [`kept_tokens`] of a text already lexed.
+fn kept_tokens_of<'t>(text: &'t str, lexed: &Lexed) -> Vec<&'t str> {
     let mut kept: Vec<&str> = Vec::with_capacity(lexed.len() / 2);
     // Where the last `,` stands in `kept`, while only comments follow it.
     let mut last_comma: Option<usize> = None;
@@ -182,16 +186,27 @@ pub fn comment_positions(text: &str) -> Vec<bool> {
         .collect()
 }
 
-/// The check [`format`] makes of its output.
+/// The check [`format`] makes of its output: its parse has no error (no
+/// tree is built for it) and it keeps the input's tokens. The input's
+/// tokens are listed on another core while the output is lexed and parsed.
 fn check_output(input: &str, output: &str) -> Result<(), FormatError> {
-    // Only the errors are kept of the output's parse, not its tree.
-    if let Some(error) = parse(output).errors().first() {
+    let (input_kept, (first_error, output_kept)) = rayon::join(
+        || kept_tokens(input),
+        || {
+            let lexed = easyflow_syntax::lex(output);
+            let first_error = easyflow_syntax::syntax_errors(output, &lexed)
+                .into_iter()
+                .next();
+            (first_error, kept_tokens_of(output, &lexed))
+        },
+    );
+    if let Some(error) = first_error {
         return Err(FormatError::Internal(format!(
             "the output has a syntax error: {} {}",
             error.code, error.message
         )));
     }
-    if kept_tokens(input) != kept_tokens(output) {
+    if input_kept != output_kept {
         return Err(FormatError::Internal(
             "the output's tokens or comments differ from the input's".into(),
         ));

@@ -40,6 +40,16 @@ pub(crate) struct Parser<'t> {
 
 impl<'t> Parser<'t> {
     pub(crate) fn new(text: &'t str, lexed: &'t Lexed) -> Self {
+        Parser::with_builder(text, lexed, TreeBuilder::for_tokens(lexed.len()))
+    }
+
+    /// A parser that builds no tree: only its errors are wanted
+    /// ([`crate::syntax_errors`]).
+    pub(crate) fn without_tree(text: &'t str, lexed: &'t Lexed) -> Self {
+        Parser::with_builder(text, lexed, TreeBuilder::discarding())
+    }
+
+    fn with_builder(text: &'t str, lexed: &'t Lexed, builder: TreeBuilder) -> Self {
         let tokens: Vec<u32> = (0..lexed.len() as u32)
             .filter(|&i| !lexed.kind(i as usize).is_trivia())
             .collect();
@@ -47,7 +57,7 @@ impl<'t> Parser<'t> {
             text,
             lexed,
             pos: 0,
-            builder: TreeBuilder::for_tokens(lexed.len()),
+            builder,
             next_token: 0,
             tokens,
             errors: Vec::new(),
@@ -343,6 +353,9 @@ struct TreeBuilder {
     nodes: Box<[Option<(NodeKey, GreenNode)>]>,
     /// The length of `nodes` once allocated: a power of two.
     node_slots: usize,
+    /// Nothing is built: only the open nodes are counted (for
+    /// [`Parser::without_tree`]).
+    discard: bool,
 }
 
 /// The most slots of [`TreeBuilder::nodes`]: a whole file's builder has
@@ -387,12 +400,22 @@ impl TreeBuilder {
         }
     }
 
+    fn discarding() -> Self {
+        TreeBuilder {
+            discard: true,
+            ..TreeBuilder::default()
+        }
+    }
+
     fn start_node(&mut self) {
         self.parents.push(self.children.len());
     }
 
     fn finish_node(&mut self, kind: SyntaxKind) {
         let first = self.parents.pop().expect("finish matches a start");
+        if self.discard {
+            return;
+        }
         if kind == SOURCE_FILE {
             // The root's children stay for `finish`.
             debug_assert!(first == 0 && self.parents.is_empty());
@@ -441,6 +464,9 @@ impl TreeBuilder {
     }
 
     fn token(&mut self, kind: SyntaxKind, text: &str) {
+        if self.discard {
+            return;
+        }
         let (token, shared) = if has_fixed_text(kind) {
             let index = kind as usize;
             if self.fixed_tokens.len() <= index {

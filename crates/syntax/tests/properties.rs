@@ -8,7 +8,7 @@
 //! Every text is also parsed with its tree built on several threads, which
 //! must give the same tree. The case counts are set explicitly so that the suite stays fast in CI.
 
-use easyflow_syntax::{TextRange, lex, parse, parse_on_threads};
+use easyflow_syntax::{TextRange, lex, parse, parse_on_threads, syntax_errors};
 use proptest::prelude::*;
 
 /// Checks every property on `text`.
@@ -46,6 +46,12 @@ fn check(text: &str) -> Result<(), TestCaseError> {
             threads
         );
     }
+    // The parse without a tree finds the same errors.
+    prop_assert_eq!(
+        syntax_errors(text, &lexed),
+        parse.errors(),
+        "the errors of a parse without a tree"
+    );
     for error in parse.errors() {
         check_range(text, error.range, &error.message)?;
         for related in &error.related {

@@ -111,6 +111,7 @@ fn measure(cmds: &[Cmd<'_>]) -> Vec<Group> {
 
 /// Prints `cmds` with lines of at most `width` characters where possible,
 /// `indent` spaces per level and `newline` between lines.
+#[cfg(test)]
 pub(crate) fn print(
     cmds: &[Cmd<'_>],
     width: usize,
@@ -118,90 +119,115 @@ pub(crate) fn print(
     newline: &str,
     capacity: usize,
 ) -> String {
-    let groups = measure(cmds);
-    let mut p = Printer {
-        out: String::with_capacity(capacity),
-        newline,
-        unit: indent,
-        indent: 0,
-        col: 0,
-        line_start: true,
-        space: false,
-        blank: true,
-        suffix: Vec::new(),
-        extra_indent: 0,
-        comment_width: 0,
-        after_comment: false,
-    };
-    // Whether each open group is broken; outside every group, lines break.
-    let mut broken: Vec<bool> = Vec::new();
-    let mut next_group = 0;
-    let mut i = 0;
-    while i < cmds.len() {
-        let cmd = cmds[i];
-        let is_broken = broken.last().copied().unwrap_or(true);
-        match cmd {
-            Cmd::Text(text) => p.text(text),
-            Cmd::Comment(text) => p.comment(text),
-            Cmd::Space => p.space = true,
-            Cmd::Line | Cmd::SoftLine => {
-                if is_broken {
-                    p.hard_line();
-                } else if cmd == Cmd::Line {
-                    p.space = true;
-                }
-            }
-            Cmd::HardLine => p.hard_line(),
-            Cmd::BlankLine => p.blank_line(),
-            Cmd::GroupStart => {
-                let group = groups[next_group];
-                next_group += 1;
-                // A trailing comment waiting for the end of its line ends it
-                // at the group's opening line break: the group is broken
-                // there, as when it does not fit (else the text after the
-                // break would take the comment's extra indentation, and
-                // formatting the output again would not give it back).
-                let comment_ends_line = !p.suffix.is_empty()
-                    && matches!(
-                        cmds[i + 1..].iter().find(|c| **c != Cmd::IndentStart),
-                        Some(Cmd::Line | Cmd::SoftLine)
-                    );
-                let fits = !is_broken
-                    || (group.flat != MUST_BREAK && {
-                        let col = if p.line_start {
-                            p.indent + p.extra_indent
-                        } else if !p.suffix.is_empty() && opens_with_token(&cmds[i + 1..]) {
-                            // The group's first token ends the trailing
-                            // comment's line and starts the next, indented
-                            // (see `Printer::text`): it is measured there.
-                            p.indent + p.unit
-                        } else {
-                            // As the group's width, the line's counts no
-                            // comment, nor a space beside one.
-                            p.col - p.comment_width + usize::from(p.space && !p.after_comment)
-                        };
-                        let end = group.end as usize;
-                        col + group.flat as usize + rest_width(&cmds[end + 1..]) <= width
-                    });
-                broken.push(comment_ends_line || !fits);
-            }
-            Cmd::GroupEnd => {
-                broken.pop();
-            }
-            Cmd::IndentStart => p.indent += p.unit,
-            Cmd::IndentEnd => p.indent -= p.unit,
-            Cmd::IfBreak(text) => {
-                if is_broken {
-                    p.text(text);
-                }
-            }
-            Cmd::LineSuffix(comment) => p.suffix.push(comment),
-            Cmd::BreakParent => {}
+    let mut printer = Printer::new(width, indent, newline, capacity);
+    printer.print(cmds);
+    printer.finish()
+}
+
+impl<'a, 'n> Printer<'a, 'n> {
+    /// A printer of lines of at most `width` characters where possible,
+    /// `indent` spaces per level and `newline` between lines, into a text
+    /// of `capacity` bytes reserved.
+    pub(crate) fn new(width: usize, indent: usize, newline: &'n str, capacity: usize) -> Self {
+        Printer {
+            out: String::with_capacity(capacity),
+            newline,
+            width,
+            unit: indent,
+            indent: 0,
+            col: 0,
+            line_start: true,
+            space: false,
+            blank: true,
+            suffix: Vec::new(),
+            extra_indent: 0,
+            comment_width: 0,
+            after_comment: false,
         }
-        i += 1;
     }
-    p.flush_suffix();
-    p.out
+
+    /// Prints `cmds`, a whole document or one part after another (each part
+    /// with its groups closed and ending where a line breaks, as top-level
+    /// items do), so a document's commands need not all be held at once.
+    pub(crate) fn print(&mut self, cmds: &[Cmd<'a>]) {
+        let groups = measure(cmds);
+        let width = self.width;
+        let p = self;
+        // Whether each open group is broken; outside every group, lines break.
+        let mut broken: Vec<bool> = Vec::new();
+        let mut next_group = 0;
+        let mut i = 0;
+        while i < cmds.len() {
+            let cmd = cmds[i];
+            let is_broken = broken.last().copied().unwrap_or(true);
+            match cmd {
+                Cmd::Text(text) => p.text(text),
+                Cmd::Comment(text) => p.comment(text),
+                Cmd::Space => p.space = true,
+                Cmd::Line | Cmd::SoftLine => {
+                    if is_broken {
+                        p.hard_line();
+                    } else if cmd == Cmd::Line {
+                        p.space = true;
+                    }
+                }
+                Cmd::HardLine => p.hard_line(),
+                Cmd::BlankLine => p.blank_line(),
+                Cmd::GroupStart => {
+                    let group = groups[next_group];
+                    next_group += 1;
+                    // A trailing comment waiting for the end of its line ends it
+                    // at the group's opening line break: the group is broken
+                    // there, as when it does not fit (else the text after the
+                    // break would take the comment's extra indentation, and
+                    // formatting the output again would not give it back).
+                    let comment_ends_line = !p.suffix.is_empty()
+                        && matches!(
+                            cmds[i + 1..].iter().find(|c| **c != Cmd::IndentStart),
+                            Some(Cmd::Line | Cmd::SoftLine)
+                        );
+                    let fits = !is_broken
+                        || (group.flat != MUST_BREAK && {
+                            let col = if p.line_start {
+                                p.indent + p.extra_indent
+                            } else if !p.suffix.is_empty() && opens_with_token(&cmds[i + 1..]) {
+                                // The group's first token ends the trailing
+                                // comment's line and starts the next, indented
+                                // (see `Printer::text`): it is measured there.
+                                p.indent + p.unit
+                            } else {
+                                // As the group's width, the line's counts no
+                                // comment, nor a space beside one.
+                                p.col - p.comment_width + usize::from(p.space && !p.after_comment)
+                            };
+                            let end = group.end as usize;
+                            col + group.flat as usize + rest_width(&cmds[end + 1..]) <= width
+                        });
+                    broken.push(comment_ends_line || !fits);
+                }
+                Cmd::GroupEnd => {
+                    broken.pop();
+                }
+                Cmd::IndentStart => p.indent += p.unit,
+                Cmd::IndentEnd => p.indent -= p.unit,
+                Cmd::IfBreak(text) => {
+                    if is_broken {
+                        p.text(text);
+                    }
+                }
+                Cmd::LineSuffix(comment) => p.suffix.push(comment),
+                Cmd::BreakParent => {}
+            }
+            i += 1;
+        }
+        debug_assert!(broken.is_empty(), "a part ends with its groups closed");
+    }
+
+    /// The text printed.
+    pub(crate) fn finish(mut self) -> String {
+        self.flush_suffix();
+        self.out
+    }
 }
 
 /// The width of the text after a group, up to the next possible line break
@@ -248,9 +274,10 @@ fn beside_comment(cmds: &[Cmd<'_>], i: usize) -> bool {
     is_comment(cmds.get(i + 1)) || (i > 0 && is_comment(cmds.get(i - 1)))
 }
 
-struct Printer<'a, 'n> {
+pub(crate) struct Printer<'a, 'n> {
     out: String,
     newline: &'n str,
+    width: usize,
     unit: usize,
     indent: usize,
     col: usize,

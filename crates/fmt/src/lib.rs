@@ -10,8 +10,8 @@
 //! 2. [`walk`]: the lossless tree, which must have no syntax error, becomes
 //!    a small document IR (groups, indents, soft, normal and hard lines,
 //!    texts; [`doc`]) in which every layout decision is made;
-//! 3. [`doc::print`]: a Wadler/Prettier printer fits each group to the width,
-//!    flat or broken.
+//! 3. [`doc::Printer`]: a Wadler/Prettier printer fits each group to the
+//!    width, flat or broken, one top-level item after another.
 //!
 //! [`format`] then checks its own output (it parses without errors, and has
 //! the same tokens and comments modulo the two normalisations) and returns
@@ -102,22 +102,17 @@ pub fn format_unchecked(
         return Err(FormatError::Syntax(parse.errors().to_vec()));
     }
     let tokens = comments::attach(text);
-    let newline = tokens.line_ending;
-    let mut walker = walk::Walker::new(text, tokens);
-    walker
-        .source_file(&parse.syntax())
-        .map_err(|e| FormatError::Internal(e.0))?;
-    let options = Options {
-        width: options.width.max(1),
-        indent: options.indent,
-    };
-    Ok(doc::print(
-        &walker.cmds,
-        options.width,
+    let printer = doc::Printer::new(
+        options.width.max(1),
         options.indent,
-        newline,
+        tokens.line_ending,
         text.len() + text.len() / 8,
-    ))
+    );
+    let mut walker = walk::Walker::new(text, tokens, printer);
+    walker
+        .source_file(&easyflow_syntax::green::GreenRef::root(parse.green()))
+        .map_err(|e| FormatError::Internal(e.0))?;
+    Ok(walker.finish())
 }
 
 /// The line ending of the output: that of the input's first line break

@@ -6,10 +6,11 @@
 //! emits its comments; the walk checks that it meets each token of the text
 //! once, in order.
 
-use easyflow_syntax::{NodeOrToken, SyntaxKind, SyntaxKind::*, SyntaxNode, SyntaxToken};
+use easyflow_syntax::green::{GreenElementRef, GreenRef, GreenTokenRef};
+use easyflow_syntax::{NodeOrToken, SyntaxKind, SyntaxKind::*, TextRange};
 
 use crate::comments::{Comment, Tokens};
-use crate::doc::Cmd;
+use crate::doc::{Cmd, Printer};
 
 pub(crate) struct Walker<'a> {
     text: &'a str,
@@ -24,7 +25,11 @@ pub(crate) struct Walker<'a> {
     /// A token whose trailing comments are emitted after the group that ends
     /// with it, so that a comment after a value does not break the value's group.
     held: usize,
-    pub(crate) cmds: Vec<Cmd<'a>>,
+    /// The commands of the current top-level item: each item is printed
+    /// once walked (items are separated by line breaks, and no group spans
+    /// two), so the commands of a whole large file are never held at once.
+    cmds: Vec<Cmd<'a>>,
+    printer: Printer<'a, 'static>,
 }
 
 /// A mismatch between the tree and the tokens: a bug, reported, never printed.
@@ -33,16 +38,26 @@ pub(crate) struct WalkError(pub(crate) String);
 
 type Walk = Result<(), WalkError>;
 
-fn children(node: &SyntaxNode) -> impl Iterator<Item = NodeOrToken<SyntaxNode, SyntaxToken>> {
-    node.children_with_tokens()
-        .filter(|element| !element.kind().is_trivia())
+fn kind_of(element: &GreenElementRef<'_>) -> SyntaxKind {
+    match element {
+        NodeOrToken::Node(node) => node.kind(),
+        NodeOrToken::Token(token) => token.kind,
+    }
+}
+
+/// The non-trivia children of a node. The walk reads the green tree
+/// directly: rowan's `SyntaxNode` would allocate for every node and token.
+fn children<'t>(node: &GreenRef<'t>) -> impl Iterator<Item = GreenElementRef<'t>> + use<'t> {
+    node.children()
+        .filter(|element| !kind_of(element).is_trivia())
 }
 
 impl<'a> Walker<'a> {
-    pub(crate) fn new(text: &'a str, tokens: Tokens) -> Walker<'a> {
+    pub(crate) fn new(text: &'a str, tokens: Tokens, printer: Printer<'a, 'static>) -> Walker<'a> {
         Walker {
             text,
-            cmds: Vec::with_capacity(tokens.tokens.len() * 3 + 16),
+            cmds: Vec::new(),
+            printer,
             tokens,
             next: 0,
             item_first: usize::MAX,
@@ -53,6 +68,18 @@ impl<'a> Walker<'a> {
 
     fn push(&mut self, cmd: Cmd<'a>) {
         self.cmds.push(cmd);
+    }
+
+    /// Prints the commands so far.
+    fn flush(&mut self) {
+        self.printer.print(&self.cmds);
+        self.cmds.clear();
+    }
+
+    /// The text printed.
+    pub(crate) fn finish(mut self) -> String {
+        self.flush();
+        self.printer.finish()
     }
 
     fn comment_text(&self, comment: &Comment) -> &'a str {
@@ -114,27 +141,26 @@ impl<'a> Walker<'a> {
     }
 
     /// The index of the next token, checked against the tree's token.
-    fn expect(&self, token: &SyntaxToken) -> Result<usize, WalkError> {
+    fn expect(&self, token: &GreenTokenRef<'_>) -> Result<usize, WalkError> {
         let index = self.next;
         match self.tokens.tokens.get(index) {
-            Some(t) if t.range == token.text_range() => Ok(index),
+            Some(t) if t.range == token.range => Ok(index),
             _ => Err(WalkError(format!(
                 "the walk met {:?} at {:?} out of order",
-                token.kind(),
-                token.text_range()
+                token.kind, token.range
             ))),
         }
     }
 
     /// Emits a token with its comments (but not the first item token's
     /// leading nor the last's trailing comments: the item emits those).
-    fn tok(&mut self, token: &SyntaxToken) -> Walk {
+    fn tok(&mut self, token: &GreenTokenRef<'_>) -> Walk {
         let index = self.expect(token)?;
         if index != self.item_first {
             self.leading(index, false);
         }
         self.separator_keeps_its_line(index);
-        self.push(Cmd::Text(&self.text[token.text_range()]));
+        self.push(Cmd::Text(&self.text[token.range]));
         if index != self.item_last && index != self.held {
             self.trailing(index);
         }
@@ -160,7 +186,7 @@ impl<'a> Walker<'a> {
 
     /// Holds the trailing comments of the last token of `node` until
     /// [`Self::release`].
-    fn hold(&mut self, node: &SyntaxNode) -> usize {
+    fn hold(&mut self, node: &GreenRef<'_>) -> usize {
         let previous = self.held;
         self.held = self.last_token_of(node);
         previous
@@ -175,7 +201,7 @@ impl<'a> Walker<'a> {
     }
 
     /// A token replaced by `IfBreak` (the normalised trailing comma).
-    fn tok_if_break(&mut self, token: &SyntaxToken, text: &'static str) -> Walk {
+    fn tok_if_break(&mut self, token: &GreenTokenRef<'_>, text: &'static str) -> Walk {
         let index = self.expect(token)?;
         self.leading(index, false);
         self.separator_keeps_its_line(index);
@@ -185,17 +211,18 @@ impl<'a> Walker<'a> {
         Ok(())
     }
 
-    fn last_token_of(&self, node: &SyntaxNode) -> usize {
-        let end = node.text_range().end();
+    fn last_token_of(&self, node: &GreenRef<'_>) -> usize {
+        let end = node.range().end();
         self.tokens
             .tokens
             .partition_point(|t| t.range.start() < end)
             .saturating_sub(1)
     }
 
-    pub(crate) fn source_file(&mut self, root: &SyntaxNode) -> Walk {
-        let items =
-            easyflow_syntax::top_level_children(root).filter(|element| !element.kind().is_trivia());
+    pub(crate) fn source_file(&mut self, root: &GreenRef<'_>) -> Walk {
+        let items = root
+            .top_level_children()
+            .filter(|element| !kind_of(element).is_trivia());
         for element in items {
             let NodeOrToken::Node(item) = element else {
                 return Err(WalkError("a token outside every item".into()));
@@ -210,6 +237,7 @@ impl<'a> Walker<'a> {
                 kind => return Err(WalkError(format!("unexpected item {kind:?}"))),
             }
             self.trailing(self.item_last);
+            self.flush();
         }
         if self.next != self.tokens.tokens.len() {
             return Err(WalkError("tokens left after the last item".into()));
@@ -232,12 +260,12 @@ impl<'a> Walker<'a> {
     }
 
     /// A step's `[key = value]` or a flow's `[flow:key = value]`: one group.
-    fn attribute(&mut self, node: &SyntaxNode) -> Walk {
+    fn attribute(&mut self, node: &GreenRef<'_>) -> Walk {
         self.push(Cmd::GroupStart);
         for element in children(node) {
             match element {
                 NodeOrToken::Token(token) => {
-                    self.space_around_eq(token.kind());
+                    self.space_around_eq(token.kind);
                     self.tok(&token)?;
                 }
                 NodeOrToken::Node(child) if child.kind() == NAME => self.node_tokens(&child)?,
@@ -248,12 +276,12 @@ impl<'a> Walker<'a> {
         Ok(())
     }
 
-    fn require(&mut self, node: &SyntaxNode) -> Walk {
+    fn require(&mut self, node: &GreenRef<'_>) -> Walk {
         self.push(Cmd::GroupStart);
         let mut indented = false;
         for element in children(node) {
             match element {
-                NodeOrToken::Token(token) => match token.kind() {
+                NodeOrToken::Token(token) => match token.kind {
                     REQUIRE_KW => {
                         self.tok(&token)?;
                         self.push(Cmd::Space);
@@ -291,14 +319,14 @@ impl<'a> Walker<'a> {
         })
     }
 
-    fn step(&mut self, node: &SyntaxNode) -> Walk {
+    fn step(&mut self, node: &GreenRef<'_>) -> Walk {
         let mut elements = children(node).peekable();
         // Attributes, each on its own line.
         while let Some(NodeOrToken::Node(child)) = elements.peek() {
             if child.kind() != ATTRIBUTE {
                 break;
             }
-            let child = child.clone();
+            let child = *child;
             elements.next();
             self.attribute(&child)?;
             self.push(Cmd::HardLine);
@@ -318,8 +346,8 @@ impl<'a> Walker<'a> {
         self.push(Cmd::GroupStart);
         // A trailing comment after the header does not break it.
         let previous_held = self.held;
-        if let Some(block) = node.children().find(|c| c.kind() == PARAM_BLOCK) {
-            let start = block.text_range().start();
+        if let Some(block) = node.child_nodes().find(|c| c.kind() == PARAM_BLOCK) {
+            let start = block.range().start();
             self.held = self
                 .tokens
                 .tokens
@@ -330,7 +358,7 @@ impl<'a> Walker<'a> {
         let mut has_semicolon = false;
         for element in elements {
             match element {
-                NodeOrToken::Token(token) => match token.kind() {
+                NodeOrToken::Token(token) => match token.kind {
                     TILDE => self.tok(&token)?,
                     STEP_KW => {
                         self.tok(&token)?;
@@ -385,11 +413,11 @@ impl<'a> Walker<'a> {
         Ok(())
     }
 
-    fn dependency_clause(&mut self, node: &SyntaxNode) -> Walk {
+    fn dependency_clause(&mut self, node: &GreenRef<'_>) -> Walk {
         self.push(Cmd::GroupStart);
         for element in children(node) {
             match element {
-                NodeOrToken::Token(token) => match token.kind() {
+                NodeOrToken::Token(token) => match token.kind {
                     COMMA => {
                         self.tok(&token)?;
                         self.push(Cmd::Line);
@@ -411,18 +439,27 @@ impl<'a> Walker<'a> {
     /// `( … )` inside the step's group: on the step's line when the step is
     /// flat, else `(` and `)` on lines of their own around one parameter
     /// per line, with a trailing comma.
-    fn param_block(&mut self, node: &SyntaxNode) -> Walk {
-        let sections: Vec<SyntaxNode> = node.children().collect();
-        let params: Vec<SyntaxNode> = sections
-            .iter()
-            .flat_map(|section| section.children().filter(|c| c.kind() == PARAM))
-            .collect();
-        let has_label = sections.iter().any(|section| {
-            section
-                .children_with_tokens()
-                .any(|e| matches!(e.kind(), APP_KW | EXEC_KW))
-        });
-        let last_param = params.last().cloned();
+    fn param_block(&mut self, node: &GreenRef<'_>) -> Walk {
+        // The last parameter, and whether a `,` follows it in its section.
+        let mut last_param: Option<(GreenRef<'_>, bool)> = None;
+        let mut has_label = false;
+        for section in node.child_nodes() {
+            let mut after_param = false;
+            for element in children(&section) {
+                if let NodeOrToken::Node(param) = element
+                    && param.kind() == PARAM
+                {
+                    last_param = Some((param, false));
+                    after_param = true;
+                    continue;
+                }
+                if after_param && let Some((_, has_comma)) = &mut last_param {
+                    *has_comma = kind_of(&element) == COMMA;
+                }
+                after_param = false;
+                has_label |= matches!(kind_of(&element), APP_KW | EXEC_KW);
+            }
+        }
         let mut elements = children(node);
         let Some(NodeOrToken::Token(open)) = elements.next() else {
             return Err(WalkError("a parameter list without `(`".into()));
@@ -442,10 +479,10 @@ impl<'a> Walker<'a> {
                         self.push(Cmd::Line);
                     }
                     first_section = false;
-                    self.param_section(&section, last_param.as_ref())?;
+                    self.param_section(&section, last_param.map(|(param, _)| param.range()))?;
                 }
                 NodeOrToken::Token(close) => {
-                    if last_param.is_some() && !self.last_param_has_comma(last_param.as_ref()) {
+                    if last_param.is_some_and(|(_, has_comma)| !has_comma) {
                         self.push(Cmd::IfBreak(","));
                     }
                     let index = self.expect(&close)?;
@@ -454,7 +491,7 @@ impl<'a> Walker<'a> {
                     if !empty {
                         self.push(Cmd::SoftLine);
                     }
-                    self.push(Cmd::Text(&self.text[close.text_range()]));
+                    self.push(Cmd::Text(&self.text[close.range]));
                     if index != self.item_last {
                         self.trailing(index);
                     }
@@ -465,18 +502,13 @@ impl<'a> Walker<'a> {
         Ok(())
     }
 
-    fn last_param_has_comma(&self, last: Option<&SyntaxNode>) -> bool {
-        last.and_then(next_non_trivia_sibling)
-            .is_some_and(|token| token.kind() == COMMA)
-    }
-
-    fn param_section(&mut self, node: &SyntaxNode, last_param: Option<&SyntaxNode>) -> Walk {
+    fn param_section(&mut self, node: &GreenRef<'_>, last_param: Option<TextRange>) -> Walk {
         let mut labeled = false;
         let mut first_param = true;
         let mut after_last = false;
         for element in children(node) {
             match element {
-                NodeOrToken::Token(token) => match token.kind() {
+                NodeOrToken::Token(token) => match token.kind {
                     APP_KW | EXEC_KW => {
                         labeled = true;
                         self.tok(&token)?;
@@ -495,7 +527,7 @@ impl<'a> Walker<'a> {
                     }
                     first_param = false;
                     self.param(&param)?;
-                    after_last = Some(&param) == last_param;
+                    after_last = Some(param.range()) == last_param;
                 }
             }
         }
@@ -505,11 +537,11 @@ impl<'a> Walker<'a> {
         Ok(())
     }
 
-    fn param(&mut self, node: &SyntaxNode) -> Walk {
+    fn param(&mut self, node: &GreenRef<'_>) -> Walk {
         let mut sweep = None;
         for element in children(node) {
             match element {
-                NodeOrToken::Token(token) => match token.kind() {
+                NodeOrToken::Token(token) => match token.kind {
                     EQ | ARROW => {
                         self.push(Cmd::Space);
                         self.tok(&token)?;
@@ -530,7 +562,7 @@ impl<'a> Walker<'a> {
     /// The value after `=`: a list stays on the line of its `=` (it breaks
     /// itself); another value moves to the next line, indented, when it does
     /// not fit after the `=`.
-    fn assigned_value(&mut self, value: &SyntaxNode, sweep: Option<SyntaxToken>) -> Walk {
+    fn assigned_value(&mut self, value: &GreenRef<'_>, sweep: Option<GreenTokenRef<'_>>) -> Walk {
         if value.kind() == LIST_EXPR {
             self.push(Cmd::Space);
             if let Some(sweep) = &sweep {
@@ -554,7 +586,7 @@ impl<'a> Walker<'a> {
         Ok(())
     }
 
-    fn expr(&mut self, node: &SyntaxNode) -> Walk {
+    fn expr(&mut self, node: &GreenRef<'_>) -> Walk {
         match node.kind() {
             LIST_EXPR => self.list(node),
             _ => self.node_tokens(node),
@@ -562,7 +594,7 @@ impl<'a> Walker<'a> {
     }
 
     /// `[a, b]`, or one element per line when it does not fit.
-    fn list(&mut self, node: &SyntaxNode) -> Walk {
+    fn list(&mut self, node: &GreenRef<'_>) -> Walk {
         self.push(Cmd::GroupStart);
         let mut elements = children(node).peekable();
         let Some(NodeOrToken::Token(open)) = elements.next() else {
@@ -570,14 +602,14 @@ impl<'a> Walker<'a> {
         };
         self.tok(&open)?;
         self.push(Cmd::IndentStart);
-        let empty = matches!(elements.peek(), Some(NodeOrToken::Token(t)) if t.kind() == R_BRACK);
+        let empty = matches!(elements.peek(), Some(NodeOrToken::Token(t)) if t.kind == R_BRACK);
         if !empty {
             self.push(Cmd::SoftLine);
         }
         let mut close_index = None;
         for element in elements {
             match element {
-                NodeOrToken::Token(token) if token.kind() == COMMA => {
+                NodeOrToken::Token(token) if token.kind == COMMA => {
                     self.tok(&token)?;
                     self.push(Cmd::Line);
                 }
@@ -588,7 +620,7 @@ impl<'a> Walker<'a> {
                     if !empty {
                         self.push(Cmd::SoftLine);
                     }
-                    self.push(Cmd::Text(&self.text[close.text_range()]));
+                    self.push(Cmd::Text(&self.text[close.range]));
                     close_index = Some(index);
                     self.next += 1;
                 }
@@ -610,7 +642,7 @@ impl<'a> Walker<'a> {
 
     /// A node written with its tokens glued (names, package paths,
     /// references), except lists inside it.
-    fn node_tokens(&mut self, node: &SyntaxNode) -> Walk {
+    fn node_tokens(&mut self, node: &GreenRef<'_>) -> Walk {
         for element in children(node) {
             match element {
                 NodeOrToken::Token(token) => self.tok(&token)?,
@@ -621,10 +653,10 @@ impl<'a> Walker<'a> {
         Ok(())
     }
 
-    fn code_section(&mut self, node: &SyntaxNode) -> Walk {
+    fn code_section(&mut self, node: &GreenRef<'_>) -> Walk {
         for element in children(node) {
             match element {
-                NodeOrToken::Token(token) if matches!(token.kind(), PRE_KW | POST_KW) => {
+                NodeOrToken::Token(token) if matches!(token.kind, PRE_KW | POST_KW) => {
                     self.tok(&token)?;
                     self.push(Cmd::Space);
                 }
@@ -634,10 +666,4 @@ impl<'a> Walker<'a> {
         }
         Ok(())
     }
-}
-
-fn next_non_trivia_sibling(node: &SyntaxNode) -> Option<SyntaxToken> {
-    std::iter::successors(node.next_sibling_or_token(), |e| e.next_sibling_or_token())
-        .find(|e| !e.kind().is_trivia())
-        .and_then(|e| e.into_token())
 }

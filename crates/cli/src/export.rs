@@ -143,6 +143,10 @@ pub fn run(
             })
             .map_err(|e| format!("cannot write the export: {e}")),
     };
+    // The process ends after the export: freeing the flow's tree, analysis
+    // and model would only delay the exit (as in `check::run`).
+    std::mem::forget(exportable);
+    std::mem::forget(db);
     match written {
         Ok(()) => exit::OK,
         Err(message) => {

@@ -1,5 +1,5 @@
 // "EasyFlow: Show Workflow Graph": a webview beside the editor drawing the
-// `easyflow/graph` of the active flow, re-requested as the flow changes.
+// `easyflow/graphPicture` of the active flow, re-requested as the flow changes.
 
 import * as path from "node:path";
 import * as vscode from "vscode";
@@ -8,7 +8,7 @@ import { LSPErrorCodes, ResponseError } from "vscode-languageclient/node";
 import type { EasyFlowClient } from "./client";
 import type { FromWebview, Range, ToWebview } from "./protocol";
 import { graphPage, nonce } from "./graphPage";
-import { packGraph } from "./graphPacking";
+import { packPicture } from "./graphPacking";
 
 const DEBOUNCE_MS = 250;
 
@@ -117,19 +117,19 @@ export class GraphPanel implements vscode.Disposable {
     this.panel.title = `Graph: ${title}`;
     let message: ToWebview;
     try {
-      const graph = await this.client.graph(uri, pending.token);
-      message = { type: "graph", title, uri: uri.toString(), graph: graph && packGraph(graph) };
+      const picture = await this.client.graphPicture(uri, pending.token);
+      message = { type: "graph", title, uri: uri.toString(), picture: picture && packPicture(picture) };
     } catch (error) {
       if (isStale(error)) {
         return;
       }
-      message = { type: "graph", title, uri: uri.toString(), graph: null, error: errorText(error) };
+      message = { type: "graph", title, uri: uri.toString(), picture: null, error: errorText(error) };
     }
     if (pending.token.isCancellationRequested || this.pending !== pending) {
       return;
     }
-    // Without a new graph the page keeps drawing the last one, with the error.
-    this.last = message.graph || !this.last || this.last.uri !== message.uri ? message : { ...this.last, error: message.error };
+    // Without a new picture the page keeps drawing the last one, with the error.
+    this.last = message.picture || !this.last || this.last.uri !== message.uri ? message : { ...this.last, error: message.error };
     if (this.ready) {
       await this.panel?.webview.postMessage(this.last);
     }

@@ -5,10 +5,11 @@
 // cross to the webview as they are, where a string would be copied and
 // re-encoded at every hop (the extension host, VS Code's window,
 // code-server's websocket). The webview unpacks them with
-// DecompressionStream (webview/main.ts).
+// DecompressionStream (webview/main.ts). The steps' ranges stay with the
+// extension, which reveals a step the webview names by its place.
 
 import type { GraphPicture, PackedPicture } from "./protocol";
 
-export function packPicture(picture: GraphPicture): PackedPicture {
-  return { ...picture, svgGzip: Uint8Array.from(Buffer.from(picture.svgGzip, "base64")) };
+export function packPicture({ svgGzip, ranges, ...numbers }: GraphPicture): PackedPicture {
+  return { ...numbers, svgGzip: Uint8Array.from(Buffer.from(svgGzip, "base64")), steps: ranges.length };
 }

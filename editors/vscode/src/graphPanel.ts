@@ -20,6 +20,8 @@ export class GraphPanel implements vscode.Disposable {
   private pending: vscode.CancellationTokenSource | undefined;
   /** The last message, posted when the page is ready (again when it reloads). */
   private last: ToWebview | undefined;
+  /** The ranges of the steps of the last message's picture, for `reveal`. */
+  private ranges: (Range | null)[] = [];
   /** The page said it is ready: messages reach it (a large picture is sent once, not queued and sent again). */
   private ready = false;
   private readonly disposables: vscode.Disposable[];
@@ -86,12 +88,16 @@ export class GraphPanel implements vscode.Disposable {
           void webview.postMessage(this.last);
         }
       } else if (message.type === "reveal") {
-        void this.reveal(message.range);
+        const range = this.ranges[message.step];
+        if (range) {
+          void this.reveal(range);
+        }
       }
     });
     panel.onDidDispose(() => {
       this.panel = undefined;
       this.last = undefined;
+      this.ranges = [];
       this.ready = false;
       clearTimeout(this.timer);
       this.pending?.cancel();
@@ -116,8 +122,10 @@ export class GraphPanel implements vscode.Disposable {
     const title = path.basename(uri.fsPath);
     this.panel.title = `Graph: ${title}`;
     let message: ToWebview;
+    let ranges: (Range | null)[] | undefined;
     try {
       const picture = await this.client.graphPicture(uri, pending.token);
+      ranges = picture?.ranges;
       message = { type: "graph", title, uri: uri.toString(), picture: picture && packPicture(picture) };
     } catch (error) {
       if (isStale(error)) {
@@ -129,7 +137,12 @@ export class GraphPanel implements vscode.Disposable {
       return;
     }
     // Without a new picture the page keeps drawing the last one, with the error.
-    this.last = message.picture || !this.last || this.last.uri !== message.uri ? message : { ...this.last, error: message.error };
+    if (message.picture || !this.last || this.last.uri !== message.uri) {
+      this.last = message;
+      this.ranges = ranges ?? [];
+    } else {
+      this.last = { ...this.last, error: message.error };
+    }
     if (this.ready) {
       await this.panel?.webview.postMessage(this.last);
     }

@@ -143,11 +143,11 @@ describe("graph webview", { skip: skipWithoutServer }, () => {
     await page.close();
   });
 
-  test("a click on a step posts reveal with its range; on an unresolved name, the step naming it", async () => {
+  test("a click on a step posts reveal with its place; on an unresolved name, the step naming it", async () => {
     const { page } = await open();
     const graph = fixture("broken");
     await send(page, graphMessage("broken", graph));
-    const rangeOf = (id: string) => graph.nodes.find((n) => n.id === id)!.range;
+    const stepOf = (id: string) => graph.nodes.findIndex((n) => n.id === id);
 
     await page.click('#graph .node[data-id="C"]');
     await page.click('#graph .node[data-id="?Missing"]');
@@ -155,9 +155,9 @@ describe("graph webview", { skip: skipWithoutServer }, () => {
     await page.keyboard.press("Enter");
     const reveals = await page.evaluate(() => window.posted.filter((m) => m.type === "reveal"));
     assert.deepEqual(reveals, [
-      { type: "reveal", range: rangeOf("C") },
-      { type: "reveal", range: rangeOf("A") },
-      { type: "reveal", range: rangeOf("Watch") },
+      { type: "reveal", step: stepOf("C") },
+      { type: "reveal", step: stepOf("A") },
+      { type: "reveal", step: stepOf("Watch") },
     ]);
     assert.equal(await count(page, "#graph .node.selected"), 1);
 
@@ -250,7 +250,7 @@ describe("graph webview", { skip: skipWithoutServer }, () => {
     const steps = 3000;
     const graph = await graphOf(`large-${steps}.flow`, layered(steps));
     await send(page, graphMessage(`large-${steps}`, graph));
-    const rangeOf = (id: string) => graph.nodes.find((n) => n.id === id)!.range;
+    const stepOf = (id: string) => graph.nodes.findIndex((n) => n.id === id);
     // Fitted, every box is a speck: painted on the canvas, none in the page.
     assert.equal(await count(page, "#graph .node"), 0);
     assert.equal(await page.locator("#far").isVisible(), true);
@@ -262,7 +262,7 @@ describe("graph webview", { skip: skipWithoutServer }, () => {
     const svg = (await page.locator("#graph").boundingBox())!;
     await page.mouse.click(svg.x + dx + (x + width / 2) * scale, svg.y + dy + (y + 22) * scale);
     await page.waitForFunction(() => window.posted.some((m) => m.type === "reveal"));
-    assert.deepEqual(await page.evaluate(() => window.posted.filter((m) => m.type === "reveal")), [{ type: "reveal", range: rangeOf("S1510") }]);
+    assert.deepEqual(await page.evaluate(() => window.posted.filter((m) => m.type === "reveal")), [{ type: "reveal", step: stepOf("S1510") }]);
 
     // Zoomed in around the pointer, the boxes in view are the server's elements.
     await page.mouse.move(svg.x + svg.width / 2, svg.y + svg.height / 2);
@@ -285,7 +285,7 @@ describe("graph webview", { skip: skipWithoutServer }, () => {
     assert.equal(await page.locator(`#graph .node[data-id="${id}"] .name`).textContent(), id);
     await page.click(`#graph .node[data-id="${id}"]`);
     await page.waitForFunction(() => window.posted.filter((m) => m.type === "reveal").length === 2);
-    assert.deepEqual((await page.evaluate(() => window.posted.filter((m) => m.type === "reveal")))[1], { type: "reveal", range: rangeOf(id) });
+    assert.deepEqual((await page.evaluate(() => window.posted.filter((m) => m.type === "reveal")))[1], { type: "reveal", step: stepOf(id) });
     assert.deepEqual(errors, []);
     await page.close();
   });

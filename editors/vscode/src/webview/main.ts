@@ -80,7 +80,7 @@ function show(message: ToWebview, picture: Picture | null): void {
   }
   const refit = !current || current.uri !== message.uri;
   summary.textContent = describe(picture);
-  if (picture.ranges.length === 0) {
+  if (picture.steps === 0) {
     current = { uri: message.uri, picture, width: 0, height: 0, scene: new Scene("") };
     showEmpty("No steps in this flow.");
     return;
@@ -122,7 +122,7 @@ function showEmpty(text: string): void {
 }
 
 function describe(picture: Picture): string {
-  const parts = [plural(picture.ranges.length, "step"), plural(picture.edges, "edge")];
+  const parts = [plural(picture.steps, "step"), plural(picture.edges, "edge")];
   if (picture.unresolved > 0) {
     parts.push(`${picture.unresolved} unresolved`);
   }
@@ -175,10 +175,10 @@ function activate(target: EventTarget | null): void {
   }
   // An unresolved name has no place of its own: the picture names the
   // step to show for it (`data-step`). The steps' boxes come first in the
-  // picture, in the order of the steps' ranges.
-  const range = current.picture.ranges[current.scene.indexOf(node.dataset.step ?? id)];
-  if (range) {
-    vscode.postMessage({ type: "reveal", range });
+  // picture, in the order of the steps' ranges, which the extension has.
+  const step = current.scene.indexOf(node.dataset.step ?? id);
+  if (step >= 0 && step < current.picture.steps) {
+    vscode.postMessage({ type: "reveal", step });
   }
 }
 

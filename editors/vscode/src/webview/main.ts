@@ -37,8 +37,8 @@ let view = { x: 0, y: 0, scale: 1 };
 let selected: string | undefined;
 /** The view is as `fit` left it (the user has not panned or zoomed since). */
 let fitted = true;
-/** A redraw is asked for the next frame. */
-let redrawing = false;
+/** The frame a redraw is asked for, if any. */
+let redrawing: number | undefined;
 
 /** An `easyflow/graphPicture` result, its SVG unpacked. */
 type Picture = Omit<PackedPicture, "svgGzip"> & { svg: string };
@@ -197,13 +197,10 @@ const BORDER = 0.5;
 function apply(): void {
   viewport.setAttribute("transform", `translate(${view.x},${view.y}) scale(${view.scale})`);
   svg.classList.toggle("far", view.scale < FAR);
-  if (!redrawing) {
-    redrawing = true;
-    requestAnimationFrame(() => {
-      redrawing = false;
-      draw();
-    });
-  }
+  redrawing ??= requestAnimationFrame(() => {
+    redrawing = undefined;
+    draw();
+  });
 }
 
 /** The boxes and wires are painted on the canvas rather than in the page. */
@@ -211,8 +208,13 @@ function painting(): boolean {
   return !!current && current.scene.nodes.length > PAINTED_ABOVE && view.scale < FAR;
 }
 
-/** Puts in the page, or paints, what the view shows. */
+/** Puts in the page, or paints, what the view shows. A redraw asked for
+ * is then done: a large picture opening is painted once, not twice. */
 function draw(box = svg.getBoundingClientRect()): void {
+  if (redrawing !== undefined) {
+    cancelAnimationFrame(redrawing);
+    redrawing = undefined;
+  }
   if (!current) {
     return;
   }

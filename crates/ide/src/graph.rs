@@ -157,7 +157,7 @@ pub fn picture(db: &dyn Db, file: SourceFile) -> String {
     easyflow_picture::svg(graph_view(db, file), easyflow_picture::Document::Embedded)
 }
 
-/// The [`picture`] gzip-compressed, in base64: a tenth of the SVG's bytes
+/// The [`picture`] gzip-compressed, in base64: a fifth of the SVG's bytes
 /// (a large flow's wires repeat), so that the server writes, and the
 /// editor reads and passes on to its view, little JSON
 /// (`docs/lsp-extensions.md`, `easyflow/graphPicture`). Tracked like the

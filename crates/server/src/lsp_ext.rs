@@ -50,7 +50,7 @@ pub struct GraphResult {
 
 /// `easyflow/graphPicture`: what a graph view needs to show a flow's
 /// graph, and no more: its picture, packed, the range to reveal for each
-/// step's box, and the numbers of the view's header. A tenth of the bytes
+/// step's box, and the numbers of the view's header. A fifth of the bytes
 /// of `easyflow/graph` with `picture: true`. `null` for a document the
 /// server cannot read as a flow.
 pub enum GraphPictureRequest {}

@@ -10,7 +10,9 @@
 //! - `dist`: the release server packaged in the VS Code extension, as
 //!   `target/dist/easyflow-linux-x64-VERSION.vsix` (needs Node.js and npm).
 //!   `test` packages the same VSIX with the debug server for the VS Code
-//!   end-to-end test.
+//!   end-to-end test (with the release server, what users install, when
+//!   `EASYFLOW_E2E_SERVER=release`: a release build more, minutes on CI,
+//!   for the graph view's times as users see them).
 //! - `book`: the documentation site in `target/book` (needs mdBook; see
 //!   `book.rs`), its links checked.
 
@@ -152,7 +154,16 @@ fn test() -> Result<(), String> {
             run_in(&root, "bash", &[script, server])?;
             continue;
         }
-        let vsix = package_extension(ServerBuild::Debug)?;
+        let build = match std::env::var("EASYFLOW_E2E_SERVER").as_deref() {
+            Ok("release") => ServerBuild::Release,
+            Ok("debug") | Err(_) => ServerBuild::Debug,
+            Ok(other) => {
+                return Err(format!(
+                    "EASYFLOW_E2E_SERVER={other}: `release` or `debug` (the default)"
+                ));
+            }
+        };
+        let vsix = package_extension(build)?;
         let vsix = vsix.to_str().ok_or("a non-UTF-8 target path")?;
         // The large flow whose graph view the end-to-end test opens and times.
         let large = target.join("tmp/e2e-large.flow");

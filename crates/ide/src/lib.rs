@@ -539,6 +539,11 @@ impl Analysis {
         self.with_db(|db| graph::picture(db, file).clone())
     }
 
+    /// The dependency graph's picture for an editor's view of it.
+    pub fn graph_picture_for_view(&self, file: SourceFile) -> Cancellable<graph::PictureForView> {
+        self.with_db(|db| graph::picture_for_view(db, file))
+    }
+
     /// The flow in an export format, or why it cannot be exported.
     pub fn export(
         &self,

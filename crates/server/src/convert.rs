@@ -767,6 +767,23 @@ pub fn graph(
     }
 }
 
+pub fn graph_picture(
+    lines: &Lines<'_>,
+    picture: easyflow_ide::graph::PictureForView,
+) -> lsp_ext::GraphPicture {
+    lsp_ext::GraphPicture {
+        svg_gzip: picture.packed,
+        ranges: picture
+            .name_ranges
+            .into_iter()
+            .map(|range| range.map(|r| lines.range(r)))
+            .collect(),
+        edges: picture.edges,
+        unresolved: picture.unresolved,
+        steps_in_cycle: picture.steps_in_cycle,
+    }
+}
+
 /// The most errors a refused export's message lists.
 const REFUSAL_ERRORS_SHOWN: usize = 10;
 

@@ -150,6 +150,7 @@ document_params! {
     lsp::CallHierarchyOutgoingCallsParams => |p| p.item.uri;
     lsp::DocumentLinkParams => |p| p.text_document.uri;
     crate::lsp_ext::GraphParams => |p| p.text_document.uri;
+    crate::lsp_ext::GraphPictureParams => |p| p.text_document.uri;
     crate::lsp_ext::ExportParams => |p| p.text_document.uri;
     crate::lsp_ext::ShowDependentsArguments => |p| p.0;
 }

@@ -48,6 +48,45 @@ pub struct GraphResult {
     pub picture: Option<String>,
 }
 
+/// `easyflow/graphPicture`: what a graph view needs to show a flow's
+/// graph, and no more: its picture, packed, the range to reveal for each
+/// step's box, and the numbers of the view's header. A fifth of the bytes
+/// of `easyflow/graph` with `picture: true`. `null` for a document the
+/// server cannot read as a flow.
+pub enum GraphPictureRequest {}
+
+impl Request for GraphPictureRequest {
+    type Params = GraphPictureParams;
+    type Result = Option<GraphPicture>;
+    const METHOD: &'static str = "easyflow/graphPicture";
+}
+
+#[derive(Debug, Clone, PartialEq, Eq, Serialize, Deserialize, TS)]
+#[serde(rename_all = "camelCase")]
+pub struct GraphPictureParams {
+    #[ts(type = "TextDocumentIdentifier")]
+    pub text_document: lsp::TextDocumentIdentifier,
+}
+
+#[derive(Debug, Clone, PartialEq, Eq, Serialize, Deserialize, TS)]
+#[serde(rename_all = "camelCase")]
+pub struct GraphPicture {
+    /// The `picture` of `easyflow/graph`, gzip-compressed, in base64.
+    pub svg_gzip: String,
+    /// The range of each step's name, in the order of the picture's step
+    /// boxes (its first `g.node`s); a box of an unresolved name reveals the
+    /// step its `data-step` names.
+    #[ts(type = "Array<Range | null>")]
+    pub ranges: Vec<Option<lsp::Range>>,
+    #[ts(type = "number")]
+    pub edges: usize,
+    /// Names that resolve to nothing (each reference counts).
+    #[ts(type = "number")]
+    pub unresolved: usize,
+    #[ts(type = "number")]
+    pub steps_in_cycle: usize,
+}
+
 /// A node of the CLI's graph, and the range of its step's name.
 #[derive(Debug, Clone, PartialEq, Eq, Serialize, Deserialize, TS)]
 pub struct GraphNode {
@@ -207,6 +246,8 @@ mod tests {
             GraphParams::decl(&config),
             GraphResult::decl(&config),
             GraphNode::decl(&config),
+            GraphPictureParams::decl(&config),
+            GraphPicture::decl(&config),
             graph::Edge::decl(&config),
             graph::Unresolved::decl(&config),
             ExportParams::decl(&config),

@@ -121,6 +121,58 @@ fn easyflow_graph_with_its_picture() {
     assert_eq!(server.stop().code(), Some(0));
 }
 
+/// `easyflow/graphPicture` is `easyflow/graph`'s picture compressed, the
+/// ranges of its nodes, and the numbers of its edges, unresolved names and
+/// steps on a cycle; `null` for what is no flow.
+#[test]
+fn easyflow_graph_picture_is_the_graphs_picture_packed() {
+    use std::io::Read;
+    let dir = tempfile::tempdir().unwrap();
+    let mut server = Server::start();
+    server.initialize(dir.path(), json!({}), json!({}));
+    let text = "step A runs P after C ();\nstep B runs Q (x = A.outs[\"o\"], y = Nowhere);\nstep C runs R after A (z = Missing);\n";
+    let uri = server.open(&dir.path().join("a.flow"), text);
+    let graph = server.request(
+        "easyflow/graph",
+        json!({"textDocument": {"uri": uri}, "picture": true}),
+    );
+    let picture = server.request(
+        "easyflow/graphPicture",
+        json!({"textDocument": {"uri": uri}}),
+    );
+    let gzip = data_encoding::BASE64
+        .decode(picture["svgGzip"].as_str().unwrap().as_bytes())
+        .unwrap();
+    let mut svg = String::new();
+    flate2::read::GzDecoder::new(&gzip[..])
+        .read_to_string(&mut svg)
+        .unwrap();
+    assert_eq!(svg, graph["picture"].as_str().unwrap());
+    let nodes = graph["nodes"].as_array().unwrap();
+    let ranges: Vec<&Value> = nodes.iter().map(|n| &n["range"]).collect();
+    assert_eq!(
+        picture["ranges"]
+            .as_array()
+            .unwrap()
+            .iter()
+            .collect::<Vec<_>>(),
+        ranges
+    );
+    assert_eq!(picture["edges"], graph["edges"].as_array().unwrap().len());
+    assert_eq!(picture["unresolved"], 2);
+    // A and C; B, after the cycle, is on none.
+    assert_eq!(picture["stepsInCycle"], 2);
+    let on_cycle = nodes.iter().filter(|n| n["in_cycle"] == true).count();
+    assert_eq!(picture["stepsInCycle"], on_cycle);
+    let missing = support::uri(&dir.path().join("missing.flow"));
+    let result = server.request(
+        "easyflow/graphPicture",
+        json!({"textDocument": {"uri": missing}}),
+    );
+    assert_eq!(result, Value::Null);
+    assert_eq!(server.stop().code(), Some(0));
+}
+
 /// The `initialize` result announces the export formats, every one of
 /// `easyflow-export`'s, for editors to offer.
 #[test]

@@ -515,7 +515,8 @@ impl Session<'_> {
             14 => ("textDocument/codeLens", json!({"textDocument": document})),
             15 => ("textDocument/documentHighlight", at),
             16 => ("textDocument/prepareCallHierarchy", at),
-            17 => ("easyflow/graph", json!({"textDocument": document})),
+            17 if self.rng.bool() => ("easyflow/graph", json!({"textDocument": document})),
+            17 => ("easyflow/graphPicture", json!({"textDocument": document})),
             18 => (
                 "textDocument/formatting",
                 json!({"textDocument": document, "options": {"tabSize": 2, "insertSpaces": true}}),
@@ -1242,6 +1243,9 @@ fn well_formed(method: &str, result: &Value) -> Result<(), String> {
         .map_err(|error| format!("not a textDocument/diagnostic report: {error}")),
         "workspace/diagnostic" => typed::<lsp::WorkspaceDiagnosticRequest>(result),
         "easyflow/graph" => fields(&["nodes", "edges", "unresolved", "levels"]),
+        "easyflow/graphPicture" => {
+            fields(&["svgGzip", "ranges", "edges", "unresolved", "stepsInCycle"])
+        }
         "easyflow/export" => fields(&["text"]),
         _ => Err(format!("no result type known for {method}")),
     }

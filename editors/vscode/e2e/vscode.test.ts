@@ -401,7 +401,7 @@ check("the graph view draws the flow and reveals a step on click", async () => {
 
 // The times are reported, not asserted (tests never assert wall-clock time):
 // from the command to the drawn picture, first with the flow's analysis, then
-// again with the flow analysed (the view closed and opened anew).
+// again with the flow analysed (the view closed and opened anew, three times).
 check("the graph view of a large flow opens, drawn by the server", async () => {
   const large = process.env.EASYFLOW_LARGE_FLOW;
   if (!large) {
@@ -425,9 +425,11 @@ check("the graph view of a large flow opens, drawn by the server", async () => {
   const small = await open(4);
   await workbench.openFile("large.flow");
   const first = await open(steps);
-  const again = await open(steps);
+  // Three times: one is noise on a shared machine.
+  const again = [await open(steps), await open(steps), await open(steps)];
+  const median = [...again].sort((a, b) => a - b)[1];
   console.log(
-    `# the graph view opened in ${small} ms for 3 steps; for ${steps} steps in ${first} ms (the flow just opened), ${again} ms (analysed)`,
+    `# the graph view opened in ${small} ms for 3 steps; for ${steps} steps in ${first} ms (the flow just opened), ${median} ms (analysed; median of ${again.join(", ")})`,
   );
   // The debug server analyses the large flow first: on a busy machine, a minute or more.
 }, 360_000);

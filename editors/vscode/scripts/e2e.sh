@@ -5,7 +5,8 @@
 #   scripts/e2e.sh VSIX [LARGE_FLOW]
 #
 # VSIX is the extension to install (`cargo xtask test` packages it as
-# `cargo xtask dist` does, with the debug server). LARGE_FLOW, a flow whose
+# `cargo xtask dist` does, with the debug server; with the release server,
+# what users install, when EASYFLOW_E2E_SERVER=release). LARGE_FLOW, a flow whose
 # graph view the test opens and times (`cargo xtask test` gives a generated
 # one of 10 000 steps; without it that check is skipped). code-server is installed
 # once into ${XDG_CACHE_HOME:-$HOME/.cache}/easyflow-ls (scripts/code-server.sh).

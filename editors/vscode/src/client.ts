@@ -1,5 +1,5 @@
 // The language client: starts `easyflow-ls --stdio`, keeps the status bar in
-// step with it, carries the `easyflow/graph` and `easyflow/export` requests,
+// step with it, carries the `easyflow/graphPicture` and `easyflow/export` requests,
 // and shows the dependents lens's locations in the references view.
 
 import * as path from "node:path";
@@ -20,8 +20,8 @@ import type {
   ExportFormat,
   ExportParams,
   ExportResult,
-  Graph,
-  GraphParams,
+  GraphPicture,
+  GraphPictureParams,
   ShowDependentsArguments,
 } from "./protocol";
 import { findServer, isExecutable } from "./serverPath";
@@ -31,7 +31,7 @@ import { createTraceChannel } from "./traceChannel";
 
 export const SECTION = "easyflow";
 
-const GraphRequest = new RequestType<GraphParams, Graph | null, void>("easyflow/graph");
+const GraphPictureRequest = new RequestType<GraphPictureParams, GraphPicture | null, void>("easyflow/graphPicture");
 const ExportRequest = new RequestType<ExportParams, ExportResult | null, void>("easyflow/export");
 
 /** The command of the "M dependents" code lens (docs/lsp-extensions.md). */
@@ -159,13 +159,13 @@ export class EasyFlowClient implements vscode.Disposable {
     this.output.show();
   }
 
-  /** The `easyflow/graph` of a flow with its picture; rejects while the server is not running. */
-  async graph(uri: vscode.Uri, token?: vscode.CancellationToken): Promise<Graph | null> {
+  /** The `easyflow/graphPicture` of a flow, what the graph view draws; rejects while the server is not running. */
+  async graphPicture(uri: vscode.Uri, token?: vscode.CancellationToken): Promise<GraphPicture | null> {
     const client = this.client;
     if (!client || client.state !== State.Running) {
       throw new Error("The EasyFlow language server is not running.");
     }
-    return client.sendRequest(GraphRequest, { textDocument: { uri: client.code2ProtocolConverter.asUri(uri) }, picture: true }, token);
+    return client.sendRequest(GraphPictureRequest, { textDocument: { uri: client.code2ProtocolConverter.asUri(uri) } }, token);
   }
 
   /** The export formats the server announced (none while it is not running). */

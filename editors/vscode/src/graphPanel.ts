@@ -1,5 +1,5 @@
 // "EasyFlow: Show Workflow Graph": a webview beside the editor drawing the
-// `easyflow/graph` of the active flow, re-requested as the flow changes.
+// `easyflow/graphPicture` of the active flow, re-requested as the flow changes.
 
 import * as path from "node:path";
 import * as vscode from "vscode";
@@ -8,7 +8,7 @@ import { LSPErrorCodes, ResponseError } from "vscode-languageclient/node";
 import type { EasyFlowClient } from "./client";
 import type { FromWebview, Range, ToWebview } from "./protocol";
 import { graphPage, nonce } from "./graphPage";
-import { packGraph } from "./graphPacking";
+import { packPicture } from "./graphPacking";
 
 const DEBOUNCE_MS = 250;
 
@@ -20,6 +20,8 @@ export class GraphPanel implements vscode.Disposable {
   private pending: vscode.CancellationTokenSource | undefined;
   /** The last message, posted when the page is ready (again when it reloads). */
   private last: ToWebview | undefined;
+  /** The ranges of the steps of the last message's picture, for `reveal`. */
+  private ranges: (Range | null)[] = [];
   /** The page said it is ready: messages reach it (a large picture is sent once, not queued and sent again). */
   private ready = false;
   private readonly disposables: vscode.Disposable[];
@@ -86,12 +88,16 @@ export class GraphPanel implements vscode.Disposable {
           void webview.postMessage(this.last);
         }
       } else if (message.type === "reveal") {
-        void this.reveal(message.range);
+        const range = this.ranges[message.step];
+        if (range) {
+          void this.reveal(range);
+        }
       }
     });
     panel.onDidDispose(() => {
       this.panel = undefined;
       this.last = undefined;
+      this.ranges = [];
       this.ready = false;
       clearTimeout(this.timer);
       this.pending?.cancel();
@@ -116,20 +122,27 @@ export class GraphPanel implements vscode.Disposable {
     const title = path.basename(uri.fsPath);
     this.panel.title = `Graph: ${title}`;
     let message: ToWebview;
+    let ranges: (Range | null)[] | undefined;
     try {
-      const graph = await this.client.graph(uri, pending.token);
-      message = { type: "graph", title, uri: uri.toString(), graph: graph && packGraph(graph) };
+      const picture = await this.client.graphPicture(uri, pending.token);
+      ranges = picture?.ranges;
+      message = { type: "graph", title, uri: uri.toString(), picture: picture && packPicture(picture) };
     } catch (error) {
       if (isStale(error)) {
         return;
       }
-      message = { type: "graph", title, uri: uri.toString(), graph: null, error: errorText(error) };
+      message = { type: "graph", title, uri: uri.toString(), picture: null, error: errorText(error) };
     }
     if (pending.token.isCancellationRequested || this.pending !== pending) {
       return;
     }
-    // Without a new graph the page keeps drawing the last one, with the error.
-    this.last = message.graph || !this.last || this.last.uri !== message.uri ? message : { ...this.last, error: message.error };
+    // Without a new picture the page keeps drawing the last one, with the error.
+    if (message.picture || !this.last || this.last.uri !== message.uri) {
+      this.last = message;
+      this.ranges = ranges ?? [];
+    } else {
+      this.last = { ...this.last, error: message.error };
+    }
     if (this.ready) {
       await this.panel?.webview.postMessage(this.last);
     }

@@ -51,6 +51,24 @@ id: string, package: string | null, instances: number,
  */
 level: number | null, long_running: boolean, in_cycle: boolean, };
 
+export type GraphPictureParams = { textDocument: TextDocumentIdentifier, };
+
+export type GraphPicture = { 
+/**
+ * The `picture` of `easyflow/graph`, gzip-compressed, in base64.
+ */
+svgGzip: string, 
+/**
+ * The range of each step's name, in the order of the picture's step
+ * boxes (its first `g.node`s); a box of an unresolved name reveals the
+ * step its `data-step` names.
+ */
+ranges: Array<Range | null>, edges: number, 
+/**
+ * Names that resolve to nothing (each reference counts).
+ */
+unresolved: number, stepsInCycle: number, };
+
 export type GraphEdge = { from: string, to: string, 
 /**
  * `control`, `data` or `stream`.

@@ -2,7 +2,7 @@
 // generated from its Rust types (lsp.generated.ts). Shared by both sides:
 // type imports only.
 
-import type { Range } from "./lsp.generated";
+import type { GraphPicture } from "./lsp.generated";
 
 export type {
   EdgeKind,
@@ -14,6 +14,8 @@ export type {
   GraphEdge,
   GraphNode,
   GraphParams,
+  GraphPicture,
+  GraphPictureParams,
   Position,
   Range,
   ShowDependentsArguments,
@@ -27,11 +29,16 @@ export type ToWebview = {
   title: string;
   /** Changes when the view shows another document: the view is then fitted anew. */
   uri: string;
-  /** The graph with its `picture`, packed (`packGraph` in graphPacking.ts). */
-  graph: Uint8Array<ArrayBuffer> | null;
+  /** The picture and the numbers of the header (`packPicture` in graphPacking.ts). */
+  picture: PackedPicture | null;
   /** Why there is no (new) graph, e.g. the server is not running. */
   error?: string;
 };
 
+/** An `easyflow/graphPicture` result as the webview gets it: the SVG still
+ * gzip-compressed, as bytes, and the number of steps for their ranges (the
+ * extension keeps those: each byte sent to the webview costs). */
+export type PackedPicture = Omit<GraphPicture, "svgGzip" | "ranges"> & { svgGzip: Uint8Array<ArrayBuffer>; steps: number };
+
 /** Webview → extension. */
-export type FromWebview = { type: "ready" } | { type: "reveal"; range: Range };
+export type FromWebview = { type: "ready" } | { type: "reveal"; step: number };

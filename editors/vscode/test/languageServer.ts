@@ -12,7 +12,9 @@ import { join } from "node:path";
 import { pathToFileURL } from "node:url";
 import { createMessageConnection, type MessageConnection, StreamMessageReader, StreamMessageWriter } from "vscode-jsonrpc/node";
 
-import type { ExperimentalCapabilities, Graph } from "../src/protocol";
+import { gzipSync } from "node:zlib";
+
+import type { ExperimentalCapabilities, Graph, GraphPicture } from "../src/protocol";
 import { serverSettings } from "../src/settings";
 
 const root = join(__dirname, "..", "..");
@@ -35,6 +37,8 @@ export interface LanguageServer {
   open(name: string, text?: string): Promise<void>;
   /** `easyflow/graph` of an open flow, with its picture when asked. */
   graph(name: string, picture?: boolean): Promise<Graph | null>;
+  /** `easyflow/graphPicture` of an open flow. */
+  graphPicture(name: string): Promise<GraphPicture | null>;
   /** `shutdown` then `exit`; resolves to the exit status. */
   stop(): Promise<string>;
 }
@@ -71,6 +75,7 @@ export async function startLanguageServer(): Promise<LanguageServer> {
       }),
     graph: (name, picture = false) =>
       connection.sendRequest<Graph | null>("easyflow/graph", { textDocument: { uri: uriOf(name) }, ...(picture ? { picture } : {}) }),
+    graphPicture: (name) => connection.sendRequest<GraphPicture | null>("easyflow/graphPicture", { textDocument: { uri: uriOf(name) } }),
     async stop() {
       const exited = new Promise<string>((resolve) => child.once("exit", (code, signal) => resolve(signal ?? String(code))));
       await connection.sendRequest("shutdown");
@@ -82,5 +87,18 @@ export async function startLanguageServer(): Promise<LanguageServer> {
       rmSync(workspace, { recursive: true, force: true });
       return status;
     },
+  };
+}
+
+/** The `easyflow/graphPicture` of a flow as its `easyflow/graph` with the
+ * picture gives it (server.test.ts checks that the server agrees, but for
+ * the bytes of the compression). */
+export function pictureOf(graph: Graph): GraphPicture {
+  return {
+    svgGzip: gzipSync(graph.picture ?? "").toString("base64"),
+    ranges: graph.nodes.map((n) => n.range),
+    edges: graph.edges.length,
+    unresolved: graph.unresolved.length,
+    stepsInCycle: graph.nodes.filter((n) => n.in_cycle).length,
   };
 }

@@ -1,18 +1,20 @@
 // The protocol the extension relies on, against the real `easyflow-ls`: the
 // settings it sends (initializationOptions and didChangeConfiguration), the
-// `easyflow/graph` request the graph view makes, before and after an edit,
-// and the export formats the server announces. The graph (with its picture)
-// of each fixture must equal test/fixtures/NAME.graph.json (regenerate with
-// UPDATE_FIXTURES=1).
+// `easyflow/graph` request, before and after an edit, the `easyflow/graphPicture`
+// request the graph view makes, and the export formats the server announces.
+// The graph (with its picture) of each fixture must equal
+// test/fixtures/NAME.graph.json (regenerate with UPDATE_FIXTURES=1), and its
+// graphPicture must agree with it.
 
 import assert from "node:assert/strict";
 import { spawnSync } from "node:child_process";
+import { gunzipSync } from "node:zlib";
 import { cpSync, readFileSync, writeFileSync } from "node:fs";
 import { dirname, join } from "node:path";
 import { after, before, describe, test } from "node:test";
 
 import { exportPath } from "../src/exportFormats";
-import { fixtures, type LanguageServer, serverPath, skipWithoutServer, startLanguageServer } from "./languageServer";
+import { fixtures, type LanguageServer, pictureOf, serverPath, skipWithoutServer, startLanguageServer } from "./languageServer";
 
 const root = join(__dirname, "..", "..");
 
@@ -47,6 +49,12 @@ describe("easyflow-ls protocol", { skip: skipWithoutServer }, () => {
       const { picture, ...plain } = graph!;
       assert.ok(picture?.startsWith("<svg "));
       assert.deepEqual(await graphOf(`${name}.flow`), plain);
+      // What the graph view asks for: the same picture, compressed, and
+      // what the webview tests send it (`pictureOf`).
+      const forView = await server.graphPicture(`${name}.flow`);
+      const { svgGzip, ...rest } = pictureOf(graph!);
+      assert.equal(gunzipSync(Buffer.from(forView!.svgGzip, "base64")).toString("utf8"), picture);
+      assert.deepEqual({ ...forView, svgGzip }, { ...rest, svgGzip });
     });
   }
 

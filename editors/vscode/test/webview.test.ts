@@ -1,7 +1,8 @@
 // The graph page in headless Chromium (Debian's `chromium`): the page the
 // extension shows, loaded from out/webview with a stub `acquireVsCodeApi`, fed
-// through `postMessage` the `easyflow/graph` results (with their pictures) of
-// the fixtures and of flows the real server is given here.
+// through `postMessage` the `easyflow/graphPicture` results of the fixtures
+// (made from their `easyflow/graph` with the picture, `pictureOf`) and of
+// flows the real server is given here.
 //
 // CHROMIUM overrides the browser (default /usr/bin/chromium). Screenshots go to
 // test-results/. The server as for server.test.ts (EASYFLOW_LS).
@@ -14,9 +15,9 @@ import { pathToFileURL } from "node:url";
 import { type Browser, chromium, type Page } from "playwright-core";
 
 import { graphPage } from "../src/graphPage";
-import { packGraph } from "../src/graphPacking";
+import { packPicture } from "../src/graphPacking";
 import type { FromWebview, Graph, ToWebview } from "../src/protocol";
-import { type LanguageServer, skipWithoutServer, startLanguageServer } from "./languageServer";
+import { type LanguageServer, pictureOf, skipWithoutServer, startLanguageServer } from "./languageServer";
 
 const root = join(__dirname, "..", "..");
 const results = join(root, "test-results");
@@ -88,16 +89,16 @@ async function open(width = 1100, height = 620): Promise<{ page: Page; errors: s
   return { page, errors };
 }
 
-/** Posts `message` as the extension does, its packed graph as bytes. */
+/** Posts `message` as the extension does, its packed SVG as bytes. */
 async function send(page: Page, message: ToWebview, state = "drawn"): Promise<void> {
-  const packed = message.graph && Buffer.from(message.graph).toString("base64");
+  const packed = message.picture && Buffer.from(message.picture.svgGzip).toString("base64");
   await page.evaluate(
     ({ m, packed }) => {
       delete document.body.dataset.state;
-      const graph = packed === null ? null : Uint8Array.from(atob(packed), (c) => c.charCodeAt(0));
-      window.postMessage({ ...m, graph }, "*");
+      const picture = m.picture && { ...m.picture, svgGzip: Uint8Array.from(atob(packed!), (c) => c.charCodeAt(0)) };
+      window.postMessage({ ...m, picture }, "*");
     },
-    { m: { ...message, graph: null }, packed },
+    { m: { ...message, picture: message.picture && { ...message.picture, svgGzip: null } }, packed },
   );
   await page.waitForSelector(`body[data-state="${state}"]`, { timeout: 30_000 });
 }
@@ -106,7 +107,7 @@ const graphMessage = (name: string, graph: Graph = fixture(name)): ToWebview => 
   type: "graph",
   title: `${name}.flow`,
   uri: `file:///work/${name}.flow`,
-  graph: packGraph(graph),
+  picture: packPicture(pictureOf(graph)),
 });
 
 const count = (page: Page, selector: string) => page.locator(selector).count();
@@ -142,11 +143,11 @@ describe("graph webview", { skip: skipWithoutServer }, () => {
     await page.close();
   });
 
-  test("a click on a step posts reveal with its range; on an unresolved name, the step naming it", async () => {
+  test("a click on a step posts reveal with its place; on an unresolved name, the step naming it", async () => {
     const { page } = await open();
     const graph = fixture("broken");
     await send(page, graphMessage("broken", graph));
-    const rangeOf = (id: string) => graph.nodes.find((n) => n.id === id)!.range;
+    const stepOf = (id: string) => graph.nodes.findIndex((n) => n.id === id);
 
     await page.click('#graph .node[data-id="C"]');
     await page.click('#graph .node[data-id="?Missing"]');
@@ -154,9 +155,9 @@ describe("graph webview", { skip: skipWithoutServer }, () => {
     await page.keyboard.press("Enter");
     const reveals = await page.evaluate(() => window.posted.filter((m) => m.type === "reveal"));
     assert.deepEqual(reveals, [
-      { type: "reveal", range: rangeOf("C") },
-      { type: "reveal", range: rangeOf("A") },
-      { type: "reveal", range: rangeOf("Watch") },
+      { type: "reveal", step: stepOf("C") },
+      { type: "reveal", step: stepOf("A") },
+      { type: "reveal", step: stepOf("Watch") },
     ]);
     assert.equal(await count(page, "#graph .node.selected"), 1);
 
@@ -189,7 +190,7 @@ describe("graph webview", { skip: skipWithoutServer }, () => {
 
     // The server fails for a moment: the last graph stays, with the error.
     await page.evaluate(() => {
-      window.postMessage({ type: "graph", title: "data-deps.flow", uri: "file:///work/data-deps.flow", graph: null, error: "server busy" }, "*");
+      window.postMessage({ type: "graph", title: "data-deps.flow", uri: "file:///work/data-deps.flow", picture: null, error: "server busy" }, "*");
     });
     await page.waitForFunction(() => document.getElementById("error")!.textContent === "server busy");
     assert.equal(await count(page, "#graph .node"), 6);
@@ -249,7 +250,7 @@ describe("graph webview", { skip: skipWithoutServer }, () => {
     const steps = 3000;
     const graph = await graphOf(`large-${steps}.flow`, layered(steps));
     await send(page, graphMessage(`large-${steps}`, graph));
-    const rangeOf = (id: string) => graph.nodes.find((n) => n.id === id)!.range;
+    const stepOf = (id: string) => graph.nodes.findIndex((n) => n.id === id);
     // Fitted, every box is a speck: painted on the canvas, none in the page.
     assert.equal(await count(page, "#graph .node"), 0);
     assert.equal(await page.locator("#far").isVisible(), true);
@@ -261,7 +262,7 @@ describe("graph webview", { skip: skipWithoutServer }, () => {
     const svg = (await page.locator("#graph").boundingBox())!;
     await page.mouse.click(svg.x + dx + (x + width / 2) * scale, svg.y + dy + (y + 22) * scale);
     await page.waitForFunction(() => window.posted.some((m) => m.type === "reveal"));
-    assert.deepEqual(await page.evaluate(() => window.posted.filter((m) => m.type === "reveal")), [{ type: "reveal", range: rangeOf("S1510") }]);
+    assert.deepEqual(await page.evaluate(() => window.posted.filter((m) => m.type === "reveal")), [{ type: "reveal", step: stepOf("S1510") }]);
 
     // Zoomed in around the pointer, the boxes in view are the server's elements.
     await page.mouse.move(svg.x + svg.width / 2, svg.y + svg.height / 2);
@@ -284,7 +285,7 @@ describe("graph webview", { skip: skipWithoutServer }, () => {
     assert.equal(await page.locator(`#graph .node[data-id="${id}"] .name`).textContent(), id);
     await page.click(`#graph .node[data-id="${id}"]`);
     await page.waitForFunction(() => window.posted.filter((m) => m.type === "reveal").length === 2);
-    assert.deepEqual((await page.evaluate(() => window.posted.filter((m) => m.type === "reveal")))[1], { type: "reveal", range: rangeOf(id) });
+    assert.deepEqual((await page.evaluate(() => window.posted.filter((m) => m.type === "reveal")))[1], { type: "reveal", step: stepOf(id) });
     assert.deepEqual(errors, []);
     await page.close();
   });

@@ -16,7 +16,9 @@ use tower_lsp_server::ls_types::*;
 use tower_lsp_server::{ClientSocket, LanguageServer, LspService};
 
 use crate::dispatch::{on_companion, on_document, on_workspace};
-use crate::lsp_ext::{self, ExportParams, ExportResult, GraphParams, GraphResult};
+use crate::lsp_ext::{
+    self, ExportParams, ExportResult, GraphParams, GraphPicture, GraphPictureParams, GraphResult,
+};
 use crate::server::Server;
 use crate::transport::OpenedTexts;
 
@@ -29,6 +31,7 @@ const INDEX_WAIT: std::time::Duration = std::time::Duration::from_secs(30);
 pub fn service(opened: OpenedTexts) -> (LspService<Server>, ClientSocket) {
     LspService::build(|client| Server::new(client, opened))
         .custom_method(lsp_ext::GraphRequest::METHOD, Server::graph)
+        .custom_method(lsp_ext::GraphPictureRequest::METHOD, Server::graph_picture)
         .custom_method(lsp_ext::ExportRequest::METHOD, Server::export)
         .finish()
 }
@@ -49,6 +52,14 @@ impl Server {
 
     async fn graph(&self, params: GraphParams) -> jsonrpc::Result<Option<GraphResult>> {
         on_document::<lsp_ext::GraphRequest>(&self.state, params, requests::graph).await
+    }
+
+    async fn graph_picture(
+        &self,
+        params: GraphPictureParams,
+    ) -> jsonrpc::Result<Option<GraphPicture>> {
+        on_document::<lsp_ext::GraphPictureRequest>(&self.state, params, requests::graph_picture)
+            .await
     }
 
     async fn export(&self, params: ExportParams) -> jsonrpc::Result<Option<ExportResult>> {

@@ -18,8 +18,8 @@ use crate::convert;
 use crate::dispatch::{HandlerError, HandlerResult, on_document};
 use crate::line_index::LineIndex;
 use crate::lsp_ext::{
-    ExportParams, ExportResult, GraphParams, GraphResult, SHOW_DEPENDENTS_COMMAND,
-    ShowDependentsArguments, ShowDependentsRequest,
+    ExportParams, ExportResult, GraphParams, GraphPicture, GraphPictureParams, GraphResult,
+    SHOW_DEPENDENTS_COMMAND, ShowDependentsArguments, ShowDependentsRequest,
 };
 use crate::server::Server;
 use crate::state::{
@@ -456,6 +456,17 @@ pub fn graph(s: &DocumentSnapshot, params: GraphParams) -> HandlerResult<Option<
     };
     Ok(Some(s.with_flat_lines(|lines| {
         convert::graph(lines, graph, picture)
+    })))
+}
+
+/// `easyflow/graphPicture` (`docs/lsp-extensions.md`).
+pub fn graph_picture(
+    s: &DocumentSnapshot,
+    _: GraphPictureParams,
+) -> HandlerResult<Option<GraphPicture>> {
+    let picture = s.analysis.graph_picture_for_view(s.file)?;
+    Ok(Some(s.with_flat_lines(|lines| {
+        convert::graph_picture(lines, picture)
     })))
 }
 

@@ -1,11 +1,11 @@
-// The graph page: receives graphs from the extension, each with the server's
-// picture of it (the drawing of `easyflow graph --format svg`, laid out once
-// by the server, styled here by graph.css), shows it, pans and zooms, and
+// The graph page: receives the server's pictures of a flow's graph from the
+// extension (the drawing of `easyflow graph --format svg`, laid out once by
+// the server, styled here by graph.css), shows them, pans and zooms, and
 // asks the extension to reveal a clicked step. Only the part of the picture
 // in view is in the page, and a large one zoomed far out is painted on a
 // canvas (scene.ts): a flow of thousands of steps opens and pans fast.
 
-import type { FromWebview, Graph, ToWebview } from "../protocol";
+import type { FromWebview, PackedPicture, ToWebview } from "../protocol";
 import { type Area, Scene } from "./scene";
 
 interface VsCodeApi {
@@ -32,15 +32,18 @@ svg.append(viewport);
 canvas.append(far, svg);
 
 /** What is drawn, its size, and how it is panned and zoomed. */
-let current: { uri: string; graph: Graph; width: number; height: number; scene: Scene } | undefined;
+let current: { uri: string; picture: Picture; width: number; height: number; scene: Scene } | undefined;
 let view = { x: 0, y: 0, scale: 1 };
 let selected: string | undefined;
 /** The view is as `fit` left it (the user has not panned or zoomed since). */
 let fitted = true;
-/** A redraw is asked for the next frame. */
-let redrawing = false;
+/** The frame a redraw is asked for, if any. */
+let redrawing: number | undefined;
 
-/** The number of the last message: a graph still unpacked when a newer one comes is not shown. */
+/** An `easyflow/graphPicture` result, its SVG unpacked. */
+type Picture = Omit<PackedPicture, "svgGzip"> & { svg: string };
+
+/** The number of the last message: a picture still unpacked when a newer one comes is not shown. */
 let latest = 0;
 
 window.addEventListener("message", (event: MessageEvent<ToWebview>) => {
@@ -49,35 +52,36 @@ window.addEventListener("message", (event: MessageEvent<ToWebview>) => {
     return;
   }
   const number = ++latest;
-  void unpack(message.graph).then((graph) => {
+  void unpack(message.picture).then((picture) => {
     if (number === latest) {
-      show(message, graph);
+      show(message, picture);
     }
   });
 });
 
-/** The graph the extension packed (graphPacking.ts). */
-async function unpack(packed: Uint8Array<ArrayBuffer> | null): Promise<Graph | null> {
+/** The picture the extension passed on (graphPacking.ts), its SVG decompressed. */
+async function unpack(packed: PackedPicture | null): Promise<Picture | null> {
   if (!packed) {
     return null;
   }
-  const json = new Blob([packed]).stream().pipeThrough(new DecompressionStream("gzip"));
-  return JSON.parse(await new Response(json).text()) as Graph;
+  const { svgGzip, ...rest } = packed;
+  const svg = new Blob([svgGzip]).stream().pipeThrough(new DecompressionStream("gzip"));
+  return { ...rest, svg: await new Response(svg).text() };
 }
 
-function show(message: ToWebview, graph: Graph | null): void {
+function show(message: ToWebview, picture: Picture | null): void {
   title.textContent = message.title;
   errorLine.textContent = message.error ?? "";
-  if (!graph) {
+  if (!picture) {
     if (!current || current.uri !== message.uri) {
       showEmpty(message.error ?? "No graph for this file.");
     }
     return;
   }
   const refit = !current || current.uri !== message.uri;
-  summary.textContent = describe(graph);
-  if (graph.nodes.length === 0) {
-    current = { uri: message.uri, graph, width: 0, height: 0, scene: new Scene("") };
+  summary.textContent = describe(picture);
+  if (picture.steps === 0) {
+    current = { uri: message.uri, picture, width: 0, height: 0, scene: new Scene("") };
     showEmpty("No steps in this flow.");
     return;
   }
@@ -88,10 +92,10 @@ function show(message: ToWebview, graph: Graph | null): void {
   const box = svg.getBoundingClientRect();
   // The server's <svg>, as it drew it; its texts are escaped by the server.
   // Only its frame goes in now, its boxes and wires as they come in view.
-  const scene = new Scene(graph.picture ?? "");
+  const scene = new Scene(picture.svg);
   viewport.innerHTML = scene.frame;
   scene.place(viewport.querySelector(".edges"), viewport.querySelector(".nodes"));
-  current = { uri: message.uri, graph, width: scene.width, height: scene.height, scene };
+  current = { uri: message.uri, picture, width: scene.width, height: scene.height, scene };
   if (selected) {
     scene.node(selected)?.classList.add("selected");
   }
@@ -117,14 +121,13 @@ function showEmpty(text: string): void {
   document.body.dataset.state = "empty";
 }
 
-function describe(graph: Graph): string {
-  const parts = [plural(graph.nodes.length, "step"), plural(graph.edges.length, "edge")];
-  if (graph.unresolved.length > 0) {
-    parts.push(`${graph.unresolved.length} unresolved`);
+function describe(picture: Picture): string {
+  const parts = [plural(picture.steps, "step"), plural(picture.edges, "edge")];
+  if (picture.unresolved > 0) {
+    parts.push(`${picture.unresolved} unresolved`);
   }
-  const cyclic = graph.nodes.filter((n) => n.in_cycle).length;
-  if (cyclic > 0) {
-    parts.push(`${plural(cyclic, "step")} on a cycle`);
+  if (picture.stepsInCycle > 0) {
+    parts.push(`${plural(picture.stepsInCycle, "step")} on a cycle`);
   }
   return parts.join(" · ");
 }
@@ -171,11 +174,11 @@ function activate(target: EventTarget | null): void {
     draw();
   }
   // An unresolved name has no place of its own: the picture names the
-  // step to show for it (`data-step`).
-  const stepId = node.dataset.step ?? id;
-  const step = current.graph.nodes.find((n) => n.id === stepId);
-  if (step?.range) {
-    vscode.postMessage({ type: "reveal", range: step.range });
+  // step to show for it (`data-step`). The steps' boxes come first in the
+  // picture, in the order of the steps' ranges, which the extension has.
+  const step = current.scene.indexOf(node.dataset.step ?? id);
+  if (step >= 0 && step < current.picture.steps) {
+    vscode.postMessage({ type: "reveal", step });
   }
 }
 
@@ -194,13 +197,10 @@ const BORDER = 0.5;
 function apply(): void {
   viewport.setAttribute("transform", `translate(${view.x},${view.y}) scale(${view.scale})`);
   svg.classList.toggle("far", view.scale < FAR);
-  if (!redrawing) {
-    redrawing = true;
-    requestAnimationFrame(() => {
-      redrawing = false;
-      draw();
-    });
-  }
+  redrawing ??= requestAnimationFrame(() => {
+    redrawing = undefined;
+    draw();
+  });
 }
 
 /** The boxes and wires are painted on the canvas rather than in the page. */
@@ -208,8 +208,13 @@ function painting(): boolean {
   return !!current && current.scene.nodes.length > PAINTED_ABOVE && view.scale < FAR;
 }
 
-/** Puts in the page, or paints, what the view shows. */
+/** Puts in the page, or paints, what the view shows. A redraw asked for
+ * is then done: a large picture opening is painted once, not twice. */
 function draw(box = svg.getBoundingClientRect()): void {
+  if (redrawing !== undefined) {
+    cancelAnimationFrame(redrawing);
+    redrawing = undefined;
+  }
   if (!current) {
     return;
   }

@@ -86,6 +86,11 @@ export class Scene {
     return item && this.elements([item])[0];
   }
 
+  /** The place of the box with this id (`data-id`) among the boxes; -1 for none. */
+  indexOf(id: string): number {
+    return this.nodes.findIndex((n) => unescape(n.key) === id);
+  }
+
   /** The element of the box under a point of the picture. */
   nodeAt(x: number, y: number): SVGElement | undefined {
     const item = this.nodes.find((n) => x >= n.left && x <= n.right && y >= n.top && y <= n.bottom);

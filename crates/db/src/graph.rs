@@ -3,7 +3,7 @@
 
 use std::collections::VecDeque;
 
-use crate::items::{StepId, item_index};
+use crate::items::{StepId, StepSummary, item_index};
 use crate::resolve::{Target, name_resolution};
 use crate::{Db, SourceFile};
 
@@ -166,32 +166,12 @@ pub fn dependency_graph(db: &dyn Db, file: SourceFile) -> DependencyGraph {
         .zip(resolution.dependencies.iter())
         .zip(resolution.references.iter());
     for (i, ((step, dependencies), references)) in per_step.enumerate() {
-        let to = StepId(i as u32);
-        for (n, target) in dependencies.iter().enumerate() {
-            if let Some(from) = target {
-                edges.push(Edge {
-                    from: *from,
-                    to,
-                    kind: EdgeKind::Control,
-                    source: EdgeSource::Dependency(n as u32),
-                });
-            }
-        }
-        for (n, target) in references.iter().enumerate() {
-            if let Target::Step(from) = target {
-                let kind = if step.references[n].stream_source {
-                    EdgeKind::Stream
-                } else {
-                    EdgeKind::Data
-                };
-                edges.push(Edge {
-                    from: *from,
-                    to,
-                    kind,
-                    source: EdgeSource::Reference(n as u32),
-                });
-            }
-        }
+        edges.extend(edges_into_step(
+            StepId(i as u32),
+            step,
+            dependencies,
+            references,
+        ));
     }
 
     // Successors (dependents) of each step, without self edges, in one
@@ -264,6 +244,152 @@ pub fn dependency_graph(db: &dyn Db, file: SourceFile) -> DependencyGraph {
         instances: index.steps.iter().map(|s| s.instances).collect(),
         into_starts,
     }
+}
+
+/// The edges into step `to` (its summary `step`, and what its `after`/`on`
+/// entries and references resolve to), in source order: the one place that
+/// makes edges, for the graph and for the facts of one step.
+fn edges_into_step<'a>(
+    to: StepId,
+    step: &'a StepSummary,
+    dependencies: &'a [Option<StepId>],
+    references: &'a [Target],
+) -> impl Iterator<Item = Edge> + 'a {
+    let control = dependencies
+        .iter()
+        .enumerate()
+        .filter_map(move |(n, target)| {
+            Some(Edge {
+                from: (*target)?,
+                to,
+                kind: EdgeKind::Control,
+                source: EdgeSource::Dependency(n as u32),
+            })
+        });
+    let data = references
+        .iter()
+        .enumerate()
+        .filter_map(move |(n, target)| {
+            let Target::Step(from) = target else {
+                return None;
+            };
+            Some(Edge {
+                from: *from,
+                to,
+                kind: if step.references[n].stream_source {
+                    EdgeKind::Stream
+                } else {
+                    EdgeKind::Data
+                },
+                source: EdgeSource::Reference(n as u32),
+            })
+        });
+    control.chain(data)
+}
+
+/// Every step's level when every edge goes from a step to a later one (the
+/// usual flow, each name defined before its uses): one pass in text order
+/// over what the names resolve to, without building the graph, so that
+/// what reads one step's level after an edit does not cost the graph of
+/// the whole flow. `None` when an edge goes to the same or an earlier step:
+/// then only [`dependency_graph`] tells (cycles, and the steps after them).
+/// Equal, and backdated, after an edit that changes no level.
+#[salsa::tracked(returns(ref))]
+pub fn forward_levels(db: &dyn Db, file: SourceFile) -> Option<Vec<u32>> {
+    let resolution = name_resolution(db, file);
+    let mut levels: Vec<u32> = vec![0; resolution.dependencies.len()];
+    let chunks = resolution
+        .dependencies
+        .chunks()
+        .zip(resolution.references.chunks());
+    for ((first, dependencies), (_, references)) in chunks {
+        for local in 0..dependencies.len() {
+            let to = first + local;
+            // Plain loops: this runs over every edge of a large flow.
+            let mut level = 0;
+            for from in dependencies[local].iter().flatten() {
+                let from = from.index();
+                if from >= to {
+                    return None;
+                }
+                level = level.max(levels[from] + 1);
+            }
+            for target in &references[local] {
+                if let Target::Step(from) = target {
+                    let from = from.index();
+                    if from >= to {
+                        return None;
+                    }
+                    level = level.max(levels[from] + 1);
+                }
+            }
+            levels[to] = level;
+        }
+    }
+    Some(levels)
+}
+
+/// Where step `step` stands in the waves: [`DependencyGraph::level`],
+/// from [`forward_levels`] when every edge goes forward.
+pub fn step_level(db: &dyn Db, file: SourceFile, step: StepId) -> Level {
+    match forward_levels(db, file) {
+        Some(levels) => Level::At(levels[step.index()]),
+        None => dependency_graph(db, file).level(step),
+    }
+}
+
+/// The edges into `step` (what it depends on), in source order:
+/// [`DependencyGraph::edges_into`], from the step's own names.
+pub fn step_edges_into(db: &dyn Db, file: SourceFile, step: StepId) -> Vec<Edge> {
+    let index = item_index(db, file);
+    let resolution = name_resolution(db, file);
+    let Some(summary) = index.steps.get(step.index()) else {
+        return Vec::new();
+    };
+    let i = step.index();
+    edges_into_step(
+        step,
+        summary,
+        &resolution.dependencies[i],
+        &resolution.references[i],
+    )
+    .collect()
+}
+
+/// The edges out of `step` (into what depends on it), in the graph's order
+/// (by dependent step, then source): the graph's edges from `step`, found
+/// by a look at what each step's names resolve to, without the graph.
+pub fn step_edges_from(db: &dyn Db, file: SourceFile, step: StepId) -> Vec<Edge> {
+    let index = item_index(db, file);
+    let resolution = name_resolution(db, file);
+    let chunks = resolution
+        .dependencies
+        .chunks()
+        .zip(resolution.references.chunks());
+    let mut edges = Vec::new();
+    for ((first, dependencies), (_, references)) in chunks {
+        // Most chunks name `step` nowhere: one look at all their values.
+        let names_it = |dependencies: &[Option<StepId>], references: &[Target]| {
+            dependencies.contains(&Some(step)) || references.contains(&Target::Step(step))
+        };
+        if !names_it(dependencies.values(), references.values()) {
+            continue;
+        }
+        for local in 0..dependencies.len() {
+            let (dependencies, references) = (&dependencies[local], &references[local]);
+            let Some(summary) = index.steps.get(first + local) else {
+                continue;
+            };
+            if names_it(dependencies, references) {
+                let to = StepId((first + local) as u32);
+                edges.extend(
+                    edges_into_step(to, summary, dependencies, references)
+                        .filter(|edge| edge.from == step),
+                );
+            }
+        }
+    }
+    edges
 }
 
 /// The dependents of each step (compressed rows).

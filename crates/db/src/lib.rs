@@ -370,6 +370,7 @@ mod tests {
             .new(&db);
         file_diagnostics(&db, file);
         name_resolution(&db, file);
+        graph::forward_levels(&db, file);
         graph_view(&db, file);
         expanded_workflow(&db, file);
         let executed = log.take();
@@ -387,6 +388,7 @@ mod tests {
             query!(chunk_resolution),
             query!(name_resolution),
             query!(dependency_graph),
+            query!(graph::forward_levels),
             query!(semantic_diagnostics),
             query!(graph_diagnostics),
             query!(fit_diagnostics),

@@ -198,6 +198,11 @@ impl<T> PerStep<T> {
         self.len() == 0
     }
 
+    /// Every step's values, one step after another.
+    pub fn values(&self) -> &[T] {
+        &self.values
+    }
+
     /// Each step's values, in order.
     pub fn iter(&self) -> impl ExactSizeIterator<Item = &[T]> + '_ {
         self.starts
@@ -246,6 +251,14 @@ impl<T> Chunked<T> {
     /// Each step's values, in order.
     pub fn iter(&self) -> impl Iterator<Item = &[T]> + '_ {
         self.chunks.iter().flat_map(|(_, chunk)| chunk.iter())
+    }
+
+    /// Each chunk's first step and its steps' values (a pass over every
+    /// step costs less chunk by chunk than through [`Chunked::iter`]).
+    pub fn chunks(&self) -> impl Iterator<Item = (usize, &PerStep<T>)> + '_ {
+        self.chunks
+            .iter()
+            .map(|(first, chunk)| (*first as usize, &**chunk))
     }
 }
 

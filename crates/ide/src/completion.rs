@@ -27,16 +27,21 @@
 //!     first, those given left out, with type and range), and
 //!     `enum_values`, an Enum parameter's values after `param =`;
 //! - `list.rs`: the list offered ([`CompletionList`]), cut to the best
-//!   matches of what is typed.
+//!   matches of what is typed;
+//! - `resolve.rs`: the documentation left out of the list (of steps,
+//!   required files, packages and parameters), for `completionItem/resolve`
+//!   ([`DocumentationOf`]).
 
 mod completions;
 mod context;
 mod list;
+mod resolve;
 
 use easyflow_db::{Db, SourceFile};
 use easyflow_diagnostics::{TextRange, TextSize};
 
 pub use list::{CompletionList, MAX_ITEMS, completion_list};
+pub use resolve::{DocumentationOf, resolve_documentation};
 
 use completions::{
     attribute_keys, capabilities, constants, enum_values, files, keywords, members, packages,
@@ -52,6 +57,9 @@ pub struct CompletionItem {
     pub detail: Option<String>,
     /// Markdown.
     pub documentation: Option<String>,
+    /// Documentation left out of the list, to be computed for the item the
+    /// client shows ([`resolve_documentation`]): what finds it again.
+    pub documentation_of: Option<DocumentationOf>,
     pub insert: Insert,
     /// The partial word being completed, replaced by `insert` (empty at the
     /// cursor when nothing is typed yet).
@@ -70,6 +78,7 @@ impl CompletionItem {
             kind,
             detail: None,
             documentation: None,
+            documentation_of: None,
             insert,
             replace,
             sort_text: None,
@@ -83,6 +92,12 @@ impl CompletionItem {
 
     fn documentation(mut self, documentation: Option<String>) -> Self {
         self.documentation = documentation;
+        self
+    }
+
+    /// Documentation that [`resolve_documentation`] computes from `of`.
+    fn documentation_of(mut self, of: DocumentationOf) -> Self {
+        self.documentation_of = Some(of);
         self
     }
 
@@ -260,27 +275,6 @@ pub(crate) mod tests {
         assert_eq!(items[0].detail.as_deref(), Some("Loader.Read"));
         assert_eq!(items[2].detail.as_deref(), Some("required file"));
         assert_eq!(&f.text[items[0].replace], "Lo");
-    }
-
-    /// Step and required-file items carry their documentation comments.
-    #[test]
-    fn documentation_comments() {
-        let text = "// The samples.\nrequire data, more;\n// Reads them.\nstep Load runs P ();\nstep Other runs P ();\nstep T runs P (x = $0);\n";
-        let f = fixture(text);
-        let documented: Vec<(String, Option<String>)> = completions(&f.db, f.file, f.offset)
-            .into_iter()
-            .map(|i| (i.label, i.documentation))
-            .collect();
-        let some = |s: &str| Some(s.to_string());
-        assert_eq!(
-            documented,
-            vec![
-                ("Load".to_string(), some("Reads them.")),
-                ("Other".to_string(), None),
-                ("data".to_string(), some("The samples.")),
-                ("more".to_string(), some("The samples.")),
-            ]
-        );
     }
 
     #[test]

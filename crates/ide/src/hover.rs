@@ -16,12 +16,12 @@ use std::collections::HashMap;
 use std::fmt::Write;
 
 use easyflow_db::diagnostics::Anchor;
-use easyflow_db::graph::Edge;
+use easyflow_db::graph::{Edge, step_edges_from, step_edges_into, step_level};
 use easyflow_db::items::Sweep;
 use easyflow_db::resolve::Target;
 use easyflow_db::{
-    Db, EdgeKind, SourceFile, StepId, dependency_graph, file_outline, item_index, name_resolution,
-    parse, parse_topology,
+    Db, EdgeKind, SourceFile, StepId, file_outline, item_index, name_resolution, parse,
+    parse_topology,
 };
 use easyflow_diagnostics::{TextRange, TextSize};
 use easyflow_syntax::ast::{self, AstNode, SectionKind};
@@ -94,7 +94,6 @@ fn best_token(root: &SyntaxNode, offset: TextSize) -> Option<SyntaxToken> {
 fn step_hover(db: &dyn Db, file: SourceFile, step: StepId, first: StepId) -> Option<String> {
     let index = item_index(db, file);
     let summary = index.steps.get(step.index())?;
-    let graph = dependency_graph(db, file);
     let outline_step = file_outline(db, file).step(db, step)?;
     let anchors = &outline_step.analysis(db).anchors;
     let text = file.text(db);
@@ -130,9 +129,11 @@ fn step_hover(db: &dyn Db, file: SourceFile, step: StepId, first: StepId) -> Opt
         let _ = write!(out, "{documentation}\n\n");
     }
 
-    // Level, instances, long-running.
-    let level = graph.level(step).explained();
-    let instances = graph.instances[step.index()];
+    // Level, instances, long-running: the step's facts, without the graph
+    // of the whole flow where it can (after an edit of a name in a large
+    // flow, building it would cost more than the rest of the hover).
+    let level = step_level(db, file, step).explained();
+    let instances = summary.instances;
     let sweeps: Vec<String> = summary
         .params
         .iter()
@@ -184,8 +185,8 @@ fn step_hover(db: &dyn Db, file: SourceFile, step: StepId, first: StepId) -> Opt
     }
 
     // Dependencies up and down, one entry per step with the kinds of its edges.
-    let up = grouped(graph.edges_into(step), |e| e.from);
-    let down = grouped(graph.edges.iter().filter(|e| e.from == step), |e| e.to);
+    let up = grouped(&step_edges_into(db, file, step), |e| e.from);
+    let down = grouped(&step_edges_from(db, file, step), |e| e.to);
     for (title, group) in [("depends on", up), ("dependents", down)] {
         let entries = group
             .iter()

@@ -329,6 +329,16 @@ impl Analysis {
         self.with_db(|db| completion::completion_list(db, file, offset))
     }
 
+    /// The documentation a completion item left out of the list
+    /// ([`completion::resolve_documentation`]).
+    pub fn completion_documentation(
+        &self,
+        file: SourceFile,
+        of: &completion::DocumentationOf,
+    ) -> Cancellable<Option<String>> {
+        self.with_db(|db| completion::resolve_documentation(db, file, of))
+    }
+
     pub fn goto_definition(
         &self,
         file: SourceFile,

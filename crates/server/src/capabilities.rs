@@ -226,6 +226,9 @@ pub fn server_capabilities(client: &ClientCapabilities) -> ServerCapabilities {
         }),
         completion_provider: Some(CompletionOptions {
             trigger_characters: Some(COMPLETION_TRIGGERS.map(String::from).to_vec()),
+            // Documentation that costs a look into the tree or the catalog
+            // is left out of the list and resolved for the item shown.
+            resolve_provider: Some(true),
             ..Default::default()
         }),
         definition_provider: Some(OneOf::Left(true)),

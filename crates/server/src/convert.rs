@@ -295,8 +295,10 @@ fn completion_kinds(kind: completion::CompletionKind) -> &'static [lsp::Completi
     }
 }
 
+/// The list of completions of the document `uri`.
 pub fn completion_list(
     lines: &Lines<'_>,
+    uri: &lsp::Uri,
     client: &ClientCapabilities,
     list: completion::CompletionList,
 ) -> lsp::CompletionResponse {
@@ -306,13 +308,37 @@ pub fn completion_list(
         items: list
             .items
             .into_iter()
-            .map(|item| completion_item(lines, client, &mut kinds, item))
+            .map(|item| completion_item(lines, uri, client, &mut kinds, item))
             .collect(),
     })
 }
 
+/// What `completionItem/resolve` needs of an item whose documentation was
+/// left out of the list: its document and whose documentation it shows.
+#[derive(serde::Serialize, serde::Deserialize)]
+pub struct CompletionData {
+    pub uri: lsp::Uri,
+    pub documentation: completion::DocumentationOf,
+}
+
+impl CompletionData {
+    /// The data of `item`, when it is one the server made.
+    pub fn of(item: &lsp::CompletionItem) -> Option<CompletionData> {
+        serde_json::from_value(item.data.clone()?).ok()
+    }
+}
+
+/// The documentation of a completion item, in the client's markup.
+pub fn completion_documentation(
+    client: &ClientCapabilities,
+    markdown: String,
+) -> lsp::Documentation {
+    lsp::Documentation::MarkupContent(markup(client.completion_markdown, markdown))
+}
+
 fn completion_item(
     lines: &Lines<'_>,
+    uri: &lsp::Uri,
     client: &ClientCapabilities,
     kinds: &mut Kinds<completion::CompletionKind, lsp::CompletionItemKind>,
     item: completion::CompletionItem,
@@ -330,7 +356,14 @@ fn completion_item(
         detail: item.detail,
         documentation: item
             .documentation
-            .map(|d| lsp::Documentation::MarkupContent(markup(client.completion_markdown, d))),
+            .map(|d| completion_documentation(client, d)),
+        data: item.documentation_of.map(|documentation| {
+            serde_json::to_value(CompletionData {
+                uri: uri.clone(),
+                documentation,
+            })
+            .expect("completion data serializes to JSON")
+        }),
         insert_text_format: Some(format),
         text_edit: Some(lsp::CompletionTextEdit::Edit(lsp::TextEdit {
             range: lines.range(item.replace),

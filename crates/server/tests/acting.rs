@@ -1,5 +1,5 @@
 //! `lsp.md`, "Beyond the flow file", through the real binary: documentation
-//! comments in hover and completion, fix-all applied and checked again, and
+//! comments in hover and completion (through `completionItem/resolve`), fix-all applied and checked again, and
 //! the dependents lens's command run on the server.
 
 mod support;
@@ -77,28 +77,79 @@ fn documentation_comments_in_hover_and_completion() {
     let markdown = hover(&mut server, "Optimise runs");
     assert!(markdown.contains("---\nlevel 1"), "{markdown}");
 
-    let items = server.request(
+    // Completion items leave their documentation to
+    // `completionItem/resolve`, which the client asks for the item shown.
+    let completion = server.request(
         "textDocument/completion",
         json!({"textDocument": {"uri": uri}, "position": position(FLOW, "Optimise, more", 0)}),
     );
-    let documentation = |label: &str| {
-        items["items"]
+    let item = |label: &str| {
+        completion["items"]
             .as_array()
             .unwrap()
             .iter()
             .find(|i| i["label"] == label)
-            .unwrap_or_else(|| panic!("no item {label} in {items}"))["documentation"]
+            .unwrap_or_else(|| panic!("no item {label} in {completion}"))
             .clone()
     };
+    for label in ["Load", "molecules", "Optimise"] {
+        assert_eq!(item(label).get("documentation"), None, "{label}");
+    }
+    let documentation = |server: &mut Server, item: Value| {
+        let resolved = server.request("completionItem/resolve", item.clone());
+        // Only the documentation is added.
+        let mut without = resolved.clone();
+        without.as_object_mut().unwrap().remove("documentation");
+        assert_eq!(without, item);
+        resolved
+            .get("documentation")
+            .cloned()
+            .unwrap_or(Value::Null)
+    };
     assert_eq!(
-        documentation("Load"),
+        documentation(&mut server, item("Load")),
         json!({"kind": "markdown", "value": "Reads the molecules."})
     );
     assert_eq!(
-        documentation("molecules"),
+        documentation(&mut server, item("molecules")),
         json!({"kind": "markdown", "value": "The molecules to optimise."})
     );
-    assert_eq!(documentation("Optimise"), Value::Null);
+    assert_eq!(documentation(&mut server, item("Optimise")), Value::Null);
+
+    // The document changed since the list: found again by name, with the
+    // comment as it is now; a name no longer defined, an item of a closed
+    // document or one the server did not make come back unchanged.
+    let edited = FLOW.replace("// Reads the molecules.", "// Reads them all.");
+    server.notify(
+        "textDocument/didChange",
+        json!({"textDocument": {"uri": uri, "version": 1}, "contentChanges": [{"text": edited}]}),
+    );
+    assert_eq!(
+        documentation(&mut server, item("Load")),
+        json!({"kind": "markdown", "value": "Reads them all."})
+    );
+    let renamed = edited.replace("step Load ", "step Loaded ");
+    server.notify(
+        "textDocument/didChange",
+        json!({"textDocument": {"uri": uri, "version": 2}, "contentChanges": [{"text": renamed}]}),
+    );
+    assert_eq!(documentation(&mut server, item("Load")), Value::Null);
+    let mut elsewhere = item("molecules");
+    elsewhere["data"]["uri"] = json!(uri.replace("main.flow", "never-opened.flow"));
+    assert_eq!(documentation(&mut server, elsewhere), Value::Null);
+    let mut without_data = item("molecules");
+    without_data.as_object_mut().unwrap().remove("data");
+    assert_eq!(documentation(&mut server, without_data), Value::Null);
+    for data in [
+        json!(5),
+        json!({"uri": uri}),
+        json!({"uri": uri, "documentation": {"step": 3}}),
+        json!({"uri": "not a uri", "documentation": {"file": "molecules"}}),
+    ] {
+        let mut made_up = item("molecules");
+        made_up["data"] = data;
+        assert_eq!(documentation(&mut server, made_up), Value::Null);
+    }
     assert_eq!(server.stop().code(), Some(0));
 }
 

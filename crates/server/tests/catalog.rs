@@ -62,6 +62,11 @@ fn diagnostics_completion_signature_help_and_hover() {
         ["ORCA.DFT", "ScienceVis.ThreeDGraph.Mesh", "Sim.Run"]
     );
     assert_eq!(completion["items"][0]["kind"], 9, "a module");
+    // The package's documentation comes with `completionItem/resolve`.
+    assert_eq!(completion["items"][0].get("documentation"), None);
+    let resolved = server.request("completionItem/resolve", completion["items"][0].clone());
+    let markdown = resolved["documentation"]["value"].as_str().unwrap();
+    assert!(markdown.starts_with("**package** `ORCA.DFT`"), "{markdown}");
 
     // Parameters after `(`: those given (`input`, `charge`) left out.
     let completion = server.request("textDocument/completion", at(&uri, 1, 29));
@@ -70,6 +75,9 @@ fn diagnostics_completion_signature_help_and_hover() {
     assert_eq!(labels, ["method", "basis", "tolerance", "verbose", "atoms"]);
     let tolerance = items.iter().find(|i| i["label"] == "tolerance").unwrap();
     assert_eq!(tolerance["detail"], "Double (0..=1)");
+    let resolved = server.request("completionItem/resolve", tolerance.clone());
+    let markdown = resolved["documentation"]["value"].as_str().unwrap();
+    assert!(markdown.contains("tolerance"), "{markdown}");
 
     // Signature help inside the parentheses, on `charge`.
     let help = server.request("textDocument/signatureHelp", at(&uri, 1, 65));

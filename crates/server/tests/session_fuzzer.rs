@@ -211,6 +211,9 @@ struct Session<'a> {
     root: PathBuf,
     /// The latest result id the server gave each URI in a pull.
     result_ids: HashMap<String, String>,
+    /// Some completion items the server gave, for `completionItem/resolve`
+    /// (perhaps after their document changed or closed).
+    completion_items: Vec<Value>,
 }
 
 fn seed_texts() -> Vec<String> {
@@ -430,7 +433,7 @@ impl Session<'_> {
 
     /// A random request at random positions of `text`, the text of `uri`.
     fn request_on(&mut self, uri: String, text: &str) {
-        let kind = self.rng.u8(..27);
+        let kind = self.rng.u8(..28);
         self.request_of_kind(uri, text, kind, None);
     }
 
@@ -572,6 +575,25 @@ impl Session<'_> {
                     json!({"previousResultIds": previous}),
                 )
             }
+            // An item the server gave, one with its data made up, or one
+            // it never made: each comes back (documented or not).
+            27 => {
+                let mut item = match self.completion_items.len() {
+                    0 => json!({"label": "S1"}),
+                    n => self.completion_items[self.rng.usize(..n)].clone(),
+                };
+                if self.rng.u8(..4) == 0 {
+                    let made_up = [
+                        json!({"uri": uri, "documentation": {"step": "S1"}}),
+                        json!({"uri": uri, "documentation": {"param": {"package": "ORCA.DFT", "param": "charge"}}}),
+                        json!({"uri": uri, "documentation": {"package": 3}}),
+                        json!({"uri": "file:///nowhere.flow", "documentation": {"file": "m"}}),
+                        json!([]),
+                    ];
+                    item["data"] = made_up[self.rng.usize(..made_up.len())].clone();
+                }
+                ("completionItem/resolve", item)
+            }
             _ => ("textDocument/hover", at),
         };
         let id = self.server.send_request(method, params.clone());
@@ -588,6 +610,22 @@ impl Session<'_> {
             uri,
             cancelled,
         });
+    }
+
+    /// Keeps a few of the items of a completion list, for
+    /// `completionItem/resolve`.
+    fn remember_completion_items(&mut self, method: &str, result: &Value) {
+        if method != "textDocument/completion" {
+            return;
+        }
+        for item in result["items"].as_array().into_iter().flatten().take(4) {
+            if self.completion_items.len() >= 16 {
+                let at = self.rng.usize(..16);
+                self.completion_items[at] = item.clone();
+            } else {
+                self.completion_items.push(item.clone());
+            }
+        }
     }
 
     /// A result id the server gave for `uri`, a made-up one, or none.
@@ -830,7 +868,7 @@ impl Session<'_> {
                 2 => 3,
                 3 => 6,
                 4 => 22,
-                _ => self.rng.u8(..27),
+                _ => self.rng.u8(..28),
             };
             let at = match self.rng.bool() {
                 true => self.aimed_position(
@@ -998,8 +1036,10 @@ impl Session<'_> {
                 let code = error["code"].as_i64().unwrap_or(0);
                 let expected = match code {
                     // Cancelled, content modified, request failed (a rename
-                    // that cannot be done).
-                    -32800 | -32801 | -32803 => true,
+                    // that cannot be done); a completion item always comes
+                    // back, changed or not.
+                    -32800 => true,
+                    -32801 | -32803 => pending.method != "completionItem/resolve",
                     // A rename where nothing can be renamed, or to a bad
                     // name; an export to a format that does not exist.
                     -32602 => {
@@ -1028,11 +1068,17 @@ impl Session<'_> {
             }
             let result = result.clone();
             self.remember_result_ids(pending.method, &pending.uri, &result);
+            self.remember_completion_items(pending.method, &result);
         }
     }
 
     fn check_result(&self, method: &str, result: &Value, uri: Option<&str>) -> Result<(), String> {
         well_formed(method, result)?;
+        if method == "completionItem/resolve" {
+            // Its range is in the document the item came from, perhaps
+            // another one, or none the server knows.
+            return Ok(());
+        }
         if method == "textDocument/codeAction" {
             fix_all_edits_are_disjoint(result)?;
         }
@@ -1207,6 +1253,7 @@ fn well_formed(method: &str, result: &Value) -> Result<(), String> {
     match method {
         "textDocument/hover" => typed::<lsp::HoverRequest>(result),
         "textDocument/completion" => typed::<lsp::Completion>(result),
+        "completionItem/resolve" => typed::<lsp::ResolveCompletionItem>(result),
         "textDocument/definition" => typed::<lsp::GotoDefinition>(result),
         "textDocument/references" => typed::<lsp::References>(result),
         "textDocument/prepareRename" => typed::<lsp::PrepareRenameRequest>(result),
@@ -1408,6 +1455,7 @@ fn run_session(
         folders: Vec::new(),
         root: dir.to_path_buf(),
         result_ids: HashMap::new(),
+        completion_items: Vec::new(),
     };
     for doc in 0..count {
         s.open(doc, seeds);

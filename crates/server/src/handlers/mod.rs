@@ -164,6 +164,10 @@ impl LanguageServer for Server {
         on_document::<request::Completion>(&self.state, params, requests::completion).await
     }
 
+    async fn completion_resolve(&self, item: CompletionItem) -> jsonrpc::Result<CompletionItem> {
+        Ok(requests::completion_resolve(&self.state, item).await)
+    }
+
     async fn goto_definition(
         &self,
         params: GotoDefinitionParams,

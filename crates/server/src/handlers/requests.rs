@@ -15,7 +15,7 @@ use crate::capabilities::{
     APPLY_FIX_COMMAND, ClientCapabilities, FIX_ALL_KIND, server_capabilities,
 };
 use crate::convert;
-use crate::dispatch::{HandlerError, HandlerResult, on_document};
+use crate::dispatch::{HandlerError, HandlerResult, on_document, run_blocking};
 use crate::line_index::LineIndex;
 use crate::lsp_ext::{
     ExportParams, ExportResult, GraphParams, GraphPicture, GraphPictureParams, GraphResult,
@@ -85,7 +85,43 @@ pub fn completion(
 ) -> HandlerResult<Option<CompletionResponse>> {
     let offset = s.offset(params.text_document_position.position);
     let list = s.analysis.completions(s.file, offset)?;
-    Ok(Some(convert::completion_list(&s.lines(), &s.client, list)))
+    Ok(Some(convert::completion_list(
+        &s.lines(),
+        &s.uri,
+        &s.client,
+        list,
+    )))
+}
+
+/// The documentation the completion list left out ([`convert::CompletionData`]),
+/// found again in the document as it is now. Never an error: an item the
+/// server did not make, of a document no longer open or of a name no longer
+/// defined, or whose document changes meanwhile, comes back as it was.
+pub async fn completion_resolve(state: &SharedState, item: CompletionItem) -> CompletionItem {
+    let Some(data) = convert::CompletionData::of(&item).filter(|_| item.documentation.is_none())
+    else {
+        return item;
+    };
+    let Some(snapshot) = crate::workspace::flow_snapshot(state, &data.uri) else {
+        return item;
+    };
+    let cancel = snapshot.analysis.cancellation_token();
+    let unchanged = item.clone();
+    let resolved = run_blocking("completionItem/resolve", cancel, move || {
+        let mut item = item;
+        if let Ok(Some(markdown)) = snapshot
+            .analysis
+            .completion_documentation(snapshot.file, &data.documentation)
+        {
+            item.documentation = Some(convert::completion_documentation(
+                &snapshot.client,
+                markdown,
+            ));
+        }
+        Ok(item)
+    })
+    .await;
+    resolved.unwrap_or(unchanged)
 }
 
 pub fn definition(

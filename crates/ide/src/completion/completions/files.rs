@@ -3,10 +3,8 @@
 
 use easyflow_db::{item_index, name_resolution};
 
-use crate::doc_comments::require_documentation;
-
 use super::super::context::CompletionContext;
-use super::super::{CompletionItem, CompletionKind, Insert};
+use super::super::{CompletionItem, CompletionKind, DocumentationOf, Insert};
 
 pub(crate) fn complete(ctx: &CompletionContext<'_>) -> Vec<CompletionItem> {
     let index = item_index(ctx.db, ctx.file);
@@ -19,10 +17,10 @@ pub(crate) fn complete(ctx: &CompletionContext<'_>) -> Vec<CompletionItem> {
             resolution.names.files_by_name.get(*name) == Some(&(*i as u32))
                 && !resolution.names.steps_by_name.contains_key(name.as_str())
         })
-        .map(|(i, name)| {
+        .map(|(_, name)| {
             ctx.item(name, CompletionKind::File, Insert::Text(name.clone()))
                 .detail(Some("required file".to_string()))
-                .documentation(require_documentation(ctx.db, ctx.file, i as u32))
+                .documentation_of(DocumentationOf::File(name.clone()))
         })
         .collect()
 }

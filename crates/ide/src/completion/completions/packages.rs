@@ -4,7 +4,7 @@
 use easyflow_diagnostics::{TextRange, TextSize};
 
 use super::super::context::CompletionContext;
-use super::super::{CompletionItem, CompletionKind, Insert};
+use super::super::{CompletionItem, CompletionKind, DocumentationOf, Insert};
 
 /// The compound name written from `start` (`None`: the word at the cursor
 /// is all of it) is replaced whole.
@@ -27,7 +27,7 @@ pub(crate) fn complete(
                 replace,
             )
             .detail(package.description.clone())
-            .documentation(Some(crate::catalog::package_markdown(package)))
+            .documentation_of(DocumentationOf::Package(package.name.clone()))
         })
         .collect()
 }

@@ -8,7 +8,7 @@ use easyflow_syntax::ast::{self, AstNode};
 use easyflow_syntax::{SyntaxKind, SyntaxToken};
 
 use super::super::context::CompletionContext;
-use super::super::{CompletionItem, CompletionKind, Insert};
+use super::super::{CompletionItem, CompletionKind, DocumentationOf, Insert};
 
 pub(crate) fn complete(ctx: &CompletionContext<'_>) -> Vec<CompletionItem> {
     let Some(before) = &ctx.before else {
@@ -53,7 +53,10 @@ pub(crate) fn complete(ctx: &CompletionContext<'_>) -> Vec<CompletionItem> {
             };
             ctx.item(&param.name, CompletionKind::Parameter, insert)
                 .detail(Some(param_detail(param)))
-                .documentation(Some(crate::catalog::param_markdown(param)))
+                .documentation_of(DocumentationOf::Param {
+                    package: package.name.clone(),
+                    param: param.name.clone(),
+                })
                 .sort_text(format!("{i:04}"))
         })
         .collect()

@@ -5,11 +5,9 @@ use std::collections::HashSet;
 
 use easyflow_db::{StepId, item_index, name_resolution};
 
-use crate::doc_comments::step_documentation;
-
 use super::super::context::CompletionContext;
 use super::super::list::{CompletionList, MAX_ITEMS, first_best_matches};
-use super::super::{CompletionItem, CompletionKind, Insert};
+use super::super::{CompletionItem, CompletionKind, DocumentationOf, Insert};
 
 /// In an `after`/`on` list.
 pub(crate) fn after_list(ctx: &CompletionContext<'_>) -> CompletionList {
@@ -63,7 +61,7 @@ fn step_names(ctx: &CompletionContext<'_>, after_list: Option<Option<&str>>) -> 
         .map(|(i, name)| {
             ctx.item(name, CompletionKind::Step, Insert::Text(name.to_string()))
                 .detail(index.steps[i].package.as_deref().map(str::to_string))
-                .documentation(step_documentation(db, file, StepId(i as u32)))
+                .documentation_of(DocumentationOf::Step(name.to_string()))
         })
         .collect::<Vec<CompletionItem>>();
     CompletionList {

@@ -478,18 +478,24 @@ impl LinkState {
         // Each chunk is linked from the name tables alone, independently of
         // the others: many (a cold check links every chunk) on every core.
         let this = &*self;
-        let link = |((id, summaries), kept): (
-            &(ChunkToken, Arc<[Arc<StepSummary>]>),
-            &Option<Arc<ChunkLinks>>,
-        )| {
+        let link = |(id, summaries): &(ChunkToken, Arc<[Arc<StepSummary>]>),
+                    kept: &Option<Arc<ChunkLinks>>| {
             kept.clone()
                 .unwrap_or_else(|| Arc::new(this.link(*id, summaries, ranks)))
         };
         let links: Vec<Arc<ChunkLinks>> = if self.linked >= PARALLEL_MIN_CHUNKS {
             use rayon::prelude::*;
-            chunks.par_iter().zip(&keep).map(link).collect()
+            chunks
+                .par_iter()
+                .zip(&keep)
+                .map(|(chunk, kept)| link(chunk, kept))
+                .collect()
         } else {
-            chunks.iter().zip(&keep).map(link).collect()
+            chunks
+                .iter()
+                .zip(&keep)
+                .map(|(chunk, kept)| link(chunk, kept))
+                .collect()
         };
         self.chunks = chunks
             .into_iter()

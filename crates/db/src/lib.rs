@@ -178,6 +178,10 @@ impl Db for Database {
 /// database and waking threads costs more than it saves.
 const PARALLEL_MIN_STEPS: usize = 2_000;
 
+/// The parts of the chunks each thread of [`Database::analyse_steps_on_every_core`]
+/// takes, on average.
+const PARTS_PER_THREAD: usize = 4;
+
 impl Database {
     /// A token that cancels what this handle computes: its queries then
     /// unwind with [`salsa::Cancelled`] (for callers that do not name salsa).
@@ -207,12 +211,21 @@ impl Database {
                 .insert(file)
         };
         if steps >= PARALLEL_MIN_STEPS && threads > 1 && first_check() {
-            // One database handle per thread; each reads the outline (already
-            // computed) through its own handle, as tracked structs belong to it.
-            let forks: Vec<Database> = (0..threads).map(|_| self.clone()).collect();
-            forks.into_par_iter().enumerate().for_each(|(part, fork)| {
+            // One database handle per task; each reads the outline (already
+            // computed) through its own handle, as tracked structs belong to
+            // it. The tasks: the search for allow comments, which reads only
+            // the tree (else it runs alone after the analyses, on one core),
+            // and the chunks in a few parts per thread, so that the threads
+            // finish together whichever takes that search.
+            let parts = threads * PARTS_PER_THREAD;
+            let forks: Vec<Database> = (0..=parts).map(|_| self.clone()).collect();
+            forks.into_par_iter().enumerate().for_each(|(task, fork)| {
+                let Some(part) = task.checked_sub(1) else {
+                    silence::allow_comments(&fork, file);
+                    return;
+                };
                 let chunks = &file_outline(&fork, file).chunks;
-                let share = chunks.len().div_ceil(threads);
+                let share = chunks.len().div_ceil(parts);
                 for chunk in chunks.iter().skip(part * share).take(share) {
                     chunk_analysis(&fork, chunk.node);
                 }

@@ -25,8 +25,7 @@
 //! only when there is one does the keystroke path build the whole
 //! [`crate::graph::dependency_graph`] for E0301 and E0302.
 
-use std::cell::OnceCell;
-use std::sync::{Arc, Mutex};
+use std::sync::{Arc, Mutex, OnceLock};
 
 use easyflow_diagnostics::suggest::{NameIndex, Probe};
 use rustc_hash::{FxBuildHasher, FxHashMap, FxHashSet};
@@ -138,6 +137,11 @@ impl LinkStates {
     }
 }
 
+/// From this many chunks to link on, [`LinkState::relink`] links them on
+/// every core (a cold check links every chunk; an edit, a few, for which
+/// waking threads costs more than it saves).
+const PARALLEL_MIN_CHUNKS: usize = 32;
+
 /// A chunk as [`LinkState`] knows it.
 struct ChunkEntry {
     id: ChunkToken,
@@ -169,7 +173,7 @@ struct LinkState {
     /// The step and required names, for suggestions: built when a name
     /// first denotes nothing (a valid flow never needs it), then kept in
     /// step with `definitions` and `files`.
-    suggestions: OnceCell<NameIndex<FxBuildHasher>>,
+    suggestions: OnceLock<NameIndex<FxBuildHasher>>,
     /// The names read that denote nothing, each with what decides which
     /// names may be suggested for it.
     unresolved: FxHashMap<SmolStr, Probe>,
@@ -470,20 +474,38 @@ impl LinkState {
         keep: Vec<Option<Arc<ChunkLinks>>>,
         ranks: &FxHashMap<ChunkToken, u32>,
     ) {
-        self.linked = 0;
-        let mut entries = Vec::with_capacity(chunks.len());
-        for ((id, summaries), kept) in chunks.into_iter().zip(keep) {
-            let links = kept.unwrap_or_else(|| {
-                self.linked += 1;
-                Arc::new(self.link(id, &summaries, ranks))
-            });
-            entries.push(ChunkEntry {
+        self.linked = keep.iter().filter(|kept| kept.is_none()).count();
+        // Each chunk is linked from the name tables alone, independently of
+        // the others: many (a cold check links every chunk) on every core.
+        let this = &*self;
+        let link = |(id, summaries): &(ChunkToken, Arc<[Arc<StepSummary>]>),
+                    kept: &Option<Arc<ChunkLinks>>| {
+            kept.clone()
+                .unwrap_or_else(|| Arc::new(this.link(*id, summaries, ranks)))
+        };
+        let links: Vec<Arc<ChunkLinks>> = if self.linked >= PARALLEL_MIN_CHUNKS {
+            use rayon::prelude::*;
+            chunks
+                .par_iter()
+                .zip(&keep)
+                .map(|(chunk, kept)| link(chunk, kept))
+                .collect()
+        } else {
+            chunks
+                .iter()
+                .zip(&keep)
+                .map(|(chunk, kept)| link(chunk, kept))
+                .collect()
+        };
+        self.chunks = chunks
+            .into_iter()
+            .zip(links)
+            .map(|((id, summaries), links)| ChunkEntry {
                 id,
                 summaries,
                 links,
-            });
-        }
-        self.chunks = entries;
+            })
+            .collect();
     }
 
     /// What one chunk's names denote.

@@ -369,16 +369,29 @@ fn editing_the_topology_reruns_only_the_fit_check() {
 }
 
 /// `Database::check` analyses the steps of a large file on several threads
-/// first: the diagnostics are those of a plain check, before and after an
-/// edit that changes a name.
+/// first, beside the search for allow comments: the diagnostics are those
+/// of a plain check, before and after an edit that changes a name.
 #[test]
 fn parallel_check_equals_a_plain_check() {
     let mut text = easyflow_genflow::generate(4_000, 9);
     text.push_str("require unusedFile;\nstep Broken runs P (x = S1.outs[\"a\"], y = Missing);\n");
+    // One allow comment that silences (the unused file), one in vain (W0905).
+    text.push_str("require silencedFile; // easyflow: allow(W0206)\n// easyflow: allow(W0301)\n");
+    text.push_str("step Last runs P (x = S1.outs);\n");
     let mut db = Database::default();
     let file = SourceFile::new(&db, "large.flow".into(), text.as_str().into());
     let diagnostics = db.check(file).to_vec();
-    assert!(!diagnostics.is_empty());
+    let codes: Vec<&str> = diagnostics.iter().map(|d| d.code.as_str()).collect();
+    assert!(
+        codes.contains(&"W0206") && codes.contains(&"W0905"),
+        "{codes:?}"
+    );
+    assert!(
+        !diagnostics
+            .iter()
+            .any(|d| d.message.contains("silencedFile")),
+        "{diagnostics:?}"
+    );
     assert_eq!(diagnostics, fresh_check(&text));
 
     let edited = text

@@ -257,3 +257,23 @@ proptest! {
         }
     }
 }
+
+proptest! {
+    #![proptest_config(ProptestConfig::with_cases(4))]
+
+    /// A flow of enough chunks that a cold check links them on every core
+    /// (`links.rs`, `PARALLEL_MIN_CHUNKS`): the links agree all the same,
+    /// the "did you mean" tables built by whichever thread needs them first.
+    #[test]
+    fn links_made_on_every_core_agree_with_name_resolution(
+        (requires, steps) in (
+            prop::collection::vec(name(), 0..4),
+            prop::collection::vec(step(), 3_000..3_500),
+        ),
+    ) {
+        let db = Database::default();
+        let file = SourceFile::new(&db, "a.flow".into(), text(&requires, &steps).into());
+        prop_assert!(links(&db, file).chunks.len() >= 32, "enough chunks to link in parallel");
+        check(&db, file)?;
+    }
+}

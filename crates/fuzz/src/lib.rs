@@ -117,7 +117,8 @@ fn assert_diagnostics_inside(text: &str, diagnostics: &[Diagnostic]) {
 
 /// Lexes and parses: the tokens and the tree give back the text, the tree's
 /// tokens are the lexer's (none merged, split or moved), diagnostics lie
-/// inside it; and a text without syntax errors, laid out otherwise (a
+/// inside it, parsing in pieces on several threads gives the same; and a
+/// text without syntax errors, laid out otherwise (a
 /// comment or whitespace between two tokens, [`layout::relayout`]), parses
 /// to the same tree, trivia aside, again without errors.
 pub fn parse(data: &[u8]) {
@@ -141,6 +142,14 @@ pub fn parse(data: &[u8]) {
         "the tree's tokens are not the lexer's"
     );
     assert_diagnostics_inside(text, parse.errors());
+    // Parsed in pieces on several threads (as large texts are), the same
+    // tree and errors.
+    for threads in [2, 3] {
+        assert!(
+            easyflow_syntax::parse_on_threads(text, threads) == parse,
+            "parsed on {threads} threads, {text:?} gives another tree"
+        );
+    }
     if parse.errors().is_empty()
         && let Some(moved) = layout::relayout(text, hash(data))
     {

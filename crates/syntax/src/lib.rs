@@ -136,8 +136,9 @@ fn item_hashes(text: &str, children: &[GreenElement], threads: usize) -> Vec<u12
     }
 }
 
-/// Texts from this size on are parsed in two halves at once; for smaller
-/// ones, handing work to another thread costs more than it saves.
+/// Texts from this size on are parsed in pieces at once, one per thread;
+/// for smaller ones, handing work to another thread costs more than it
+/// saves.
 const PARALLEL_MIN_LEN: usize = 256 * 1024;
 
 /// Lexes and parses `text`.
@@ -167,9 +168,9 @@ pub(crate) fn threads_for(text: &str) -> usize {
     }
 }
 
-/// [`parse`] in two halves at the same time when `threads` is more than one
-/// (see [`parse_halves`]): the same tree either way (tested), exposed for
-/// those tests and for benchmarks.
+/// [`parse`] in one piece per thread at the same time when `threads` is
+/// more than one (see [`parse_pieces`]): the same tree either way (tested),
+/// exposed for those tests and for benchmarks.
 #[doc(hidden)]
 pub fn parse_on_threads(text: &str, threads: usize) -> Parse {
     let items = parse_items(text, threads);
@@ -189,11 +190,11 @@ pub(crate) struct ParsedItems {
 /// Lexes and parses `text` (see [`parse_on_threads`]) up to the root's
 /// children.
 pub(crate) fn parse_items(text: &str, threads: usize) -> ParsedItems {
-    let halves = (threads > 1)
-        .then(|| split_point(text))
-        .flatten()
-        .and_then(|middle| parse_halves(text, middle));
-    let (children, mut errors) = halves.unwrap_or_else(|| {
+    let pieces = (threads > 1)
+        .then(|| split_points(text, threads))
+        .filter(|points| !points.is_empty())
+        .and_then(|points| parse_pieces(text, &points));
+    let (children, mut errors) = pieces.unwrap_or_else(|| {
         let (children, lexed_errors, syntax_errors, _) = lex_and_parse(text);
         let mut errors = lexed_errors;
         errors.extend(syntax_errors);
@@ -235,72 +236,111 @@ fn lex_and_parse(text: &str) -> LexedAndParsed {
     (green, lexed.errors, syntax_errors, starts_an_item)
 }
 
-/// Where the text can probably be cut in two halves that lex and parse on
-/// their own as they do in the whole, near the middle: after a `;` that ends
-/// a line, then a blank line, at a line that begins an item (`step ` or `[`).
-fn split_point(text: &str) -> Option<usize> {
-    let middle = text.len() / 2;
-    let from = (0..=middle).rev().find(|&i| text.is_char_boundary(i))?;
-    let rest = &text[from..];
-    [";\n\nstep ", ";\n\n["]
-        .iter()
-        .filter_map(|pattern| rest.find(pattern).map(|at| from + at + 3))
-        .min()
+/// Where the text can probably be cut into `pieces` pieces of about the
+/// same length that lex and parse on their own as they do in the whole:
+/// after a `;` that ends a line, then a blank line, at a line that begins
+/// an item (`step ` or `[`), at or after each `k/pieces` of the text; in
+/// increasing order, without repeats (fewer points when the text has too
+/// few such places).
+fn split_points(text: &str, pieces: usize) -> Vec<usize> {
+    let mut points: Vec<usize> = Vec::with_capacity(pieces - 1);
+    for k in 1..pieces {
+        let target = text.len() / pieces * k;
+        let from = (0..=target)
+            .rev()
+            .find(|&i| text.is_char_boundary(i))
+            .unwrap_or(0)
+            .max(points.last().copied().unwrap_or(0));
+        let rest = &text[from..];
+        let point = [";\n\nstep ", ";\n\n["]
+            .iter()
+            .filter_map(|pattern| rest.find(pattern).map(|at| from + at + 3))
+            .min();
+        match point {
+            Some(point) if points.last() != Some(&point) => points.push(point),
+            Some(_) => {}
+            None => break,
+        }
+    }
+    points
 }
 
-/// Lexes and parses the two halves of `text` cut at `middle` at the same
-/// time, and joins their trees' items under one root, when that is sure to
-/// give what one pass gives: nothing of the first half runs into the second
-/// (its last item ends with its own `;`; no unterminated token; no syntax
-/// error at its end, where it saw the end of the text instead of the next
-/// item), and the second begins with tokens that begin an item whatever
-/// came before. Otherwise `None`. The tree and errors, unsorted.
-fn parse_halves(text: &str, middle: usize) -> Option<(Vec<GreenElement>, Vec<Diagnostic>)> {
-    let (first_text, second_text) = text.split_at(middle);
-    let (
-        (mut first, mut errors, first_syntax_errors, _),
-        (second, second_lexed_errors, second_syntax_errors, second_starts_an_item),
-    ) = rayon::join(|| lex_and_parse(first_text), || lex_and_parse(second_text));
-    // The first half's last item must have ended with its own `;` (its last
-    // token, direct child of an item of the root): an item that had not
-    // (say, attributes waiting for their `step`) would go on into the second.
+/// Lexes and parses the pieces of `text` cut at `points` (increasing) at
+/// the same time, and joins their trees' items under one root, when that
+/// is sure to give what one pass gives: nothing of a piece runs into the
+/// next (its last item ends with its own `;`; no unterminated token; no
+/// syntax error at its end, where it saw the end of the text instead of
+/// the next item), and every piece but the first begins with tokens that
+/// begin an item whatever came before. Otherwise `None`. The tree and
+/// errors, unsorted.
+fn parse_pieces(text: &str, points: &[usize]) -> Option<(Vec<GreenElement>, Vec<Diagnostic>)> {
+    use rayon::prelude::*;
+    let bounds: Vec<(usize, usize)> = std::iter::once(0)
+        .chain(points.iter().copied())
+        .zip(points.iter().copied().chain(std::iter::once(text.len())))
+        .collect();
+    let pieces: Vec<LexedAndParsed> = bounds
+        .par_iter()
+        .map(|&(start, end)| lex_and_parse(&text[start..end]))
+        .collect();
+    let last = pieces.len() - 1;
+    for (k, (children, lexed_errors, syntax_errors, _)) in pieces.iter().enumerate() {
+        let next_starts_an_item = pieces.get(k + 1).is_none_or(|next| next.3);
+        if !next_starts_an_item
+            || (k < last && !ends_on_its_own(children, lexed_errors, syntax_errors))
+        {
+            return None;
+        }
+    }
+    let mut all_children = Vec::new();
+    let mut errors = Vec::new();
+    for ((children, lexed_errors, syntax_errors, _), &(start, _)) in pieces.into_iter().zip(&bounds)
+    {
+        let offset = TextSize::new(start as u32);
+        all_children.extend(children);
+        errors.extend(
+            lexed_errors
+                .into_iter()
+                .chain(syntax_errors)
+                .map(|error| error.moved(|range| range + offset)),
+        );
+    }
+    Some((all_children, errors))
+}
+
+/// Whether nothing of a piece of text, parsed into `children` with these
+/// errors, would run into a text after it: its last item ended with its own
+/// `;` (its last token, direct child of an item of the root; an item that
+/// had not, say attributes waiting for their `step`, would go on into the
+/// next), no token is unterminated, and no syntax error is at its end.
+fn ends_on_its_own(
+    children: &[GreenElement],
+    lexed_errors: &[Diagnostic],
+    syntax_errors: &[Diagnostic],
+) -> bool {
     let is_trivia =
         |kind: rowan::SyntaxKind| SyntaxKind::from_raw(kind.0).is_some_and(SyntaxKind::is_trivia);
-    let trailing_trivia: TextSize = first
+    let trailing_trivia: TextSize = children
         .iter()
         .rev()
         .take_while(|child| is_trivia(child.kind()))
         .map(|child| child.text_len())
         .sum();
-    let first_len: TextSize = first.iter().map(|child| child.text_len()).sum();
-    let last_token_end = first_len - trailing_trivia;
+    let len: TextSize = children.iter().map(|child| child.text_len()).sum();
+    let last_token_end = len - trailing_trivia;
     let ends_with_semicolon = matches!(
-        first.iter().rev().find(|child| !is_trivia(child.kind())),
+        children.iter().rev().find(|child| !is_trivia(child.kind())),
         Some(NodeOrToken::Node(item)) if matches!(
             item.children().last(),
             Some(NodeOrToken::Token(token))
                 if token.kind() == SyntaxKind::SEMICOLON.into()
         )
     );
-    if !second_starts_an_item
-        || !ends_with_semicolon
-        || errors.iter().any(lexer::is_unterminated)
-        || first_syntax_errors
+    ends_with_semicolon
+        && !lexed_errors.iter().any(lexer::is_unterminated)
+        && !syntax_errors
             .iter()
             .any(|error| error.range.end() >= last_token_end)
-    {
-        return None;
-    }
-    errors.extend(first_syntax_errors);
-    let offset = TextSize::of(first_text);
-    errors.extend(
-        second_lexed_errors
-            .into_iter()
-            .chain(second_syntax_errors)
-            .map(|error| error.moved(|range| range + offset)),
-    );
-    first.extend(second);
-    Some((first, errors))
 }
 
 /// The top-level items and the trivia between them, in order: the children
@@ -364,4 +404,32 @@ pub fn json_escape_into(text: &str, out: &mut String) {
         }
     }
     out.push('"');
+}
+
+#[cfg(test)]
+mod tests {
+    use super::*;
+
+    /// A large valid flow is cut into one piece per thread, and the pieces
+    /// are joined (the property tests check that the tree is one pass's; this,
+    /// that the pieces are not given up for one pass).
+    #[test]
+    fn a_valid_flow_is_parsed_in_one_piece_per_thread() {
+        let text = easyflow_genflow::generate(2_000, 5);
+        for threads in [2, 3, 4, 7] {
+            let points = split_points(&text, threads);
+            assert_eq!(points.len(), threads - 1, "{threads} threads");
+            let longest = std::iter::once(0)
+                .chain(points.iter().copied())
+                .zip(points.iter().copied().chain(std::iter::once(text.len())))
+                .map(|(start, end)| end - start)
+                .max()
+                .unwrap();
+            assert!(
+                longest < text.len() / threads * 2,
+                "{threads} threads: {longest}"
+            );
+            assert!(parse_pieces(&text, &points).is_some(), "{threads} threads");
+        }
+    }
 }

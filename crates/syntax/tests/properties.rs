@@ -554,18 +554,19 @@ fn everyday_edits_are_reparsed_incrementally() {
 proptest! {
     #![proptest_config(ProptestConfig { cases: 400, ..ProptestConfig::default() })]
 
-    /// Lexing and parsing the two halves of a text at the same time gives
-    /// what one pass gives, in flows broken at random places (the halves are
-    /// joined only when nothing of the first runs into the second).
+    /// Lexing and parsing pieces of a text at the same time (one per
+    /// thread) gives what one pass gives, in flows broken at random places
+    /// (the pieces are joined only when nothing of one runs into the next).
     #[test]
-    fn parsing_in_halves_equals_one_pass(
+    fn parsing_in_pieces_equals_one_pass(
         breakages in prop::collection::vec((0usize..4000, 0usize..4, prop::sample::select(BREAKAGES)), 0..4),
+        threads in 2usize..=6,
     ) {
         let mut text = easyflow_genflow::generate(20, 3);
         for (at, removed, inserted) in breakages {
             easyflow_genflow::edit(&mut text, at, removed, inserted);
         }
-        prop_assert_eq!(parse_on_threads(&text, 2), parse_on_threads(&text, 1));
+        prop_assert_eq!(parse_on_threads(&text, threads), parse_on_threads(&text, 1));
     }
 }
 

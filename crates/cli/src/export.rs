@@ -145,7 +145,6 @@ pub fn run(
     };
     // The process ends after the export: freeing the flow's tree, analysis
     // and model would only delay the exit (as in `check::run`).
-    std::mem::forget(exportable);
     std::mem::forget(db);
     match written {
         Ok(()) => exit::OK,

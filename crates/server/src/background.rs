@@ -244,6 +244,13 @@ mod tests {
             .new(db)
     }
 
+    /// The flow's diagnostics from a check nothing cancels, on a database
+    /// of its own.
+    fn uncancelled_check() -> Vec<easyflow_ide::Diagnostic> {
+        let db = Database::default();
+        db.check(flow(&db)).to_vec()
+    }
+
     /// A unit cancelled in its middle is run again: its result is that of
     /// a whole run. (Its token is cancelled directly: whether a message
     /// reaches it depends on what the other tests of this binary do with
@@ -253,8 +260,7 @@ mod tests {
         let _serial = one_at_a_time();
         let db = Database::default();
         let file = flow(&db);
-        let fresh = Database::default();
-        let whole = fresh.check(flow(&fresh)).to_vec();
+        let whole = uncancelled_check();
         let mut runs = 0;
         let token = db.cancellation_token();
         let found = super::preemptible(&db.cancellation_token(), || {
@@ -276,8 +282,7 @@ mod tests {
         let _serial = one_at_a_time();
         let db = Database::default();
         let file = flow(&db);
-        let fresh = Database::default();
-        let whole = fresh.check(flow(&fresh)).to_vec();
+        let whole = uncancelled_check();
         db.cancellation_token().cancel();
         let mut runs = 0;
         let found = super::preemptible(&db.cancellation_token(), || {

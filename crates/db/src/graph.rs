@@ -297,33 +297,27 @@ fn edges_into_step<'a>(
 #[salsa::tracked(returns(ref))]
 pub fn forward_levels(db: &dyn Db, file: SourceFile) -> Option<Vec<u32>> {
     let resolution = name_resolution(db, file);
-    let mut levels: Vec<u32> = vec![0; resolution.dependencies.len()];
+    // Each step's level is pushed in turn, so `levels` holds exactly the
+    // steps before the one at hand: an edge from any other step finds no
+    // level there, which is the test that it goes forward.
+    let mut levels: Vec<u32> = Vec::with_capacity(resolution.dependencies.len());
     let chunks = resolution
         .dependencies
         .chunks()
         .zip(resolution.references.chunks());
-    for ((first, dependencies), (_, references)) in chunks {
-        for local in 0..dependencies.len() {
-            let to = first + local;
+    for ((_, dependencies), (_, references)) in chunks {
+        for (dependencies, references) in dependencies.iter().zip(references.iter()) {
             // Plain loops: this runs over every edge of a large flow.
             let mut level = 0;
-            for from in dependencies[local].iter().flatten() {
-                let from = from.index();
-                if from >= to {
-                    return None;
-                }
-                level = level.max(levels[from] + 1);
+            for from in dependencies.iter().flatten() {
+                level = level.max(levels.get(from.index())? + 1);
             }
-            for target in &references[local] {
+            for target in references {
                 if let Target::Step(from) = target {
-                    let from = from.index();
-                    if from >= to {
-                        return None;
-                    }
-                    level = level.max(levels[from] + 1);
+                    level = level.max(levels.get(from.index())? + 1);
                 }
             }
-            levels[to] = level;
+            levels.push(level);
         }
     }
     Some(levels)

@@ -284,6 +284,21 @@ impl Analysis {
         self.with_db(|db| db.check(file))
     }
 
+    /// Computes what the first request about a name reads (what the names
+    /// resolve to, the steps' levels), so that the request is answered from
+    /// memos: cold, at 100k steps, that is some 50 ms, against under 1 ms
+    /// once computed. The server runs it off the request path after an
+    /// opened flow's first diagnostics (rust-analyzer's cache priming, for
+    /// one flow); after an edit these are recomputed incrementally.
+    pub fn prime_requests(&self, file: SourceFile) -> Cancellable<()> {
+        self.with_db(|db| {
+            easyflow_db::name_resolution(db, file);
+            if easyflow_db::graph::forward_levels(db, file).is_none() {
+                easyflow_db::dependency_graph(db, file);
+            }
+        })
+    }
+
     /// A topology file's own diagnostics (E06xx).
     pub fn topology_diagnostics(&self, topology: TopologyFile) -> Cancellable<&[Diagnostic]> {
         self.with_db(|db| {
@@ -574,6 +589,35 @@ mod tests {
     fn analysis_is_send() {
         fn is_send<T: Send>() {}
         is_send::<Analysis>();
+    }
+
+    /// Priming computes everything the first hover, completion and
+    /// definition at a name read beyond the diagnostics: they compute no
+    /// query. The second flow names a later step, so its levels come from
+    /// the dependency graph.
+    #[test]
+    fn after_priming_the_first_requests_at_a_name_compute_no_query() {
+        for text in [
+            "step A runs P (x = 1);\nstep B runs Q after A (y = A.outs[\"o\"]);\n",
+            "step B runs Q (y = A.outs[\"o\"]);\nstep A runs P (x = 1);\n",
+        ] {
+            let (db, log) = Database::with_execution_log();
+            let mut host = AnalysisHost {
+                db,
+                free_flows: Vec::new(),
+            };
+            let file = host.add_flow(Path::new("a.flow"), text);
+            let analysis = host.analysis();
+            analysis.diagnostics(file).unwrap();
+            analysis.prime_requests(file).unwrap();
+            log.take();
+            let at = TextSize::from(text.find("A.outs").unwrap() as u32);
+            assert!(analysis.hover(file, at).unwrap().is_some());
+            assert!(analysis.goto_definition(file, at).unwrap().is_some());
+            assert!(!analysis.completions(file, at).unwrap().items.is_empty());
+            let executed = log.take();
+            assert_eq!(executed, Default::default(), "{text}: {executed:?}");
+        }
     }
 
     #[test]

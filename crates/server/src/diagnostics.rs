@@ -110,10 +110,50 @@ impl Diagnostics {
                 started.elapsed()
             );
             self.client
-                .publish_diagnostics(uri, diagnostics, Some(version))
+                .publish_diagnostics(uri.clone(), diagnostics, Some(version))
                 .await;
+            prime_requests(&self.state, uri);
         }
     }
+}
+
+/// Once an opened flow's first diagnostics are out, computes on a snapshot
+/// what the first request about a name would otherwise compute cold
+/// (`Analysis::prime_requests`): the diagnostics come first, and the first
+/// hover after opening is as quick as the next. Once per opening: after an
+/// edit, the requests recompute only what it changed, and priming on every
+/// keystroke would hold up the next one. A change cancels it, and the next
+/// diagnostics try again.
+fn prime_requests(state: &SharedState, uri: Uri) {
+    let state = state.clone();
+    tokio::spawn(async move {
+        // The snapshot is taken here, right before it goes to the blocking
+        // pool: one held by a task waiting for a turn would hold up the
+        // next change's write, and that write the tasks ahead of this one.
+        let Some((analysis, file)) = unprimed_flow(&state.lock(), &uri) else {
+            return;
+        };
+        let cancel = analysis.cancellation_token();
+        let primed = dispatch::run_blocking("priming requests", cancel, move || {
+            Ok(analysis.prime_requests(file)?)
+        })
+        .await;
+        if primed.is_ok()
+            && let Some(document) = state.lock().documents.get_mut(&uri)
+        {
+            document.requests_primed = true;
+        }
+    });
+}
+
+/// A snapshot to prime the open flow at `uri` on, unless it is primed.
+fn unprimed_flow(state: &State, uri: &Uri) -> Option<(Analysis, SourceFile)> {
+    let document = state.documents.get(uri)?;
+    if document.kind != FileKind::Flow || document.requests_primed {
+        return None;
+    }
+    let file = *state.flows.get(&path_of(uri)?)?;
+    Some((state.host.analysis(), file))
 }
 
 impl Diagnostics {
@@ -153,6 +193,9 @@ pub async fn of_open_document(
         if !matches!(&outcome, Err(error) if *error == dispatch::content_modified()) {
             break;
         }
+    }
+    if outcome.is_ok() {
+        prime_requests(state, uri.clone());
     }
     Some(outcome)
 }

@@ -159,6 +159,9 @@ pub struct Document {
     /// Flat as opened, a rope once edited (shared with the analysis).
     pub text: SourceText,
     pub lines: Arc<LineIndex>,
+    /// Whether its first requests' queries are computed
+    /// (`diagnostics::prime_requests`).
+    pub requests_primed: bool,
 }
 
 pub struct State {

@@ -70,6 +70,7 @@ pub fn did_open(server: &Server, params: DidOpenTextDocumentParams) {
                 version: document.version,
                 text: text.clone(),
                 lines,
+                requests_primed: false,
             },
         );
         match kind {

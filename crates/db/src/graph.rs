@@ -4,6 +4,7 @@
 use std::collections::VecDeque;
 
 use crate::items::{StepId, StepSummary, item_index};
+use crate::levels::forward_levels;
 use crate::resolve::{Target, name_resolution};
 use crate::{Db, SourceFile};
 
@@ -287,47 +288,12 @@ fn edges_into_step<'a>(
     control.chain(data)
 }
 
-/// Every step's level when every edge goes from a step to a later one (the
-/// usual flow, each name defined before its uses): one pass in text order
-/// over what the names resolve to, without building the graph, so that
-/// what reads one step's level after an edit does not cost the graph of
-/// the whole flow. `None` when an edge goes to the same or an earlier step:
-/// then only [`dependency_graph`] tells (cycles, and the steps after them).
-/// Equal, and backdated, after an edit that changes no level.
-#[salsa::tracked(returns(ref))]
-pub fn forward_levels(db: &dyn Db, file: SourceFile) -> Option<Vec<u32>> {
-    let resolution = name_resolution(db, file);
-    // Each step's level is pushed in turn, so `levels` holds exactly the
-    // steps before the one at hand: an edge from any other step finds no
-    // level there, which is the test that it goes forward.
-    let mut levels: Vec<u32> = Vec::with_capacity(resolution.dependencies.len());
-    let chunks = resolution
-        .dependencies
-        .chunks()
-        .zip(resolution.references.chunks());
-    for ((_, dependencies), (_, references)) in chunks {
-        for (dependencies, references) in dependencies.iter().zip(references.iter()) {
-            // Plain loops: this runs over every edge of a large flow.
-            let mut level = 0;
-            for from in dependencies.iter().flatten() {
-                level = level.max(levels.get(from.index())? + 1);
-            }
-            for target in references {
-                if let Target::Step(from) = target {
-                    level = level.max(levels.get(from.index())? + 1);
-                }
-            }
-            levels.push(level);
-        }
-    }
-    Some(levels)
-}
-
 /// Where step `step` stands in the waves: [`DependencyGraph::level`],
 /// from [`forward_levels`] when every edge goes forward.
 pub fn step_level(db: &dyn Db, file: SourceFile, step: StepId) -> Level {
-    match forward_levels(db, file) {
-        Some(levels) => Level::At(levels[step.index()]),
+    let forward = forward_levels(db, file).as_ref();
+    match forward.and_then(|levels| levels.level(step)) {
+        Some(level) => Level::At(level),
         None => dependency_graph(db, file).level(step),
     }
 }

@@ -43,6 +43,7 @@ pub mod diagnostics;
 pub mod fit;
 pub mod graph;
 pub mod items;
+pub mod levels;
 pub mod links;
 pub mod resolve;
 mod rules;
@@ -140,6 +141,12 @@ pub trait Db: salsa::Database {
     fn link_states(&self) -> Option<&links::LinkStates> {
         None
     }
+
+    /// The levels of the last [`levels::forward_levels`] of each file (a
+    /// cache beside the database; without one, every run starts afresh).
+    fn level_states(&self) -> Option<&levels::LevelStates> {
+        None
+    }
 }
 
 /// Layer 1: the file's tree and syntax errors.
@@ -161,6 +168,8 @@ pub struct Database {
     primed: Arc<Mutex<rustc_hash::FxHashSet<SourceFile>>>,
     /// See [`Db::link_states`] (shared by clones).
     link_states: Arc<links::LinkStates>,
+    /// See [`Db::level_states`] (shared by clones).
+    level_states: Arc<levels::LevelStates>,
 }
 
 #[salsa::db]
@@ -170,6 +179,10 @@ impl salsa::Database for Database {}
 impl Db for Database {
     fn link_states(&self) -> Option<&links::LinkStates> {
         Some(&self.link_states)
+    }
+
+    fn level_states(&self) -> Option<&levels::LevelStates> {
+        Some(&self.level_states)
     }
 }
 
@@ -251,6 +264,7 @@ impl Database {
             storage,
             primed: Arc::default(),
             link_states: Arc::default(),
+            level_states: Arc::default(),
         };
         (database, log)
     }
@@ -383,7 +397,7 @@ mod tests {
             .new(&db);
         file_diagnostics(&db, file);
         name_resolution(&db, file);
-        graph::forward_levels(&db, file);
+        levels::forward_levels(&db, file);
         graph_view(&db, file);
         expanded_workflow(&db, file);
         let executed = log.take();
@@ -401,7 +415,7 @@ mod tests {
             query!(chunk_resolution),
             query!(name_resolution),
             query!(dependency_graph),
-            query!(graph::forward_levels),
+            query!(levels::forward_levels),
             query!(semantic_diagnostics),
             query!(graph_diagnostics),
             query!(fit_diagnostics),

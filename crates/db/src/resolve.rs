@@ -260,6 +260,12 @@ impl<T> Chunked<T> {
             .iter()
             .map(|(first, chunk)| (*first as usize, &**chunk))
     }
+
+    /// As [`Chunked::chunks`], each chunk's values shared: the same
+    /// allocation as long as its resolution is unchanged.
+    pub(crate) fn shared_chunks(&self) -> impl Iterator<Item = (u32, &Arc<PerStep<T>>)> + '_ {
+        self.chunks.iter().map(|(first, chunk)| (*first, chunk))
+    }
 }
 
 impl<T> std::ops::Index<usize> for Chunked<T> {

@@ -42,10 +42,13 @@ fn step_text(i: usize, repeated: bool, reads: &[(usize, u8)]) -> String {
     text
 }
 
-/// A flow of up to 40 steps; each reads up to three steps, earlier ones
+/// A flow of `sizes` steps; each reads up to three steps, earlier ones
 /// unless `backward` (then any, itself included).
-fn flow() -> impl Strategy<Value = Vec<(bool, Vec<(usize, u8)>)>> {
-    (1usize..40, any::<bool>()).prop_flat_map(|(count, backward)| {
+fn flow(
+    sizes: std::ops::Range<usize>,
+    backward: impl Strategy<Value = bool>,
+) -> impl Strategy<Value = Vec<(bool, Vec<(usize, u8)>)>> {
+    (sizes, backward).prop_flat_map(|(count, backward)| {
         let step = (
             prop::bool::weighted(0.05),
             prop::collection::vec((0usize..1000, 0u8..5), 0..4),
@@ -101,34 +104,64 @@ fn agree(db: &Database, file: SourceFile) -> Result<(), TestCaseError> {
     Ok(())
 }
 
+/// A read added (forward or back), one removed, or a step gone: `how`
+/// picks which (0..7).
+fn edit(steps: &mut Vec<(bool, Vec<(usize, u8)>)>, at: usize, from: usize, how: u8) {
+    let at = at % steps.len();
+    match how {
+        0 => {
+            if steps.len() > 1 {
+                steps.remove(at);
+            }
+        }
+        1 => {
+            steps[at].1.pop();
+        }
+        _ => {
+            let from = from % steps.len();
+            steps[at].1.push((from, how - 2));
+        }
+    }
+}
+
 proptest! {
     #![proptest_config(ProptestConfig::with_cases(96))]
 
     #[test]
     fn one_step_facts_are_the_graphs(
-        mut steps in flow(),
+        mut steps in flow(1..40, any::<bool>()),
         edits in prop::collection::vec((0usize..1000, 0usize..1000, 0u8..7), 0..8),
     ) {
         let mut db = Database::default();
         let file = SourceFile::new(&db, "a.flow".into(), text(&steps).into());
         agree(&db, file)?;
         for (at, from, how) in edits {
-            // A read added (forward or back), one removed, or a step gone.
+            edit(&mut steps, at, from, how);
+            file.set_text(&mut db).to(text(&steps).into());
+            agree(&db, file)?;
+        }
+    }
+}
+
+proptest! {
+    #![proptest_config(ProptestConfig::with_cases(24))]
+
+    /// Flows of several chunks, edited mostly in ways that keep every edge
+    /// forward: the levels each run takes over from the last, chunk by
+    /// chunk (`levels.rs`), are still the graph's.
+    #[test]
+    fn levels_kept_per_chunk_are_the_graphs_after_edits(
+        mut steps in flow(100..300, prop::bool::weighted(0.1)),
+        edits in prop::collection::vec((0usize..1000, 0usize..1000, 0u8..7), 1..12),
+    ) {
+        let mut db = Database::default();
+        let file = SourceFile::new(&db, "a.flow".into(), text(&steps).into());
+        agree(&db, file)?;
+        for (at, from, how) in edits {
+            // A read from a later step only now and then.
             let at = at % steps.len();
-            match how {
-                0 => {
-                    if steps.len() > 1 {
-                        steps.remove(at);
-                    }
-                }
-                1 => {
-                    steps[at].1.pop();
-                }
-                _ => {
-                    let from = from % steps.len();
-                    steps[at].1.push((from, how - 2));
-                }
-            }
+            let from = if how >= 2 && from % 8 != 0 { from % (at + 1) } else { from };
+            edit(&mut steps, at, from, how);
             file.set_text(&mut db).to(text(&steps).into());
             agree(&db, file)?;
         }

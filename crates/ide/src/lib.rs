@@ -293,7 +293,7 @@ impl Analysis {
     pub fn prime_requests(&self, file: SourceFile) -> Cancellable<()> {
         self.with_db(|db| {
             easyflow_db::name_resolution(db, file);
-            if easyflow_db::graph::forward_levels(db, file).is_none() {
+            if easyflow_db::levels::forward_levels(db, file).is_none() {
                 easyflow_db::dependency_graph(db, file);
             }
         })

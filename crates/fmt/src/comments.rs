@@ -12,7 +12,7 @@
 //! Blank lines are remembered only as "one or more blank lines before this
 //! comment or token": the formatter keeps at most one, between items.
 
-use easyflow_syntax::{SyntaxKind, TextRange, lex};
+use easyflow_syntax::{Lexed, SyntaxKind, TextRange};
 
 /// One comment and where it stands.
 #[derive(Debug, Clone, Copy)]
@@ -80,11 +80,10 @@ fn line_breaks(newlines: &str) -> usize {
         .count()
 }
 
-pub(crate) fn attach(text: &str) -> Tokens {
-    let lexed = lex(text);
+/// The tokens and comments of `text`, lexed as `lexed`.
+pub(crate) fn attach(text: &str, lexed: &Lexed) -> Tokens {
     let mut tokens: Vec<Token> = Vec::with_capacity(lexed.len() / 2 + 1);
     let mut comments: Vec<Comment> = Vec::new();
-    let mut line_ending: Option<&'static str> = None;
     // Line breaks since the last token or comment (`None` at the start of the file).
     let mut breaks: Option<usize> = None;
     for index in 0..lexed.len() {
@@ -93,11 +92,6 @@ pub(crate) fn attach(text: &str) -> Tokens {
         match kind {
             SyntaxKind::WHITESPACE => {}
             SyntaxKind::NEWLINE => {
-                line_ending.get_or_insert(if text[range].starts_with("\r\n") {
-                    "\r\n"
-                } else {
-                    "\n"
-                });
                 *breaks.get_or_insert(0) += line_breaks(&text[range]);
             }
             SyntaxKind::LINE_COMMENT | SyntaxKind::BLOCK_COMMENT => {
@@ -142,7 +136,17 @@ pub(crate) fn attach(text: &str) -> Tokens {
     Tokens {
         tokens,
         comments,
-        line_ending: line_ending.unwrap_or("\n"),
+        line_ending: line_ending(text, lexed),
+    }
+}
+
+/// The first line break outside tokens of `text`, lexed as `lexed`: `\r\n`,
+/// or `\n` (also when there is none).
+pub(crate) fn line_ending(text: &str, lexed: &Lexed) -> &'static str {
+    let first = (0..lexed.len()).find(|&index| lexed.kind(index) == SyntaxKind::NEWLINE);
+    match first {
+        Some(index) if lexed.text(text, index).starts_with("\r\n") => "\r\n",
+        _ => "\n",
     }
 }
 
@@ -186,7 +190,7 @@ mod tests {
     use super::*;
 
     fn show(text: &str) -> String {
-        let tokens = attach(text);
+        let tokens = attach(text, &easyflow_syntax::lex(text));
         let mut out = String::new();
         let comment = |c: &Comment| {
             format!(

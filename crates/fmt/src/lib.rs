@@ -21,7 +21,7 @@ mod comments;
 mod doc;
 mod walk;
 
-use easyflow_syntax::{Lexed, Parse, SyntaxKind, parse};
+use easyflow_syntax::{Lexed, LexedParse, Parse, SyntaxKind};
 
 pub use easyflow_diagnostics::Diagnostic;
 
@@ -71,22 +71,38 @@ impl std::fmt::Display for FormatError {
 
 impl std::error::Error for FormatError {}
 
+/// Texts from this size on are formatted in pieces on every core
+/// ([`format_in_pieces`]); for smaller ones, handing work to another
+/// thread costs more than it saves.
+const PIECES_MIN_LEN: usize = 256 * 1024;
+
+/// About the size of one piece: several pieces per thread, so that the
+/// threads finish about together and each holds the tree of one piece at
+/// a time, not the whole text's (many times the text's size).
+const PIECE_LEN: usize = 512 * 1024;
+
 /// Formats `text`, or says why not. The output is checked (see the crate's
 /// documentation) before it is returned.
 pub fn format(text: &str, options: &Options) -> Result<String, FormatError> {
-    let parse = parse(text);
-    let formatted = format_unchecked(text, &parse, options)?;
-    // The input's tree is freed before the output's is built for the
-    // check: a large flow's trees are many times its size.
+    if text.len() >= PIECES_MIN_LEN {
+        let pieces = (text.len() / PIECE_LEN).max(rayon::current_num_threads());
+        if let Some(formatted) = format_in_pieces(text, options, pieces) {
+            return Ok(formatted);
+        }
+    }
+    let LexedParse { lexed, parse } = easyflow_syntax::parse_keeping_tokens(text);
+    let formatted = format_tokens(text, &lexed, &parse, options, None)?;
+    // The tree is freed before the output is lexed and parsed for the check.
     drop(parse);
-    check_output(text, &formatted)?;
+    check_output(text, &lexed, &formatted)?;
     Ok(formatted)
 }
 
 /// [`format`] for a text already parsed (`parse` must be the parse of `text`).
 pub fn format_parsed(text: &str, parse: &Parse, options: &Options) -> Result<String, FormatError> {
-    let formatted = format_unchecked(text, parse, options)?;
-    check_output(text, &formatted)?;
+    let lexed = easyflow_syntax::lex(text);
+    let formatted = format_tokens(text, &lexed, parse, options, None)?;
+    check_output(text, &lexed, &formatted)?;
     Ok(formatted)
 }
 
@@ -98,14 +114,90 @@ pub fn format_unchecked(
     parse: &Parse,
     options: &Options,
 ) -> Result<String, FormatError> {
+    format_tokens(text, &easyflow_syntax::lex(text), parse, options, None)
+}
+
+/// [`format`] one piece of `text` after another, on every core, when the
+/// text can be cut into `pieces` pieces that stand alone (cut as the
+/// parser cuts a large text; each piece without syntax errors, and
+/// ending and beginning items: `easyflow_syntax::ends_an_item`), and each
+/// piece's output passes the check and stands alone too. Each piece's tree
+/// lives only while it is formatted. `None` when the text cannot be cut so
+/// (a text with syntax errors among them), or when any piece fails:
+/// [`format`] then formats the whole text at once, and says why not.
+///
+/// A piece begins with an item and the one before it ends with a `;`, then
+/// exactly one empty line (`easyflow_syntax::pieces`), where the formatter
+/// writes one empty line: the whole text's output is the pieces' outputs,
+/// each but the last ending with a line break, joined by one more line
+/// break, in the line ending of the whole text.
+#[doc(hidden)]
+pub fn format_in_pieces(text: &str, options: &Options, pieces: usize) -> Option<String> {
+    use rayon::prelude::*;
+    let bounds = easyflow_syntax::pieces(text, pieces);
+    if bounds.len() < 2 {
+        return None;
+    }
+    // That of the first piece's lexing, checked below; a line break inside
+    // a comment or string at the top of a file may make this guess wrong.
+    let line_ending = match text.find(['\n', '\r']) {
+        Some(at) if text[at..].starts_with("\r\n") => "\r\n",
+        _ => "\n",
+    };
+    let last = bounds.len() - 1;
+    let stands_alone = |lexed: &Lexed, k: usize| {
+        (k == 0 || easyflow_syntax::starts_an_item(lexed))
+            && (k == last || easyflow_syntax::ends_an_item(lexed))
+    };
+    let outputs: Option<Vec<String>> = bounds
+        .par_iter()
+        .enumerate()
+        .map(|(k, bounds)| {
+            let piece = &text[bounds.clone()];
+            let LexedParse { lexed, parse } = easyflow_syntax::parse_keeping_tokens(piece);
+            if !parse.errors().is_empty()
+                || !stands_alone(&lexed, k)
+                || (k == 0 && comments::line_ending(piece, &lexed) != line_ending)
+            {
+                return None;
+            }
+            let formatted =
+                format_tokens(piece, &lexed, &parse, options, Some(line_ending)).ok()?;
+            drop(parse);
+            let output_lexed = check_output(piece, &lexed, &formatted).ok()?;
+            stands_alone(&output_lexed, k).then_some(formatted)
+        })
+        .collect();
+    let outputs = outputs?;
+    let len = outputs.iter().map(String::len).sum::<usize>() + last * line_ending.len();
+    let mut formatted = String::with_capacity(len);
+    for (k, output) in outputs.iter().enumerate() {
+        if k > 0 {
+            formatted.push_str(line_ending);
+        }
+        formatted.push_str(output);
+    }
+    Some(formatted)
+}
+
+/// Formats `text`, lexed as `lexed` and parsed as `parse`, without the
+/// check; with the line ending `line_ending` (that of a whole text of which
+/// `text` is a piece), else that of `text`.
+fn format_tokens(
+    text: &str,
+    lexed: &Lexed,
+    parse: &Parse,
+    options: &Options,
+    line_ending: Option<&'static str>,
+) -> Result<String, FormatError> {
     if !parse.errors().is_empty() {
         return Err(FormatError::Syntax(parse.errors().to_vec()));
     }
-    let tokens = comments::attach(text);
+    let tokens = comments::attach(text, lexed);
     let printer = doc::Printer::new(
         options.width.max(1),
         options.indent,
-        tokens.line_ending,
+        line_ending.unwrap_or(tokens.line_ending),
         text.len() + text.len() / 8,
     );
     let mut walker = walk::Walker::new(text, tokens, printer);
@@ -121,7 +213,7 @@ pub fn format_unchecked(
 /// the text would not do: formatting can move a multi-line comment to the
 /// first line, and the next formatting would then pick another ending.)
 pub fn line_ending(text: &str) -> &'static str {
-    comments::attach(text).line_ending
+    comments::line_ending(text, &easyflow_syntax::lex(text))
 }
 
 /// The tokens and comments of a text that the formatter must keep, in order:
@@ -173,7 +265,7 @@ fn kept_tokens_of<'t>(text: &'t str, lexed: &Lexed) -> Vec<&'t str> {
 /// its line (`false`: after code on its line). The formatter keeps this.
 #[doc(hidden)]
 pub fn comment_positions(text: &str) -> Vec<bool> {
-    let tokens = comments::attach(text);
+    let tokens = comments::attach(text, &easyflow_syntax::lex(text));
     tokens
         .all_comments()
         .iter()
@@ -182,29 +274,20 @@ pub fn comment_positions(text: &str) -> Vec<bool> {
 }
 
 /// The check [`format`] makes of its output: its parse has no error (no
-/// tree is built for it) and it keeps the input's tokens. The input's
-/// tokens are listed on another core while the output is lexed and parsed.
-fn check_output(input: &str, output: &str) -> Result<(), FormatError> {
-    let (input_kept, (first_error, output_kept)) = rayon::join(
-        || kept_tokens(input),
-        || {
-            let lexed = easyflow_syntax::lex(output);
-            let first_error = easyflow_syntax::syntax_errors(output, &lexed)
-                .into_iter()
-                .next();
-            (first_error, kept_tokens_of(output, &lexed))
-        },
-    );
-    if let Some(error) = first_error {
+/// tree is built for it) and it keeps the tokens of the input, lexed as
+/// `input_lexed`. The output's tokens, for a caller that checks more.
+fn check_output(input: &str, input_lexed: &Lexed, output: &str) -> Result<Lexed, FormatError> {
+    let lexed = easyflow_syntax::lex(output);
+    if let Some(error) = easyflow_syntax::syntax_errors(output, &lexed).first() {
         return Err(FormatError::Internal(format!(
             "the output has a syntax error: {} {}",
             error.code, error.message
         )));
     }
-    if input_kept != output_kept {
+    if kept_tokens_of(input, input_lexed) != kept_tokens_of(output, &lexed) {
         return Err(FormatError::Internal(
             "the output's tokens or comments differ from the input's".into(),
         ));
     }
-    Ok(())
+    Ok(lexed)
 }

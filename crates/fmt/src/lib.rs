@@ -79,7 +79,7 @@ const PIECES_MIN_LEN: usize = 256 * 1024;
 /// About the size of one piece: several pieces per thread, so that the
 /// threads finish about together and each holds the tree of one piece at
 /// a time, not the whole text's (many times the text's size).
-const PIECE_LEN: usize = 512 * 1024;
+const PIECE_LEN: usize = 64 * 1024;
 
 /// Formats `text`, or says why not. The output is checked (see the crate's
 /// documentation) before it is returned.

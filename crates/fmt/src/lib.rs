@@ -222,43 +222,50 @@ pub fn line_ending(text: &str) -> &'static str {
 /// normalised trailing comma). A `,` that follows comments is listed before
 /// them: the formatter writes `x = 1, // c` for `x = 1 // c` then `, y`.
 pub fn kept_tokens(text: &str) -> Vec<&str> {
-    kept_tokens_of(text, &easyflow_syntax::lex(text))
+    let mut kept = Vec::new();
+    for_each_kept(text, &easyflow_syntax::lex(text), |token| kept.push(token));
+    kept
 }
 
-/// [`kept_tokens`] of a text already lexed.
-fn kept_tokens_of<'t>(text: &'t str, lexed: &Lexed) -> Vec<&'t str> {
-    let mut kept: Vec<&str> = Vec::with_capacity(lexed.len() / 2);
-    // Where the last `,` stands in `kept`, while only comments follow it.
-    let mut last_comma: Option<usize> = None;
-    // Where the current run of comments begins in `kept`.
-    let mut comments_from: Option<usize> = None;
+/// Calls `keep` with each of the [`kept_tokens`] of `text`, lexed as
+/// `lexed`, in order: the check compares the output's with the input's
+/// without listing them.
+fn for_each_kept<'t>(text: &'t str, lexed: &Lexed, mut keep: impl FnMut(&'t str)) {
+    // The last `,` while only comments follow it (a `)` next drops it),
+    // and the comments that stood before it (it is listed before them).
+    let mut comma: Option<&str> = None;
+    let mut after_comma: Vec<&str> = Vec::new();
+    // The comments since the last token or `,`: a `,` next goes before them.
+    let mut comments: Vec<&str> = Vec::new();
     for index in 0..lexed.len() {
         let kind = lexed.kind(index);
-        let token = lexed.text(text, index);
         match kind {
             SyntaxKind::WHITESPACE | SyntaxKind::NEWLINE | SyntaxKind::SEMICOLON => {}
             SyntaxKind::LINE_COMMENT | SyntaxKind::BLOCK_COMMENT => {
-                comments_from.get_or_insert(kept.len());
-                kept.push(token);
+                comments.push(lexed.text(text, index));
             }
             SyntaxKind::COMMA => {
-                let at = comments_from.take().unwrap_or(kept.len());
-                kept.insert(at, token);
-                last_comma = Some(at);
+                if let Some(previous) = comma.replace(lexed.text(text, index)) {
+                    keep(previous);
+                }
+                after_comma.drain(..).for_each(&mut keep);
+                std::mem::swap(&mut after_comma, &mut comments);
             }
             _ => {
-                if kind == SyntaxKind::R_PAREN
-                    && let Some(at) = last_comma
+                if let Some(previous) = comma.take()
+                    && kind != SyntaxKind::R_PAREN
                 {
-                    kept.remove(at);
+                    keep(previous);
                 }
-                last_comma = None;
-                comments_from = None;
-                kept.push(token);
+                after_comma.drain(..).for_each(&mut keep);
+                comments.drain(..).for_each(&mut keep);
+                keep(lexed.text(text, index));
             }
         }
     }
-    kept
+    comma.into_iter().for_each(&mut keep);
+    after_comma.into_iter().for_each(&mut keep);
+    comments.into_iter().for_each(keep);
 }
 
 /// For each comment of `text`, in order, whether it stands at the start of
@@ -284,10 +291,16 @@ fn check_output(input: &str, input_lexed: &Lexed, output: &str) -> Result<Lexed,
             error.code, error.message
         )));
     }
-    if kept_tokens_of(input, input_lexed) != kept_tokens_of(output, &lexed) {
+    let mut input_kept = Vec::new();
+    for_each_kept(input, input_lexed, |token| input_kept.push(token));
+    let mut expected = input_kept.into_iter();
+    let mut same = true;
+    for_each_kept(output, &lexed, |token| same &= expected.next() == Some(token));
+    if !same || expected.next().is_some() {
         return Err(FormatError::Internal(
             "the output's tokens or comments differ from the input's".into(),
         ));
     }
     Ok(lexed)
 }
+

@@ -37,6 +37,9 @@ pub(crate) struct Token {
     trailing_to: u32,
     /// An empty line comes right before it (after its leading comments).
     pub(crate) blank_before: bool,
+    /// It is a `,` or a `;`, which the comment ending the line before may
+    /// move after (see [`move_line_ends_to_separators`]).
+    pub(crate) is_separator: bool,
 }
 
 /// The tokens of a text, and its comments in order (one table for all:
@@ -125,6 +128,7 @@ pub(crate) fn attach(text: &str, lexed: &Lexed) -> Tokens {
                     trailing_from: end,
                     trailing_to: end,
                     blank_before: breaks.unwrap_or(0) >= 2,
+                    is_separator: matches!(kind, SyntaxKind::COMMA | SyntaxKind::SEMICOLON),
                 });
                 breaks = Some(0);
             }
@@ -132,7 +136,7 @@ pub(crate) fn attach(text: &str, lexed: &Lexed) -> Tokens {
     }
     // The end of the file ends the line of the last comment.
     close_previous(&tokens, &mut comments, Some(1));
-    move_line_ends_to_separators(text, &mut tokens, &comments);
+    move_line_ends_to_separators(&mut tokens, &comments);
     Tokens {
         tokens,
         comments,
@@ -156,14 +160,14 @@ pub(crate) fn line_ending(text: &str, lexed: &Lexed) -> &'static str {
 /// attached then as it will be once formatted, so that it breaks the same
 /// groups on the first formatting as on the next. Not when the `,` or `;`
 /// has comments of its own: it then stays after the comment, on its line.
-fn move_line_ends_to_separators(text: &str, tokens: &mut [Token], comments: &[Comment]) {
+fn move_line_ends_to_separators(tokens: &mut [Token], comments: &[Comment]) {
     for i in 1..tokens.len() {
         let (before, rest) = tokens.split_at_mut(i);
         let (previous, token) = (&mut before[i - 1], &mut rest[0]);
         let has_own_comments = token.leading_from != token.trailing_to;
         let ends_line = previous.trailing_to > previous.trailing_from
             && comments[previous.trailing_to as usize - 1].newline_after;
-        if ends_line && !has_own_comments && matches!(&text[token.range], "," | ";") {
+        if ends_line && !has_own_comments && token.is_separator {
             previous.trailing_to -= 1;
             token.leading_from = previous.trailing_to;
             token.trailing_from = previous.trailing_to;

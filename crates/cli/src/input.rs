@@ -47,7 +47,13 @@ fn stdin_file_len() -> u64 {
         .try_clone_to_owned()
         .map(std::fs::File::from)
         .and_then(|file| file.metadata())
-        .map_or(0, |metadata| if metadata.is_file() { metadata.len() } else { 0 })
+        .map_or(0, |metadata| {
+            if metadata.is_file() {
+                metadata.len()
+            } else {
+                0
+            }
+        })
 }
 
 #[cfg(not(unix))]

@@ -21,9 +21,6 @@ if [ "${1:-}" = "--antlr" ]; then
     shift
 fi
 [ $# -gt 0 ] || set -- 10000 100000
-genflow=${GENFLOW:-$root/../shared/tools/genflow.py}
-work=$(mktemp -d)
-trap 'rm -rf "$work"' EXIT
 
 (cd "$root" && cargo build --release --quiet -p easyflow-cli --bin easyflow --example cold_phases)
 easyflow=$target/release/easyflow

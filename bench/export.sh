@@ -17,10 +17,6 @@ set -eu
 root=$(cd "$(dirname "$0")/.." && pwd)
 target=${CARGO_TARGET_DIR:-$root/target}
 [ $# -gt 0 ] || set -- 10000 100000
-genflow=${GENFLOW:-$root/../shared/tools/genflow.py}
-[ -f "$genflow" ] || [ -n "${GENFLOW:-}" ] || genflow=$root/../../shared/tools/genflow.py
-work=$(mktemp -d)
-trap 'rm -rf "$work"' EXIT
 
 (cd "$root" && cargo build --release --quiet -p easyflow-cli --bin easyflow --example cold_phases)
 easyflow=$target/release/easyflow

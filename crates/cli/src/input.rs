@@ -16,7 +16,7 @@ pub fn read_source(path: &Path, kind: FileKind) -> Result<String, String> {
         return disk::read(path, kind).map_err(|e| e.to_string());
     }
     let limit = kind.limit();
-    let mut bytes = Vec::new();
+    let mut bytes = Vec::with_capacity(stdin_file_len().min(limit) as usize + 1);
     std::io::stdin()
         .take(limit + 1)
         .read_to_end(&mut bytes)
@@ -34,6 +34,31 @@ pub fn read_source(path: &Path, kind: FileKind) -> Result<String, String> {
             e.utf8_error().valid_up_to()
         )
     })
+}
+
+/// The length of the file standard input reads, when it is one (`< FILE`),
+/// else 0: reading a large file into a buffer of its size at once spares
+/// copying it at every doubling of a growing one.
+#[cfg(unix)]
+fn stdin_file_len() -> u64 {
+    use std::os::fd::AsFd;
+    std::io::stdin()
+        .as_fd()
+        .try_clone_to_owned()
+        .map(std::fs::File::from)
+        .and_then(|file| file.metadata())
+        .map_or(0, |metadata| {
+            if metadata.is_file() {
+                metadata.len()
+            } else {
+                0
+            }
+        })
+}
+
+#[cfg(not(unix))]
+fn stdin_file_len() -> u64 {
+    0
 }
 
 /// How messages and reports name the file at `path`: `<stdin>` for `-`.

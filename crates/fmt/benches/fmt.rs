@@ -5,7 +5,7 @@
 //! - `format_only`: comments, walk and printer on an already parsed tree;
 //! - `parse_and_format`: [`easyflow_fmt::format`], everything `easyflow fmt`
 //!   does for a file: parse, format, and the check of the output (which
-//!   parses it again).
+//!   parses it again), in pieces on every core for a large text.
 //!
 //! Goal: ≥ 50 MB/s.
 

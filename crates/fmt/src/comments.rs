@@ -12,7 +12,7 @@
 //! Blank lines are remembered only as "one or more blank lines before this
 //! comment or token": the formatter keeps at most one, between items.
 
-use easyflow_syntax::{SyntaxKind, TextRange, lex};
+use easyflow_syntax::{Lexed, SyntaxKind, TextRange};
 
 /// One comment and where it stands.
 #[derive(Debug, Clone, Copy)]
@@ -37,6 +37,9 @@ pub(crate) struct Token {
     trailing_to: u32,
     /// An empty line comes right before it (after its leading comments).
     pub(crate) blank_before: bool,
+    /// It is a `,` or a `;`, which the comment ending the line before may
+    /// move after (see [`move_line_ends_to_separators`]).
+    pub(crate) is_separator: bool,
 }
 
 /// The tokens of a text, and its comments in order (one table for all:
@@ -80,11 +83,10 @@ fn line_breaks(newlines: &str) -> usize {
         .count()
 }
 
-pub(crate) fn attach(text: &str) -> Tokens {
-    let lexed = lex(text);
+/// The tokens and comments of `text`, lexed as `lexed`.
+pub(crate) fn attach(text: &str, lexed: &Lexed) -> Tokens {
     let mut tokens: Vec<Token> = Vec::with_capacity(lexed.len() / 2 + 1);
     let mut comments: Vec<Comment> = Vec::new();
-    let mut line_ending: Option<&'static str> = None;
     // Line breaks since the last token or comment (`None` at the start of the file).
     let mut breaks: Option<usize> = None;
     for index in 0..lexed.len() {
@@ -93,11 +95,6 @@ pub(crate) fn attach(text: &str) -> Tokens {
         match kind {
             SyntaxKind::WHITESPACE => {}
             SyntaxKind::NEWLINE => {
-                line_ending.get_or_insert(if text[range].starts_with("\r\n") {
-                    "\r\n"
-                } else {
-                    "\n"
-                });
                 *breaks.get_or_insert(0) += line_breaks(&text[range]);
             }
             SyntaxKind::LINE_COMMENT | SyntaxKind::BLOCK_COMMENT => {
@@ -131,6 +128,7 @@ pub(crate) fn attach(text: &str) -> Tokens {
                     trailing_from: end,
                     trailing_to: end,
                     blank_before: breaks.unwrap_or(0) >= 2,
+                    is_separator: matches!(kind, SyntaxKind::COMMA | SyntaxKind::SEMICOLON),
                 });
                 breaks = Some(0);
             }
@@ -138,11 +136,21 @@ pub(crate) fn attach(text: &str) -> Tokens {
     }
     // The end of the file ends the line of the last comment.
     close_previous(&tokens, &mut comments, Some(1));
-    move_line_ends_to_separators(text, &mut tokens, &comments);
+    move_line_ends_to_separators(&mut tokens, &comments);
     Tokens {
         tokens,
         comments,
-        line_ending: line_ending.unwrap_or("\n"),
+        line_ending: line_ending(text, lexed),
+    }
+}
+
+/// The first line break outside tokens of `text`, lexed as `lexed`: `\r\n`,
+/// or `\n` (also when there is none).
+pub(crate) fn line_ending(text: &str, lexed: &Lexed) -> &'static str {
+    let first = (0..lexed.len()).find(|&index| lexed.kind(index) == SyntaxKind::NEWLINE);
+    match first {
+        Some(index) if lexed.text(text, index).starts_with("\r\n") => "\r\n",
+        _ => "\n",
     }
 }
 
@@ -152,14 +160,14 @@ pub(crate) fn attach(text: &str) -> Tokens {
 /// attached then as it will be once formatted, so that it breaks the same
 /// groups on the first formatting as on the next. Not when the `,` or `;`
 /// has comments of its own: it then stays after the comment, on its line.
-fn move_line_ends_to_separators(text: &str, tokens: &mut [Token], comments: &[Comment]) {
+fn move_line_ends_to_separators(tokens: &mut [Token], comments: &[Comment]) {
     for i in 1..tokens.len() {
         let (before, rest) = tokens.split_at_mut(i);
         let (previous, token) = (&mut before[i - 1], &mut rest[0]);
         let has_own_comments = token.leading_from != token.trailing_to;
         let ends_line = previous.trailing_to > previous.trailing_from
             && comments[previous.trailing_to as usize - 1].newline_after;
-        if ends_line && !has_own_comments && matches!(&text[token.range], "," | ";") {
+        if ends_line && !has_own_comments && token.is_separator {
             previous.trailing_to -= 1;
             token.leading_from = previous.trailing_to;
             token.trailing_from = previous.trailing_to;
@@ -186,7 +194,7 @@ mod tests {
     use super::*;
 
     fn show(text: &str) -> String {
-        let tokens = attach(text);
+        let tokens = attach(text, &easyflow_syntax::lex(text));
         let mut out = String::new();
         let comment = |c: &Comment| {
             format!(

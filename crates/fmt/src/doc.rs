@@ -50,6 +50,16 @@ struct Group {
 
 const MUST_BREAK: u32 = u32::MAX;
 
+fn is_line_break(byte: u8) -> bool {
+    byte == b'\n' || byte == b'\r'
+}
+
+/// Whether `text` spans lines (bytewise: faster than a `char` search on
+/// the short texts of tokens).
+fn has_line_break(text: &str) -> bool {
+    text.bytes().any(is_line_break)
+}
+
 fn text_width(text: &str) -> usize {
     if text.is_ascii() {
         text.len()
@@ -58,10 +68,10 @@ fn text_width(text: &str) -> usize {
     }
 }
 
-fn measure(cmds: &[Cmd<'_>]) -> Vec<Group> {
-    let mut groups: Vec<Group> = Vec::new();
-    // Open groups: their ordinal and their width so far.
-    let mut stack: Vec<(usize, u32)> = Vec::new();
+/// The groups of `cmds` into `groups` (cleared first); `stack` is scratch.
+fn measure(cmds: &[Cmd<'_>], groups: &mut Vec<Group>, stack: &mut Vec<(usize, u32)>) {
+    groups.clear();
+    stack.clear();
     let add = |stack: &mut Vec<(usize, u32)>, w: u32| {
         if let Some((_, acc)) = stack.last_mut() {
             *acc = if *acc == MUST_BREAK || w == MUST_BREAK {
@@ -74,22 +84,22 @@ fn measure(cmds: &[Cmd<'_>]) -> Vec<Group> {
     for (i, cmd) in cmds.iter().enumerate() {
         match *cmd {
             Cmd::Text(text) => {
-                let w = if text.contains(['\n', '\r']) {
+                let w = if has_line_break(text) {
                     MUST_BREAK
                 } else {
                     text_width(text).min(MUST_BREAK as usize - 1) as u32
                 };
-                add(&mut stack, w);
+                add(stack, w);
             }
             Cmd::Comment(text) => {
-                if text.contains(['\n', '\r']) {
-                    add(&mut stack, MUST_BREAK);
+                if has_line_break(text) {
+                    add(stack, MUST_BREAK);
                 }
             }
             Cmd::Space if beside_comment(cmds, i) => {}
-            Cmd::Space | Cmd::Line => add(&mut stack, 1),
+            Cmd::Space | Cmd::Line => add(stack, 1),
             Cmd::SoftLine | Cmd::IfBreak(_) | Cmd::LineSuffix(_) => {}
-            Cmd::HardLine | Cmd::BlankLine | Cmd::BreakParent => add(&mut stack, MUST_BREAK),
+            Cmd::HardLine | Cmd::BlankLine | Cmd::BreakParent => add(stack, MUST_BREAK),
             Cmd::GroupStart => {
                 stack.push((groups.len(), 0));
                 groups.push(Group { end: 0, flat: 0 });
@@ -100,13 +110,12 @@ fn measure(cmds: &[Cmd<'_>]) -> Vec<Group> {
                     end: i as u32,
                     flat: width,
                 };
-                add(&mut stack, width);
+                add(stack, width);
             }
             Cmd::IndentStart | Cmd::IndentEnd => {}
         }
     }
     debug_assert!(stack.is_empty(), "balanced groups");
-    groups
 }
 
 /// Prints `cmds` with lines of at most `width` characters where possible,
@@ -143,6 +152,7 @@ impl<'a, 'n> Printer<'a, 'n> {
             extra_indent: 0,
             comment_width: 0,
             after_comment: false,
+            scratch: Scratch::default(),
         }
     }
 
@@ -150,11 +160,15 @@ impl<'a, 'n> Printer<'a, 'n> {
     /// with its groups closed and ending where a line breaks, as top-level
     /// items do), so a document's commands need not all be held at once.
     pub(crate) fn print(&mut self, cmds: &[Cmd<'a>]) {
-        let groups = measure(cmds);
-        let width = self.width;
-        let p = self;
+        // The scratch of the last part, reused (a part is one item).
+        let mut scratch = std::mem::take(&mut self.scratch);
+        measure(cmds, &mut scratch.groups, &mut scratch.open);
+        let groups = &scratch.groups;
         // Whether each open group is broken; outside every group, lines break.
-        let mut broken: Vec<bool> = Vec::new();
+        let broken = &mut scratch.broken;
+        broken.clear();
+        let width = self.width;
+        let p = &mut *self;
         let mut next_group = 0;
         let mut i = 0;
         while i < cmds.len() {
@@ -221,6 +235,7 @@ impl<'a, 'n> Printer<'a, 'n> {
             i += 1;
         }
         debug_assert!(broken.is_empty(), "a part ends with its groups closed");
+        self.scratch = scratch;
     }
 
     /// The text printed.
@@ -237,13 +252,13 @@ fn rest_width(rest: &[Cmd<'_>]) -> usize {
     for (i, cmd) in rest.iter().enumerate() {
         match *cmd {
             Cmd::Text(text) | Cmd::IfBreak(text) => {
-                if text.contains(['\n', '\r']) {
+                if has_line_break(text) {
                     let first = text.split(['\n', '\r']).next().unwrap_or("");
                     return width + text_width(first);
                 }
                 width += text_width(text);
             }
-            Cmd::Comment(text) if text.contains(['\n', '\r']) => return width,
+            Cmd::Comment(text) if has_line_break(text) => return width,
             Cmd::Space if !beside_comment(rest, i) => width += 1,
             Cmd::Line | Cmd::SoftLine | Cmd::HardLine | Cmd::BlankLine => return width,
             _ => {}
@@ -295,6 +310,16 @@ pub(crate) struct Printer<'a, 'n> {
     comment_width: usize,
     /// The last thing written on the current line is an inline comment.
     after_comment: bool,
+    scratch: Scratch,
+}
+
+/// What [`Printer::print`] works in, kept from one part to the next.
+#[derive(Default)]
+struct Scratch {
+    groups: Vec<Group>,
+    /// The open groups while measuring: their ordinal and width so far.
+    open: Vec<(usize, u32)>,
+    broken: Vec<bool>,
 }
 
 impl<'a> Printer<'a, '_> {
@@ -335,7 +360,7 @@ impl<'a> Printer<'a, '_> {
         self.space = false;
         self.blank = false;
         self.out.push_str(text);
-        match text.rfind(['\n', '\r']) {
+        match text.bytes().rposition(is_line_break) {
             Some(at) => {
                 self.col = text_width(&text[at + 1..]);
                 // A new line: the last of a comment is all comment.

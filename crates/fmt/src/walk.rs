@@ -176,7 +176,7 @@ impl<'a> Walker<'a> {
     fn separator_keeps_its_line(&mut self, index: usize) {
         let ends_line = |comments: &[Comment]| comments.last().is_some_and(|c| c.newline_after);
         if index > 0
-            && matches!(&self.text[self.tokens.tokens[index].range], "," | ";")
+            && self.tokens.tokens[index].is_separator
             && ends_line(self.tokens.trailing(index - 1))
             && !self.tokens.trailing(index).is_empty()
         {

@@ -3,8 +3,14 @@
 //! tests over every test flow, and proptest.
 
 use easyflow_db::{Database, SourceFile};
-use easyflow_fmt::{FormatError, Options, comment_positions, format, kept_tokens};
+use easyflow_fmt::{
+    FormatError, Options, comment_positions, format, format_in_pieces, kept_tokens,
+};
 use easyflow_syntax::{SyntaxKind, lex, parse};
+
+/// The numbers of pieces a text is cut into for [`format_in_pieces`]
+/// (where it can be cut: a large text's pieces are many).
+const PIECES: [usize; 3] = [2, 3, 7];
 
 /// Checks every property on `text` and returns its formatted text (or the
 /// refusal, for a text with syntax errors).
@@ -16,6 +22,14 @@ pub fn check_properties(
     let result = format(text, options);
     // 3. Safe: a text with syntax errors is refused.
     if !parsed.errors().is_empty() {
+        if let Some(pieces) = PIECES
+            .iter()
+            .find(|&&n| format_in_pieces(text, options, n).is_some())
+        {
+            return Err(format!(
+                "a text with syntax errors was formatted in {pieces} pieces"
+            ));
+        }
         return match result {
             Err(FormatError::Syntax(_)) => Ok(result),
             other => Err(format!(
@@ -27,6 +41,17 @@ pub fn check_properties(
         Ok(out) => out,
         Err(e) => return Err(format!("a clean text was not formatted: {e}")),
     };
+    // A large text is formatted in pieces, on every core: the same output
+    // wherever the text is cut.
+    for pieces in PIECES {
+        if let Some(in_pieces) = format_in_pieces(text, options, pieces)
+            && in_pieces != *out
+        {
+            return Err(format!(
+                "formatted in {pieces} pieces, the text differs:\n{in_pieces}\n--- vs ---\n{out}"
+            ));
+        }
+    }
     // 1. Idempotent.
     match format(out, options) {
         Ok(again) if again == *out => {}

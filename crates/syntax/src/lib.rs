@@ -148,6 +148,21 @@ const PARALLEL_MIN_LEN: usize = 256 * 1024;
 /// 188 MB, the tree 163.3 -> 161.6 MB).
 const PIECE_LEN: usize = 64 << 10;
 
+/// How many pieces [`parse`] cuts `text` into on this machine's threads
+/// (one below [`PARALLEL_MIN_LEN`]): for whoever works through a large
+/// text piece by piece as the parser does (the formatter), see [`pieces`].
+pub fn piece_count(text: &str) -> usize {
+    piece_count_on(text.len(), threads_for(text))
+}
+
+fn piece_count_on(len: usize, threads: usize) -> usize {
+    if threads > 1 {
+        (len / PIECE_LEN).max(threads)
+    } else {
+        1
+    }
+}
+
 /// Lexes and parses `text`.
 pub fn parse(text: &str) -> Parse {
     parse_on_threads(text, threads_for(text))
@@ -198,9 +213,9 @@ pub(crate) struct ParsedItems {
 /// children.
 pub(crate) fn parse_items(text: &str, threads: usize) -> ParsedItems {
     let pieces = (threads > 1)
-        .then(|| split_points(text, (text.len() / PIECE_LEN).max(threads)))
-        .filter(|points| !points.is_empty())
-        .and_then(|points| parse_pieces(text, &points));
+        .then(|| pieces(text, piece_count_on(text.len(), threads)))
+        .filter(|bounds| bounds.len() > 1)
+        .and_then(|bounds| parse_pieces(text, &bounds));
     let (children, mut errors) = pieces.unwrap_or_else(|| {
         let (children, lexed_errors, syntax_errors, _) = lex_and_parse(text);
         let mut errors = lexed_errors;
@@ -223,14 +238,24 @@ type LexedAndParsed = (Vec<GreenElement>, Vec<Diagnostic>, Vec<Diagnostic>, bool
 /// Lexes and parses `text`; the tokens are dropped once the tree is built.
 fn lex_and_parse(text: &str) -> LexedAndParsed {
     let lexed = lex(text);
-    let mut parser = parser::Parser::new(text, &lexed);
+    let (green, syntax_errors) = parse_tokens(text, &lexed);
+    let starts_an_item = starts_an_item(&lexed);
+    (green, lexed.errors, syntax_errors, starts_an_item)
+}
+
+/// The root's children and the syntax errors of `text`, lexed as `lexed`.
+fn parse_tokens(text: &str, lexed: &Lexed) -> (Vec<GreenElement>, Vec<Diagnostic>) {
+    let mut parser = parser::Parser::new(text, lexed);
     grammar::source_file(&mut parser);
-    let (green, syntax_errors) = parser.finish();
-    // What the parser takes for the start of an item, wherever it is (also
-    // where error recovery in a text before this one would stop): see
-    // `grammar.rs`.
+    parser.finish()
+}
+
+/// Whether a text, lexed as `lexed`, begins with tokens that the parser
+/// takes for the start of an item wherever they stand (also where error
+/// recovery in a text before this one would stop): see `grammar.rs`.
+pub fn starts_an_item(lexed: &Lexed) -> bool {
     let mut leading = lexed.kinds().iter().filter(|kind| !kind.is_trivia());
-    let starts_an_item = matches!(
+    matches!(
         (leading.next(), leading.next(), leading.next()),
         (Some(SyntaxKind::STEP_KW), Some(SyntaxKind::IDENT), _)
             | (Some(SyntaxKind::L_BRACK), Some(SyntaxKind::FLOW_KW), _)
@@ -239,8 +264,64 @@ fn lex_and_parse(text: &str) -> LexedAndParsed {
                 Some(SyntaxKind::IDENT),
                 Some(SyntaxKind::EQ)
             )
-    );
-    (green, lexed.errors, syntax_errors, starts_an_item)
+    )
+}
+
+/// Whether the last token of a text, lexed as `lexed`, is a `;`. In a text
+/// without syntax errors, that `;` is the last token of its item (a step or
+/// a `require`: anywhere else, a `;` is an error), so nothing of the text
+/// runs into a text after it. With [`starts_an_item`] for that next text:
+/// texts without errors, each of which ends with a `;` (but the last) and
+/// starts an item (but the first), parse joined as they parse apart, with
+/// no error either.
+pub fn ends_an_item(lexed: &Lexed) -> bool {
+    lexed
+        .kinds()
+        .iter()
+        .rev()
+        .find(|kind| !kind.is_trivia())
+        .is_some_and(|kind| *kind == SyntaxKind::SEMICOLON)
+}
+
+/// A text parsed with its tokens kept, for a caller that reads both (the
+/// formatter: the tree, the comments, the tokens it must keep).
+pub struct LexedParse {
+    pub lexed: Lexed,
+    pub parse: Parse,
+}
+
+/// Lexes and parses `text` on the current thread, keeping the tokens: the
+/// same tree and errors as [`parse`].
+pub fn parse_keeping_tokens(text: &str) -> LexedParse {
+    let lexed = lex(text);
+    let (children, syntax_errors) = parse_tokens(text, &lexed);
+    let mut errors = lexed.errors.clone();
+    errors.extend(syntax_errors);
+    easyflow_diagnostics::sort(&mut errors);
+    let hashes = item_hashes(text, &children, 1);
+    let (green, chunks) = chunked_root(children, &hashes);
+    LexedParse {
+        lexed,
+        parse: Parse::from_parts(green, errors, chunks),
+    }
+}
+
+/// Where [`parse`] would cut `text` into `pieces` pieces to parse them on
+/// as many threads (see `split_points`): the pieces' ranges, in order,
+/// covering the text; one range when it cannot be cut. A caller that
+/// works through a large text piece by piece must check, as [`parse`]
+/// does, that the pieces stand alone: see [`ends_an_item`].
+pub fn pieces(text: &str, pieces: usize) -> Vec<std::ops::Range<usize>> {
+    let points = if pieces > 1 {
+        split_points(text, pieces)
+    } else {
+        Vec::new()
+    };
+    std::iter::once(0)
+        .chain(points.iter().copied())
+        .zip(points.iter().copied().chain(std::iter::once(text.len())))
+        .map(|(start, end)| start..end)
+        .collect()
 }
 
 /// Where the text can probably be cut into `pieces` pieces of about the
@@ -272,7 +353,7 @@ fn split_points(text: &str, pieces: usize) -> Vec<usize> {
     points
 }
 
-/// Lexes and parses the pieces of `text` cut at `points` (increasing) at
+/// Lexes and parses the pieces of `text` (`bounds`, from [`pieces`]) at
 /// the same time, and joins their trees' items under one root, when that
 /// is sure to give what one pass gives: nothing of a piece runs into the
 /// next (its last item ends with its own `;`; no unterminated token; no
@@ -280,15 +361,14 @@ fn split_points(text: &str, pieces: usize) -> Vec<usize> {
 /// the next item), and every piece but the first begins with tokens that
 /// begin an item whatever came before. Otherwise `None`. The tree and
 /// errors, unsorted.
-fn parse_pieces(text: &str, points: &[usize]) -> Option<(Vec<GreenElement>, Vec<Diagnostic>)> {
+fn parse_pieces(
+    text: &str,
+    bounds: &[std::ops::Range<usize>],
+) -> Option<(Vec<GreenElement>, Vec<Diagnostic>)> {
     use rayon::prelude::*;
-    let bounds: Vec<(usize, usize)> = std::iter::once(0)
-        .chain(points.iter().copied())
-        .zip(points.iter().copied().chain(std::iter::once(text.len())))
-        .collect();
     let pieces: Vec<LexedAndParsed> = bounds
         .par_iter()
-        .map(|&(start, end)| lex_and_parse(&text[start..end]))
+        .map(|bounds| lex_and_parse(&text[bounds.clone()]))
         .collect();
     let last = pieces.len() - 1;
     for (k, (children, lexed_errors, syntax_errors, _)) in pieces.iter().enumerate() {
@@ -301,9 +381,8 @@ fn parse_pieces(text: &str, points: &[usize]) -> Option<(Vec<GreenElement>, Vec<
     }
     let mut all_children = Vec::new();
     let mut errors = Vec::new();
-    for ((children, lexed_errors, syntax_errors, _), &(start, _)) in pieces.into_iter().zip(&bounds)
-    {
-        let offset = TextSize::new(start as u32);
+    for ((children, lexed_errors, syntax_errors, _), bounds) in pieces.into_iter().zip(bounds) {
+        let offset = TextSize::new(bounds.start as u32);
         all_children.extend(children);
         errors.extend(
             lexed_errors
@@ -424,19 +503,14 @@ mod tests {
     fn a_valid_flow_is_parsed_in_the_pieces_asked_for() {
         let text = easyflow_genflow::generate(2_000, 5);
         for threads in [2, 3, 4, 7] {
-            let points = split_points(&text, threads);
-            assert_eq!(points.len(), threads - 1, "{threads} threads");
-            let longest = std::iter::once(0)
-                .chain(points.iter().copied())
-                .zip(points.iter().copied().chain(std::iter::once(text.len())))
-                .map(|(start, end)| end - start)
-                .max()
-                .unwrap();
+            let bounds = pieces(&text, threads);
+            assert_eq!(bounds.len(), threads, "{threads} threads");
+            let longest = bounds.iter().map(|piece| piece.len()).max().unwrap();
             assert!(
                 longest < text.len() / threads * 2,
                 "{threads} threads: {longest}"
             );
-            assert!(parse_pieces(&text, &points).is_some(), "{threads} threads");
+            assert!(parse_pieces(&text, &bounds).is_some(), "{threads} threads");
         }
     }
 }

@@ -8,7 +8,9 @@
 //! Every text is also parsed with its tree built on several threads, which
 //! must give the same tree. The case counts are set explicitly so that the suite stays fast in CI.
 
-use easyflow_syntax::{TextRange, lex, parse, parse_on_threads, syntax_errors};
+use easyflow_syntax::{
+    TextRange, lex, parse, parse_keeping_tokens, parse_on_threads, syntax_errors,
+};
 use proptest::prelude::*;
 
 /// Checks every property on `text`.
@@ -567,6 +569,10 @@ proptest! {
             easyflow_genflow::edit(&mut text, at, removed, inserted);
         }
         prop_assert_eq!(parse_on_threads(&text, threads), parse_on_threads(&text, 1));
+        // The formatter's parse, which keeps the tokens: the same tree and errors.
+        let kept = parse_keeping_tokens(&text);
+        prop_assert_eq!(kept.parse, parse_on_threads(&text, 1));
+        prop_assert_eq!(kept.lexed, lex(&text));
     }
 }
 

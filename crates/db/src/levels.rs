@@ -1,18 +1,16 @@
 //! The steps' levels when every edge goes forward ([`forward_levels`]),
 //! kept per chunk and recomputed per edit at the cost of the edit: the
-//! previous run's levels are kept beside the database ([`LevelStates`]; a
-//! cache, never a second source of truth: the result is the same whatever
-//! it held), and a chunk's levels are taken over unchanged when its
+//! previous run's levels are kept beside the database ([`LevelStates`],
+//! `beside.rs`), and a chunk's levels are taken over unchanged when its
 //! resolution is the same allocation as before and no step it reads from
 //! changed level. Which steps changed is kept as one range, and each chunk
 //! knows the range of steps it reads from, so most chunks are taken over
 //! after one comparison, and hover after an edit in a 100k-step flow costs
 //! no pass over every step.
 
-use std::sync::{Arc, Mutex};
+use std::sync::Arc;
 
-use rustc_hash::FxHashMap;
-
+use crate::beside::FileStates;
 use crate::items::StepId;
 use crate::resolve::{PerStep, Target, name_resolution};
 use crate::{Db, SourceFile};
@@ -34,30 +32,11 @@ impl ForwardLevels {
     }
 }
 
-/// The levels of each file's last [`forward_levels`], shared by the
-/// database's clones.
-#[derive(Default)]
-pub struct LevelStates(Mutex<FxHashMap<SourceFile, Vec<ChunkLevels>>>);
-
-impl LevelStates {
-    fn take(&self, file: SourceFile) -> Vec<ChunkLevels> {
-        self.0
-            .lock()
-            .unwrap_or_else(|e| e.into_inner())
-            .remove(&file)
-            .unwrap_or_default()
-    }
-
-    fn put(&self, file: SourceFile, chunks: Vec<ChunkLevels>) {
-        self.0
-            .lock()
-            .unwrap_or_else(|e| e.into_inner())
-            .insert(file, chunks);
-    }
-}
+/// The levels of each file's last [`forward_levels`].
+pub type LevelStates = FileStates<Vec<ChunkLevels>>;
 
 /// A chunk's levels, with what they were computed from.
-struct ChunkLevels {
+pub struct ChunkLevels {
     first: u32,
     dependencies: Arc<PerStep<Option<StepId>>>,
     references: Arc<PerStep<Target>>,
@@ -95,7 +74,7 @@ pub fn forward_levels(db: &dyn Db, file: SourceFile) -> Option<ForwardLevels> {
     // edge going back, the next starts afresh.
     let states = db.level_states();
     let mut previous = states
-        .map(|states| states.take(file))
+        .and_then(|states| states.take(file))
         .unwrap_or_default()
         .into_iter()
         .peekable();

@@ -37,6 +37,7 @@
 
 pub mod anchor;
 pub mod attributes;
+mod beside;
 pub mod catalog;
 pub mod denotation;
 pub mod diagnostics;

@@ -13,8 +13,7 @@
 //!
 //! [`links`] runs after every edit that changes the chunks, but does the work
 //! of the edit only: the name tables of the previous run are kept beside the
-//! database ([`LinkStates`]; a cache, never a second source of truth: the
-//! result is the same whatever it held) and updated with the chunks that
+//! database ([`LinkStates`], `beside.rs`) and updated with the chunks that
 //! left and the chunks that came, and only the chunks that came, or that
 //! read or define a name those define, are linked again.
 //!
@@ -25,7 +24,7 @@
 //! only when there is one does the keystroke path build the whole
 //! [`crate::graph::dependency_graph`] for E0301 and E0302.
 
-use std::sync::{Arc, Mutex, OnceLock};
+use std::sync::{Arc, OnceLock};
 
 use easyflow_diagnostics::suggest::{NameIndex, Probe};
 use rustc_hash::{FxBuildHasher, FxHashMap, FxHashSet};
@@ -33,6 +32,7 @@ use smallvec::SmallVec;
 use smol_str::SmolStr;
 
 use crate::anchor::KeyedDiagnostic;
+use crate::beside::FileStates;
 pub use crate::denotation::{ChunkToken, Link, RequireStatus, RequiredNames, StepKey};
 use crate::items::{FileOutline, StepId, StepSummary, file_outline, item_index};
 use crate::resolve::PerStep;
@@ -105,36 +105,13 @@ pub fn required_names(db: &dyn Db, file: SourceFile) -> RequiredNames {
     }
 }
 
-/// The name tables of each file's last [`links`], shared by the database's
-/// clones.
-#[derive(Default)]
-pub struct LinkStates(Mutex<FxHashMap<SourceFile, LinkState>>);
+/// The name tables of each file's last [`links`].
+pub type LinkStates = FileStates<LinkState>;
 
 /// How many chunks the last [`links`] of a file linked (for tests: an edit
 /// should link a few, whatever the size of the file).
 pub fn chunks_linked(db: &dyn Db, file: SourceFile) -> Option<usize> {
-    let states = db
-        .link_states()?
-        .0
-        .lock()
-        .unwrap_or_else(|e| e.into_inner());
-    states.get(&file).map(|state| state.linked)
-}
-
-impl LinkStates {
-    fn take(&self, file: SourceFile) -> Option<LinkState> {
-        self.0
-            .lock()
-            .unwrap_or_else(|e| e.into_inner())
-            .remove(&file)
-    }
-
-    fn put(&self, file: SourceFile, state: LinkState) {
-        self.0
-            .lock()
-            .unwrap_or_else(|e| e.into_inner())
-            .insert(file, state);
-    }
+    db.link_states()?.read(file, |state| state.linked)
 }
 
 /// From this many chunks to link on, [`LinkState::relink`] links them on
@@ -157,7 +134,7 @@ impl ChunkEntry {
 
 /// The names of a file, with the chunks that define and read each.
 #[derive(Default)]
-struct LinkState {
+pub struct LinkState {
     chunks: Vec<ChunkEntry>,
     requires: RequiredNames,
     /// How many chunks the last update linked.

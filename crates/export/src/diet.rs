@@ -7,6 +7,8 @@ use std::io::{self, Write};
 use easyflow_db::ExpandedWorkflow;
 use easyflow_db::workflow::{Instance, RefTarget, WorkflowStep};
 use easyflow_syntax::value::{LiteralValue, Value};
+
+use crate::render_in_batches;
 use quick_xml::Writer;
 use quick_xml::events::attributes::Attribute;
 use quick_xml::events::{BytesDecl, BytesEnd, BytesStart, BytesText, Event};
@@ -16,34 +18,79 @@ pub(crate) fn write(workflow: &ExpandedWorkflow, out: &mut dyn Write) -> io::Res
     let mut xml = Xml(Writer::new_with_indent(out, b' ', 2));
     xml.event(Event::Decl(BytesDecl::new("1.0", Some("UTF-8"), None)))?;
     xml.event(Event::Start(BytesStart::new("dag")))?;
-    for step in &workflow.steps {
-        for instance in &step.instances {
-            node(&mut xml, workflow, step, instance)?;
-        }
-    }
+    // The nodes, rendered on every core; each batch's writer starts where
+    // this one stands, inside `<dag>`.
+    render_in_batches(
+        &workflow.steps,
+        |steps, buffer| {
+            let mut xml = Xml(Writer::new_with_indent(buffer, b' ', 2));
+            xml.event(Event::Start(BytesStart::new("dag")))?;
+            xml.0.get_mut().clear();
+            let mut elements = Elements::default();
+            for step in steps {
+                for instance in &step.instances {
+                    node(&mut xml, &mut elements, workflow, step, instance)?;
+                }
+            }
+            Ok(())
+        },
+        |nodes| xml.0.get_mut().write_all(nodes),
+    )?;
     xml.event(Event::End(BytesEnd::new("dag")))?;
     xml.0.into_inner().write_all(b"\n")
 }
 
 /// The writer, writing each element as it comes.
-struct Xml<'w>(Writer<&'w mut dyn Write>);
+struct Xml<W>(Writer<W>);
 
-impl Xml<'_> {
+impl<W: Write> Xml<W> {
     fn event(&mut self, event: Event<'_>) -> io::Result<()> {
         self.0.write_event(event)
     }
 
-    /// An element without children.
-    fn empty(&mut self, name: &str, attributes: &[(&str, &str)]) -> io::Result<()> {
-        let mut element = BytesStart::new(name);
+    /// An element without children, its start reused (`element` holds its
+    /// name, and the attributes of the last one written).
+    fn empty(
+        &mut self,
+        element: &mut BytesStart<'_>,
+        attributes: &[(&str, &str)],
+    ) -> io::Result<()> {
+        element.clear_attributes();
         for (key, value) in attributes {
             element.push_attribute(attribute(key, value));
         }
-        self.event(Event::Empty(element))
+        self.event(Event::Empty(element.borrow()))
     }
 
     fn comment(&mut self, text: &str) -> io::Result<()> {
         self.event(Event::Comment(BytesText::from_escaped(comment_text(text))))
+    }
+}
+
+/// The starts of the elements a node holds, one of each name, reused from
+/// node to node so that their attributes are written into the same buffer.
+struct Elements {
+    node: BytesStart<'static>,
+    arg: BytesStart<'static>,
+    input: BytesStart<'static>,
+    output: BytesStart<'static>,
+    prec: BytesStart<'static>,
+}
+
+impl Default for Elements {
+    fn default() -> Elements {
+        let start = |name: &str| {
+            let mut content = String::with_capacity(256);
+            content.push_str(name);
+            BytesStart::from_content(content, name.len())
+        };
+        Elements {
+            node: start("node"),
+            arg: start("arg"),
+            input: start("in"),
+            output: start("out"),
+            prec: start("prec"),
+        }
     }
 }
 
@@ -54,7 +101,11 @@ impl Xml<'_> {
 /// carriage return), become U+FFFD.
 fn attribute<'a>(key: &'a str, value: &'a str) -> Attribute<'a> {
     let escaped = quick_xml::escape::escape(value);
-    let value = if escaped.chars().any(char::is_control) {
+    // Control characters (`char::is_control`) are the bytes below a space,
+    // DEL, and U+0080 to U+009F, which begin with 0xC2: most values have
+    // none of those bytes, and their characters need not be decoded.
+    let may_hold_controls = escaped.bytes().any(|b| b < b' ' || b == 0x7f || b == 0xc2);
+    let value = if may_hold_controls && escaped.chars().any(char::is_control) {
         let mut out = String::with_capacity(escaped.len() + 8);
         for c in escaped.chars() {
             match c {
@@ -101,13 +152,15 @@ fn comment_text(text: &str) -> String {
     out
 }
 
-fn node(
-    xml: &mut Xml,
+fn node<W: Write>(
+    xml: &mut Xml<W>,
+    elements: &mut Elements,
     workflow: &ExpandedWorkflow,
     step: &WorkflowStep,
     instance: &Instance,
 ) -> io::Result<()> {
-    let mut start = BytesStart::new("node");
+    let start = &mut elements.node;
+    start.clear_attributes();
     start.push_attribute(attribute("id", &instance.id));
     start.push_attribute(attribute("path", &step.package));
     if step.params.is_empty()
@@ -116,9 +169,9 @@ fn node(
         && step.placement.requires.is_none()
         && step.placement.memory_bytes.is_none()
     {
-        return xml.event(Event::Empty(start));
+        return xml.event(Event::Empty(start.borrow()));
     }
-    xml.event(Event::Start(start))?;
+    xml.event(Event::Start(start.borrow()))?;
 
     let placement = &step.placement;
     let mut requirement = Vec::new();
@@ -149,7 +202,7 @@ fn node(
         if !reads_a_step {
             let (kind, text) = arg(workflow, value);
             xml.empty(
-                "arg",
+                &mut elements.arg,
                 &[("name", &param.name), ("type", kind), ("value", &text)],
             )?;
             continue;
@@ -178,23 +231,26 @@ fn node(
             };
             match port {
                 Port::In(source) => xml.empty(
-                    "in",
+                    &mut elements.input,
                     &[("name", &name), ("type", "DIET_FILE"), ("source", source)],
                 )?,
                 Port::File(file) => xml.empty(
-                    "arg",
+                    &mut elements.arg,
                     &[("name", &name), ("type", "DIET_FILE"), ("value", file)],
                 )?,
             }
         }
     }
     for output in &step.outputs_read {
-        xml.empty("out", &[("name", output), ("type", "DIET_FILE")])?;
+        xml.empty(
+            &mut elements.output,
+            &[("name", output), ("type", "DIET_FILE")],
+        )?;
     }
     for &dependency in &step.depends_on {
         for source in &workflow.steps[dependency as usize].instances {
             if !read_from.contains(&source.id.as_str()) {
-                xml.empty("prec", &[("id", &source.id)])?;
+                xml.empty(&mut elements.prec, &[("id", &source.id)])?;
             }
         }
     }

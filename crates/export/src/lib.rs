@@ -18,7 +18,9 @@ use std::io::{self, Write};
 
 use easyflow_db::ExpandedWorkflow;
 use easyflow_syntax::value::{LiteralValue, Value};
+use rayon::prelude::*;
 use serde::{Serialize, Serializer};
+use serde_json::ser::{Formatter, PrettyFormatter};
 
 /// An export format: its name, what editors show of it, and its writer.
 /// Every list of formats (the CLI's `--to`, the server's `easyflow/export`
@@ -147,6 +149,142 @@ impl Eq for Format {}
 fn write_json(document: &impl Serialize, out: &mut dyn Write) -> io::Result<()> {
     serde_json::to_writer_pretty(&mut *out, document).map_err(io::Error::from)?;
     out.write_all(b"\n")
+}
+
+/// How many items (steps, edges) one task renders into one buffer.
+const BATCH: usize = 128;
+
+/// How many batches are rendered on every core before they are written
+/// in order: the text held at once is this many batches', never the
+/// document's.
+const WINDOW: usize = 32;
+
+/// Renders `items` in batches on every core (`render` writes a batch's
+/// text into a buffer of its own), handing the buffers to `write` in the
+/// items' order, a window of batches at a time. The writers' text is most
+/// of an export's time, and each step's or edge's text depends only on
+/// the model, so it divides.
+fn render_in_batches<T: Sync>(
+    items: &[T],
+    render: impl Fn(&[T], &mut Vec<u8>) -> io::Result<()> + Sync,
+    mut write: impl FnMut(&[u8]) -> io::Result<()>,
+) -> io::Result<()> {
+    for window in items.chunks(BATCH * WINDOW) {
+        let buffers: Vec<Vec<u8>> = window
+            .par_chunks(BATCH)
+            .map(|batch| {
+                let mut buffer = Vec::with_capacity(1 << 16);
+                render(batch, &mut buffer).map(|()| buffer)
+            })
+            .collect::<io::Result<_>>()?;
+        for buffer in &buffers {
+            write(buffer)?;
+        }
+    }
+    Ok(())
+}
+
+/// A pretty JSON object (two-space indentation, as
+/// `serde_json::to_writer_pretty`) whose fields are arrays, each array's
+/// elements rendered on every core ([`render_in_batches`]); the same bytes
+/// as serializing the whole object at once.
+struct JsonDocument<'o> {
+    out: &'o mut dyn Write,
+    fields: usize,
+}
+
+impl<'o> JsonDocument<'o> {
+    fn new(out: &'o mut dyn Write) -> io::Result<JsonDocument<'o>> {
+        out.write_all(b"{")?;
+        Ok(JsonDocument { out, fields: 0 })
+    }
+
+    /// The field `key` (a plain name), an array of what `parts` adds.
+    fn array(
+        &mut self,
+        key: &str,
+        parts: impl FnOnce(&mut JsonArray<'_>) -> io::Result<()>,
+    ) -> io::Result<()> {
+        let separator: &[u8] = if self.fields == 0 {
+            b"\n  \""
+        } else {
+            b",\n  \""
+        };
+        self.out.write_all(separator)?;
+        self.out.write_all(key.as_bytes())?;
+        self.out.write_all(b"\": [")?;
+        self.fields += 1;
+        let mut array = JsonArray {
+            out: &mut *self.out,
+            empty: true,
+        };
+        parts(&mut array)?;
+        let end: &[u8] = if array.empty { b"]" } else { b"\n  ]" };
+        self.out.write_all(end)
+    }
+
+    /// The end of the object, and a final newline.
+    fn end(self) -> io::Result<()> {
+        let end: &[u8] = if self.fields == 0 { b"}\n" } else { b"\n}\n" };
+        self.out.write_all(end)
+    }
+}
+
+/// The elements of one of a [`JsonDocument`]'s arrays, as they are added.
+struct JsonArray<'o> {
+    out: &'o mut dyn Write,
+    empty: bool,
+}
+
+impl JsonArray<'_> {
+    /// The elements `render` adds for each of `items`, in order, rendered
+    /// on every core.
+    fn extend<T: Sync>(
+        &mut self,
+        items: &[T],
+        render: impl Fn(&T, &mut JsonElements<'_>) -> io::Result<()> + Sync,
+    ) -> io::Result<()> {
+        let JsonArray { out, empty } = self;
+        render_in_batches(
+            items,
+            |batch, buffer| {
+                let mut elements = JsonElements(buffer);
+                batch
+                    .iter()
+                    .try_for_each(|item| render(item, &mut elements))
+            },
+            |text| {
+                // Each element follows `,`, but the array's first.
+                let text = match text.split_first() {
+                    Some((_, rest)) if *empty => rest,
+                    _ => text,
+                };
+                *empty &= text.is_empty();
+                out.write_all(text)
+            },
+        )
+    }
+}
+
+/// A batch's elements of a [`JsonDocument`]'s array, each after `,`, a
+/// newline and the indentation of the array's elements.
+struct JsonElements<'b>(&'b mut Vec<u8>);
+
+impl JsonElements<'_> {
+    fn push(&mut self, element: &impl Serialize) -> io::Result<()> {
+        self.0.extend_from_slice(b",\n    ");
+        // The indentation serde_json's pretty printer has inside the
+        // document's object and one of its arrays.
+        let mut formatter = PrettyFormatter::new();
+        formatter.begin_object(&mut io::sink())?;
+        formatter.begin_array(&mut io::sink())?;
+        element
+            .serialize(&mut serde_json::Serializer::with_formatter(
+                &mut *self.0,
+                formatter,
+            ))
+            .map_err(io::Error::from)
+    }
 }
 
 /// A sequence written from an iterator made when it is serialized.

@@ -9,17 +9,9 @@ use easyflow_db::ExpandedWorkflow;
 use easyflow_db::workflow::{Instance, RefTarget, WorkflowStep};
 use serde::Serialize;
 
-use crate::{Concat, Entries, Seq, write_json};
+use crate::{Concat, Entries, JsonDocument};
 
 pub(crate) fn write(workflow: &ExpandedWorkflow, out: &mut dyn Write) -> io::Result<()> {
-    #[derive(Serialize)]
-    struct Document<J, F, H, E> {
-        jobs: J,
-        files: F,
-        compute_hosts: H,
-        data_hosts: [(); 0],
-        edges: E,
-    }
     #[derive(Serialize)]
     struct Host<'a> {
         id: &'a str,
@@ -27,49 +19,57 @@ pub(crate) fn write(workflow: &ExpandedWorkflow, out: &mut dyn Write) -> io::Res
         slots: Option<u64>,
         memory_bytes: u64,
     }
-    let document = Document {
-        jobs: Seq(|| instances(workflow).map(|(step, n, instance)| job(step, n, instance))),
-        files: Seq(|| {
-            let fixed = workflow.required_files.iter().map(|name| File {
+    let mut document = JsonDocument::new(out)?;
+    document.array("jobs", |jobs| {
+        jobs.extend(&workflow.steps, |step, elements| {
+            step.instances
+                .iter()
+                .enumerate()
+                .try_for_each(|(n, instance)| elements.push(&job(step, n, instance)))
+        })
+    })?;
+    document.array("files", |files| {
+        files.extend(&workflow.required_files, |name, elements| {
+            elements.push(&File {
                 id: FileId::Fixed(name),
                 kind: "fixed",
                 producer: None,
-            });
-            let temporary = instances(workflow).flat_map(|(step, _, instance)| {
-                step.outputs_read.iter().map(move |output| File {
-                    id: FileId::Temporary(Concat([&instance.id, "#", output])),
-                    kind: "temporary",
-                    producer: Some(&instance.id),
-                })
-            });
-            fixed.chain(temporary)
-        }),
-        compute_hosts: Seq(|| {
-            workflow.hosts.iter().map(|host| Host {
+            })
+        })?;
+        files.extend(&workflow.steps, |step, elements| {
+            for instance in &step.instances {
+                for output in &step.outputs_read {
+                    elements.push(&File {
+                        id: FileId::Temporary(Concat([&instance.id, "#", output])),
+                        kind: "temporary",
+                        producer: Some(&instance.id),
+                    })?;
+                }
+            }
+            Ok(())
+        })
+    })?;
+    document.array("compute_hosts", |hosts| {
+        hosts.extend(&workflow.hosts, |host, elements| {
+            elements.push(&Host {
                 id: &host.id,
                 capabilities: &host.capabilities,
                 slots: host.slots,
                 memory_bytes: host.memory_bytes,
             })
-        }),
-        data_hosts: [],
-        edges: Seq(|| {
-            instances(workflow).flat_map(|(step, _, instance)| edges(workflow, step, instance))
-        }),
-    };
-    write_json(&document, out)
-}
-
-/// Every instance of every step, in order, with its step and ordinal.
-fn instances(
-    workflow: &ExpandedWorkflow,
-) -> impl Iterator<Item = (&WorkflowStep, usize, &Instance)> {
-    workflow.steps.iter().flat_map(|step| {
-        step.instances
-            .iter()
-            .enumerate()
-            .map(move |(n, instance)| (step, n, instance))
-    })
+        })
+    })?;
+    document.array("data_hosts", |_| Ok(()))?;
+    document.array("edges", |edges| {
+        edges.extend(&workflow.steps, |step, elements| {
+            step.instances.iter().try_for_each(|instance| {
+                edges_into(workflow, step, instance)
+                    .iter()
+                    .try_for_each(|edge| elements.push(edge))
+            })
+        })
+    })?;
+    document.end()
 }
 
 #[derive(Serialize)]
@@ -130,7 +130,7 @@ struct Edge<'a> {
 /// The edges into one instance: a precedence edge from each instance of
 /// each step it depends on, then a stage-in edge from each file it reads
 /// (each once, in the order first read).
-fn edges<'a>(
+fn edges_into<'a>(
     workflow: &'a ExpandedWorkflow,
     step: &'a WorkflowStep,
     instance: &'a Instance,

@@ -11,24 +11,21 @@ use easyflow_db::workflow::{RefTarget, WorkflowEdge, WorkflowStep};
 use easyflow_syntax::value::{self, LiteralValue};
 use serde::{Serialize, Serializer};
 
-use crate::{Entries, Seq, plain_text, write_json};
+use crate::{Entries, JsonDocument, Seq, plain_text};
 
 pub(crate) fn write(workflow: &ExpandedWorkflow, out: &mut dyn Write) -> io::Result<()> {
-    #[derive(Serialize)]
-    struct Document<T, R> {
-        tasks: T,
-        relations: R,
-    }
-    let document = Document {
-        tasks: Seq(|| workflow.steps.iter().map(|step| Task { workflow, step })),
-        relations: Seq(|| {
-            workflow
-                .edges
-                .iter()
-                .map(|edge| Relation { workflow, edge })
-        }),
-    };
-    write_json(&document, out)
+    let mut document = JsonDocument::new(out)?;
+    document.array("tasks", |tasks| {
+        tasks.extend(&workflow.steps, |step, elements| {
+            elements.push(&Task { workflow, step })
+        })
+    })?;
+    document.array("relations", |relations| {
+        relations.extend(&workflow.edges, |edge, elements| {
+            elements.push(&Relation { workflow, edge })
+        })
+    })?;
+    document.end()
 }
 
 /// A TASK: one step.

@@ -78,6 +78,7 @@ pub fn exportable<'a>(
             reasons: Vec::new(),
         });
     }
+    db.prepare_export_on_every_core(file);
     let workflow = expanded_workflow(db, file);
     let mut reasons: Vec<String> = workflow.collisions.iter().map(|c| c.message()).collect();
     reasons.extend(format.refusals(workflow));

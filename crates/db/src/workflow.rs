@@ -14,15 +14,17 @@ use std::sync::Arc;
 use easyflow_syntax::ast;
 use easyflow_syntax::green::GreenRef;
 use easyflow_syntax::value::{LiteralValue, Reference, Value};
+use rayon::prelude::*;
 use rustc_hash::FxHashMap;
 use smol_str::SmolStr;
 
-use easyflow_catalog::Package;
+use easyflow_catalog::{Catalog, Package};
+use easyflow_topology::Topology;
 
 use crate::catalog::{catalog_of, package_of};
 use crate::fit::{StepPlacement, step_placement};
 use crate::graph::{EdgeKind, EdgeSource, dependency_graph};
-use crate::items::{StepChunk, StepId, Sweep, file_outline, item_index};
+use crate::items::{StepChunk, StepId, StepSummary, Sweep, file_outline, item_index};
 use crate::resolve::name_resolution;
 use crate::{Db, SourceFile, parse_topology};
 
@@ -318,49 +320,24 @@ pub fn expanded_workflow(db: &dyn Db, file: SourceFile) -> ExpandedWorkflow {
         names.insert(name.clone(), RefTarget::Step(position[step.index()]));
     }
 
-    let mut steps = Vec::with_capacity(order.len());
-    for &id in &order {
-        let summary = &index.steps[id.index()];
-        let values = outline
-            .step(db, id)
-            .map(|s| chunk_values(db, s.chunk)[s.index as usize].clone())
-            .unwrap_or_default();
-        let package = package_of(catalog, summary);
-        let params: Vec<WorkflowParam> = summary
-            .params
-            .iter()
-            .enumerate()
-            .map(|(i, param)| {
-                let name = param.name.as_deref().unwrap_or_default();
-                WorkflowParam {
-                    name: name.to_string(),
-                    stream: param.stream,
-                    swept: matches!(param.sweep, Sweep::List(_)),
-                    value: SharedValue::param(&values, i),
-                    binding: package.and_then(|package| param_binding(package, name)),
-                }
-            })
-            .collect();
-        let name = summary.name.as_deref().unwrap_or_default().to_string();
-        steps.push(WorkflowStep {
-            instances: expand(&name, &params),
-            name,
-            package: summary.package.as_deref().unwrap_or_default().to_string(),
-            long_running: summary.long_running,
-            params,
-            outputs_read: Vec::new(),
-            attributes: summary
-                .attributes
-                .iter()
-                .map(|(key, _)| key.clone())
-                .zip(values.attributes.iter().cloned())
-                .collect(),
-            placement: step_placement(topology, summary, package),
-            depends_on: Vec::new(),
-            has_code: values.has_code,
-            run: package.and_then(step_run),
-        });
-    }
+    // The steps' values through the database (memoized per chunk, and read
+    // on every core first by `Database::prepare_export_on_every_core`),
+    // then each step on its own, on every core.
+    let values: Vec<Arc<StepValues>> = order
+        .iter()
+        .map(|&id| {
+            outline
+                .step(db, id)
+                .map(|s| chunk_values(db, s.chunk)[s.index as usize].clone())
+                .unwrap_or_default()
+        })
+        .collect();
+    let mut steps: Vec<WorkflowStep> = order
+        .par_iter()
+        .zip(values.par_iter())
+        .with_min_len(256)
+        .map(|(&id, values)| workflow_step(&index.steps[id.index()], values, catalog, topology))
+        .collect();
 
     let mut edges = Vec::with_capacity(graph.edges.len());
     for &id in &order {
@@ -478,6 +455,50 @@ pub fn expanded_workflow(db: &dyn Db, file: SourceFile) -> ExpandedWorkflow {
         description,
         has_catalog: catalog.is_some(),
         names,
+    }
+}
+
+/// One step of the model, from its summary and values, before its edges.
+fn workflow_step(
+    summary: &StepSummary,
+    values: &Arc<StepValues>,
+    catalog: Option<&Catalog>,
+    topology: Option<&Topology>,
+) -> WorkflowStep {
+    let package = package_of(catalog, summary);
+    let params: Vec<WorkflowParam> = summary
+        .params
+        .iter()
+        .enumerate()
+        .map(|(i, param)| {
+            let name = param.name.as_deref().unwrap_or_default();
+            WorkflowParam {
+                name: name.to_string(),
+                stream: param.stream,
+                swept: matches!(param.sweep, Sweep::List(_)),
+                value: SharedValue::param(values, i),
+                binding: package.and_then(|package| param_binding(package, name)),
+            }
+        })
+        .collect();
+    let name = summary.name.as_deref().unwrap_or_default().to_string();
+    WorkflowStep {
+        instances: expand(&name, &params),
+        name,
+        package: summary.package.as_deref().unwrap_or_default().to_string(),
+        long_running: summary.long_running,
+        params,
+        outputs_read: Vec::new(),
+        attributes: summary
+            .attributes
+            .iter()
+            .map(|(key, _)| key.clone())
+            .zip(values.attributes.iter().cloned())
+            .collect(),
+        placement: step_placement(topology, summary, package),
+        depends_on: Vec::new(),
+        has_code: values.has_code,
+        run: package.and_then(step_run),
     }
 }
 

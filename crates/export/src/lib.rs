@@ -169,15 +169,22 @@ fn render_in_batches<T: Sync>(
     render: impl Fn(&[T], &mut Vec<u8>) -> io::Result<()> + Sync,
     mut write: impl FnMut(&[u8]) -> io::Result<()>,
 ) -> io::Result<()> {
+    // The same buffers for every window: memory the allocator gave back
+    // would be faulted in again.
+    let mut buffers: Vec<Vec<u8>> = Vec::new();
     for window in items.chunks(BATCH * WINDOW) {
-        let buffers: Vec<Vec<u8>> = window
+        let batches = window.len().div_ceil(BATCH);
+        if buffers.len() < batches {
+            buffers.resize_with(batches, Vec::new);
+        }
+        window
             .par_chunks(BATCH)
-            .map(|batch| {
-                let mut buffer = Vec::with_capacity(1 << 16);
-                render(batch, &mut buffer).map(|()| buffer)
-            })
-            .collect::<io::Result<_>>()?;
-        for buffer in &buffers {
+            .zip(buffers[..batches].par_iter_mut())
+            .try_for_each(|(batch, buffer)| {
+                buffer.clear();
+                render(batch, buffer)
+            })?;
+        for buffer in &buffers[..batches] {
             write(buffer)?;
         }
     }

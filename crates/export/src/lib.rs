@@ -20,7 +20,7 @@ use easyflow_db::ExpandedWorkflow;
 use easyflow_syntax::value::{LiteralValue, Value};
 use rayon::prelude::*;
 use serde::{Serialize, Serializer};
-use serde_json::ser::{Formatter, PrettyFormatter};
+use serde_json::ser::Formatter;
 
 /// An export format: its name, what editors show of it, and its writer.
 /// Every list of formats (the CLI's `--to`, the server's `easyflow/export`
@@ -280,17 +280,102 @@ struct JsonElements<'b>(&'b mut Vec<u8>);
 impl JsonElements<'_> {
     fn push(&mut self, element: &impl Serialize) -> io::Result<()> {
         self.0.extend_from_slice(b",\n    ");
-        // The indentation serde_json's pretty printer has inside the
-        // document's object and one of its arrays.
-        let mut formatter = PrettyFormatter::new();
-        formatter.begin_object(&mut io::sink())?;
-        formatter.begin_array(&mut io::sink())?;
+        // Inside the document's object and one of its arrays.
+        let formatter = Pretty {
+            level: 2,
+            has_value: false,
+        };
         element
             .serialize(&mut serde_json::Serializer::with_formatter(
                 &mut *self.0,
                 formatter,
             ))
             .map_err(io::Error::from)
+    }
+}
+
+/// serde_json's `PrettyFormatter` with two-space indentation (the same
+/// bytes), writing a line break and its indentation at once rather than
+/// one write per level: most of the exports' JSON text is indentation.
+struct Pretty {
+    level: usize,
+    has_value: bool,
+}
+
+impl Pretty {
+    /// `,` unless `first`, a line break, and the indentation of `level`.
+    fn line<W: ?Sized + Write>(&self, writer: &mut W, first: bool) -> io::Result<()> {
+        const LINE: &[u8] = b",\n                                ";
+        let start = usize::from(first);
+        match LINE.get(start..2 + 2 * self.level) {
+            Some(line) => writer.write_all(line),
+            None => {
+                writer.write_all(&LINE[start..2])?;
+                (0..self.level).try_for_each(|_| writer.write_all(b"  "))
+            }
+        }
+    }
+
+    fn begin<W: ?Sized + Write>(&mut self, writer: &mut W, bracket: &[u8]) -> io::Result<()> {
+        self.level += 1;
+        self.has_value = false;
+        writer.write_all(bracket)
+    }
+
+    fn end<W: ?Sized + Write>(&mut self, writer: &mut W, bracket: &[u8]) -> io::Result<()> {
+        self.level -= 1;
+        if self.has_value {
+            self.line(writer, true)?;
+        }
+        writer.write_all(bracket)
+    }
+}
+
+impl Formatter for Pretty {
+    fn begin_array<W: ?Sized + Write>(&mut self, writer: &mut W) -> io::Result<()> {
+        self.begin(writer, b"[")
+    }
+
+    fn end_array<W: ?Sized + Write>(&mut self, writer: &mut W) -> io::Result<()> {
+        self.end(writer, b"]")
+    }
+
+    fn begin_array_value<W: ?Sized + Write>(
+        &mut self,
+        writer: &mut W,
+        first: bool,
+    ) -> io::Result<()> {
+        self.line(writer, first)
+    }
+
+    fn end_array_value<W: ?Sized + Write>(&mut self, _writer: &mut W) -> io::Result<()> {
+        self.has_value = true;
+        Ok(())
+    }
+
+    fn begin_object<W: ?Sized + Write>(&mut self, writer: &mut W) -> io::Result<()> {
+        self.begin(writer, b"{")
+    }
+
+    fn end_object<W: ?Sized + Write>(&mut self, writer: &mut W) -> io::Result<()> {
+        self.end(writer, b"}")
+    }
+
+    fn begin_object_key<W: ?Sized + Write>(
+        &mut self,
+        writer: &mut W,
+        first: bool,
+    ) -> io::Result<()> {
+        self.line(writer, first)
+    }
+
+    fn begin_object_value<W: ?Sized + Write>(&mut self, writer: &mut W) -> io::Result<()> {
+        writer.write_all(b": ")
+    }
+
+    fn end_object_value<W: ?Sized + Write>(&mut self, _writer: &mut W) -> io::Result<()> {
+        self.has_value = true;
+        Ok(())
     }
 }
 

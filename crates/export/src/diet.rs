@@ -2,6 +2,7 @@
 //! that every attribute value is escaped by the writer.
 
 use std::borrow::Cow;
+use std::fmt::Write as _;
 use std::io::{self, Write};
 
 use easyflow_db::ExpandedWorkflow;
@@ -75,6 +76,9 @@ struct Elements {
     input: BytesStart<'static>,
     output: BytesStart<'static>,
     prec: BytesStart<'static>,
+    /// A port's name and source (`node#output`), made here.
+    name: String,
+    source: String,
 }
 
 impl Default for Elements {
@@ -90,6 +94,8 @@ impl Default for Elements {
             input: start("in"),
             output: start("out"),
             prec: start("prec"),
+            name: String::new(),
+            source: String::new(),
         }
     }
 }
@@ -100,6 +106,13 @@ impl Default for Elements {
 /// XML 1.0 cannot hold at all, even as references (all but tab, newline and
 /// carriage return), become U+FFFD.
 fn attribute<'a>(key: &'a str, value: &'a str) -> Attribute<'a> {
+    if !value.bytes().any(|b| MAY_NEED_ESCAPING[usize::from(b)]) {
+        // The common case: nothing to escape or replace.
+        return Attribute {
+            key: QName(key.as_bytes()),
+            value: Cow::Borrowed(value.as_bytes()),
+        };
+    }
     let escaped = quick_xml::escape::escape(value);
     // Control characters (`char::is_control`) are the bytes below a space,
     // DEL, and U+0080 to U+009F, which begin with 0xC2: most values have
@@ -128,6 +141,19 @@ fn attribute<'a>(key: &'a str, value: &'a str) -> Attribute<'a> {
         value,
     }
 }
+
+/// The bytes that quick-xml escapes in an attribute (`&`, `<`, `>`, `"`,
+/// `'`), and those that may begin a control character (below a space,
+/// DEL, and 0xC2, which begins U+0080 to U+009F).
+static MAY_NEED_ESCAPING: [bool; 256] = {
+    let mut table = [false; 256];
+    let mut byte = 0;
+    while byte < 256 {
+        table[byte] = matches!(byte as u8, b'&' | b'<' | b'>' | b'"' | b'\'' | 0..=0x1f | 0x7f | 0xc2);
+        byte += 1;
+    }
+    table
+};
 
 /// A comment's text: ` text `, with `--` (which would end it) broken up
 /// and characters XML cannot hold replaced.
@@ -215,28 +241,39 @@ fn node<W: Write>(
                 RefTarget::Step(producer) => {
                     for source in &workflow.steps[producer as usize].instances {
                         read_from.push(&source.id);
-                        ports.push(Port::In(format!("{}#{}", source.id, reference.output)));
+                        ports.push(Port::In(&source.id, &reference.output));
                     }
                 }
-                RefTarget::File => ports.push(Port::File(reference.head.to_string())),
+                RefTarget::File => ports.push(Port::File(&reference.head)),
                 RefTarget::Other => {}
             }
         }
         let single = ports.len() == 1;
+        let Elements {
+            arg: arg_element,
+            input,
+            name,
+            source,
+            ..
+        } = elements;
         for (i, port) in ports.iter().enumerate() {
-            let name = if single {
-                param.name.clone()
-            } else {
-                format!("{}_{i}", param.name)
-            };
+            name.clear();
+            name.push_str(&param.name);
+            if !single {
+                let _ = write!(name, "_{i}");
+            }
             match port {
-                Port::In(source) => xml.empty(
-                    &mut elements.input,
-                    &[("name", &name), ("type", "DIET_FILE"), ("source", source)],
-                )?,
+                Port::In(node, output) => {
+                    source.clear();
+                    source.extend([*node, "#", output]);
+                    xml.empty(
+                        input,
+                        &[("name", name), ("type", "DIET_FILE"), ("source", source)],
+                    )?
+                }
                 Port::File(file) => xml.empty(
-                    &mut elements.arg,
-                    &[("name", &name), ("type", "DIET_FILE"), ("value", file)],
+                    arg_element,
+                    &[("name", name), ("type", "DIET_FILE"), ("value", file)],
                 )?,
             }
         }
@@ -257,28 +294,28 @@ fn node<W: Write>(
     xml.event(Event::End(BytesEnd::new("node")))
 }
 
-enum Port {
-    /// An `<in>` reading `node#port`.
-    In(String),
+enum Port<'a> {
+    /// An `<in>` reading `node#port`: the node and the port.
+    In(&'a str, &'a str),
     /// A required file among references to steps.
-    File(String),
+    File(&'a str),
 }
 
 /// A literal parameter's DIET type and value.
-fn arg(workflow: &ExpandedWorkflow, value: &Value) -> (&'static str, String) {
+fn arg<'a>(workflow: &ExpandedWorkflow, value: &'a Value) -> (&'static str, Cow<'a, str>) {
     match value {
         Value::Literal(literal) => match &literal.kind {
-            LiteralValue::String(content) => ("DIET_STRING", content.clone()),
-            LiteralValue::Int(n) if i32::try_from(*n).is_ok() => ("DIET_INT", n.to_string()),
-            LiteralValue::Int(n) => ("DIET_LONGINT", n.to_string()),
-            LiteralValue::Double => ("DIET_DOUBLE", literal.text.to_string()),
-            LiteralValue::Bool(b) => ("DIET_CHAR", u8::from(*b).to_string()),
-            LiteralValue::Constant(name) => ("DIET_PARAMSTRING", name.clone()),
+            LiteralValue::String(content) => ("DIET_STRING", Cow::Borrowed(content)),
+            LiteralValue::Int(n) if i32::try_from(*n).is_ok() => ("DIET_INT", n.to_string().into()),
+            LiteralValue::Int(n) => ("DIET_LONGINT", n.to_string().into()),
+            LiteralValue::Double => ("DIET_DOUBLE", Cow::Borrowed(&literal.text)),
+            LiteralValue::Bool(b) => ("DIET_CHAR", Cow::Borrowed(if *b { "1" } else { "0" })),
+            LiteralValue::Constant(name) => ("DIET_PARAMSTRING", Cow::Borrowed(name)),
         },
-        Value::List(_) => ("DIET_CONTAINER", value.text()),
+        Value::List(_) => ("DIET_CONTAINER", value.text().into()),
         Value::Ref(reference) if workflow.target(reference) == RefTarget::File => {
-            ("DIET_FILE", reference.head.to_string())
+            ("DIET_FILE", Cow::Borrowed(&reference.head))
         }
-        Value::Ref(_) | Value::Invalid => ("DIET_STRING", value.text()),
+        Value::Ref(_) | Value::Invalid => ("DIET_STRING", value.text().into()),
     }
 }

@@ -149,7 +149,10 @@ static MAY_NEED_ESCAPING: [bool; 256] = {
     let mut table = [false; 256];
     let mut byte = 0;
     while byte < 256 {
-        table[byte] = matches!(byte as u8, b'&' | b'<' | b'>' | b'"' | b'\'' | 0..=0x1f | 0x7f | 0xc2);
+        table[byte] = matches!(
+            byte as u8,
+            b'&' | b'<' | b'>' | b'"' | b'\'' | 0..=0x1f | 0x7f | 0xc2
+        );
         byte += 1;
     }
     table

@@ -394,6 +394,7 @@ where
 }
 
 /// A string written piece by piece (`#main/STEP/ID`), without building it.
+#[derive(Clone, Copy, PartialEq, Eq, Hash)]
 struct Concat<'a, const N: usize>([&'a str; N]);
 
 impl<const N: usize> fmt::Display for Concat<'_, N> {
@@ -405,6 +406,16 @@ impl<const N: usize> fmt::Display for Concat<'_, N> {
 impl<const N: usize> Serialize for Concat<'_, N> {
     fn serialize<S: Serializer>(&self, serializer: S) -> Result<S::Ok, S::Error> {
         serializer.collect_str(self)
+    }
+}
+
+/// A value's EasyFlow text as a JSON string, written without being made
+/// first ([`Value::text`] is a `String` each).
+struct Text<'a>(&'a Value);
+
+impl Serialize for Text<'_> {
+    fn serialize<S: Serializer>(&self, serializer: S) -> Result<S::Ok, S::Error> {
+        serializer.collect_str(self.0)
     }
 }
 

@@ -1,7 +1,6 @@
 //! `--to model`: the workflow DAG model (`exports.md`): jobs per instance,
 //! fixed and temporary files, compute hosts, precedence and stage-in edges.
 
-use std::borrow::Cow;
 use std::collections::HashSet;
 use std::io::{self, Write};
 
@@ -9,7 +8,7 @@ use easyflow_db::ExpandedWorkflow;
 use easyflow_db::workflow::{Instance, RefTarget, WorkflowStep};
 use serde::Serialize;
 
-use crate::{Concat, Entries, JsonDocument};
+use crate::{Concat, Entries, JsonDocument, Text};
 
 pub(crate) fn write(workflow: &ExpandedWorkflow, out: &mut dyn Write) -> io::Result<()> {
     #[derive(Serialize)]
@@ -78,7 +77,7 @@ struct Job<'a> {
     step: &'a str,
     instance: usize,
     package: &'a str,
-    parameters: Entries<'a, String>,
+    parameters: Entries<'a, Text<'a>>,
     requires: Option<&'a str>,
     memory_bytes: Option<u64>,
     host: Option<&'a str>,
@@ -88,7 +87,7 @@ fn job<'a>(step: &'a WorkflowStep, n: usize, instance: &'a Instance) -> Job<'a> 
     let mut parameters = Entries(Vec::new());
     for (param, value) in step.params.iter().zip(step.values(instance)) {
         if value.is_literal() {
-            parameters.insert(&param.name, value.text());
+            parameters.insert(&param.name, Text(value));
         }
     }
     let placement = &step.placement;
@@ -112,8 +111,9 @@ struct File<'a> {
     producer: Option<&'a str>,
 }
 
-/// A fixed file's name, or a temporary file's `INSTANCE#OUTPUT`.
-#[derive(Serialize)]
+/// A fixed file's name or an instance's id, or a temporary file's
+/// `INSTANCE#OUTPUT`.
+#[derive(Serialize, Clone, Copy, PartialEq, Eq, Hash)]
 #[serde(untagged)]
 enum FileId<'a> {
     Fixed(&'a str),
@@ -122,7 +122,7 @@ enum FileId<'a> {
 
 #[derive(Serialize)]
 struct Edge<'a> {
-    from: Cow<'a, str>,
+    from: FileId<'a>,
     to: &'a str,
     kind: &'static str,
 }
@@ -139,33 +139,40 @@ fn edges_into<'a>(
     for &dependency in &step.depends_on {
         for source in &workflow.steps[dependency as usize].instances {
             edges.push(Edge {
-                from: Cow::Borrowed(&source.id),
+                from: FileId::Fixed(&source.id),
                 to: &instance.id,
                 kind: "precedence",
             });
         }
     }
-    let mut staged: Vec<String> = Vec::new();
+    // Names have no `#`, so two ids are the same text exactly when their
+    // pieces are the same.
+    let mut seen = HashSet::new();
     for value in step.values(instance) {
         for reference in value.references() {
+            let mut stage = |file: FileId<'a>| {
+                if seen.insert(file) {
+                    edges.push(Edge {
+                        from: file,
+                        to: &instance.id,
+                        kind: "stage_in",
+                    });
+                }
+            };
             match workflow.target(reference) {
-                RefTarget::File => staged.push(reference.head.to_string()),
+                RefTarget::File => stage(FileId::Fixed(&reference.head)),
                 RefTarget::Step(producer) => {
                     for source in &workflow.steps[producer as usize].instances {
-                        staged.push(format!("{}#{}", source.id, reference.output));
+                        stage(FileId::Temporary(Concat([
+                            &source.id,
+                            "#",
+                            &reference.output,
+                        ])));
                     }
                 }
                 RefTarget::Other => {}
             }
         }
-    }
-    let mut seen = HashSet::new();
-    for file in staged.into_iter().filter(|f| seen.insert(f.clone())) {
-        edges.push(Edge {
-            from: Cow::Owned(file),
-            to: &instance.id,
-            kind: "stage_in",
-        });
     }
     edges
 }

@@ -101,9 +101,10 @@ pub struct ExpandedWorkflow {
 
 #[derive(Debug, Clone, PartialEq, Eq)]
 pub struct WorkflowStep {
-    pub name: String,
+    /// Shared with the item index (no copy per step).
+    pub name: SmolStr,
     /// `Package.Method`.
-    pub package: String,
+    pub package: SmolStr,
     pub long_running: bool,
     pub params: Vec<WorkflowParam>,
     /// One per instance, in instance order: `Step` alone, or `Step_0` … .
@@ -153,15 +154,16 @@ pub struct ParamBinding {
 
 #[derive(Debug, Clone, PartialEq, Eq)]
 pub struct WorkflowParam {
-    pub name: String,
+    pub name: SmolStr,
     /// Written with `<-`.
     pub stream: bool,
     pub swept: bool,
     /// The value as written (a sweep's whole list).
     pub value: SharedValue,
     /// Its place on the command line, when its package is catalogued and
-    /// declares it.
-    pub binding: Option<ParamBinding>,
+    /// declares it (boxed: most flows have no catalog, and a step has
+    /// several parameters).
+    pub binding: Option<Box<ParamBinding>>,
 }
 
 /// One of a step's values, shared with the database's reading of the
@@ -362,7 +364,7 @@ pub fn expanded_workflow(db: &dyn Db, file: SourceFile) -> ExpandedWorkflow {
                         .get(within)
                         .map(|r| r.output.clone())
                         .unwrap_or_default();
-                    Some((output, param.name.clone()))
+                    Some((output, param.name.to_string()))
                 }
             };
             if edge.kind != EdgeKind::Control
@@ -423,7 +425,7 @@ pub fn expanded_workflow(db: &dyn Db, file: SourceFile) -> ExpandedWorkflow {
                     .contains_key(instance.id.as_str())
                 {
                     collisions.push(IdCollision {
-                        step: step.name.clone(),
+                        step: step.name.to_string(),
                         id: instance.id.clone(),
                     });
                 }
@@ -471,21 +473,21 @@ fn workflow_step(
         .iter()
         .enumerate()
         .map(|(i, param)| {
-            let name = param.name.as_deref().unwrap_or_default();
+            let name = param.name.clone().unwrap_or_default();
             WorkflowParam {
-                name: name.to_string(),
+                binding: package.and_then(|package| param_binding(package, &name)),
+                name,
                 stream: param.stream,
                 swept: matches!(param.sweep, Sweep::List(_)),
                 value: SharedValue::param(values, i),
-                binding: package.and_then(|package| param_binding(package, name)),
             }
         })
         .collect();
-    let name = summary.name.as_deref().unwrap_or_default().to_string();
+    let name = summary.name.clone().unwrap_or_default();
     WorkflowStep {
         instances: expand(&name, &params),
         name,
-        package: summary.package.as_deref().unwrap_or_default().to_string(),
+        package: summary.package.clone().unwrap_or_default(),
         long_running: summary.long_running,
         params,
         outputs_read: Vec::new(),
@@ -503,14 +505,14 @@ fn workflow_step(
 }
 
 /// A declared parameter's place on its package's command line.
-fn param_binding(package: &Package, name: &str) -> Option<ParamBinding> {
+fn param_binding(package: &Package, name: &str) -> Option<Box<ParamBinding>> {
     let index = package.params.iter().position(|p| p.name == name)?;
     let param = &package.params[index];
-    Some(ParamBinding {
+    Some(Box::new(ParamBinding {
         position: param.position,
         prefix: param.command_line_prefix(),
         catalog_index: index as u32,
-    })
+    }))
 }
 
 fn step_run(package: &Package) -> Option<StepRun> {

@@ -180,9 +180,7 @@ fn main() {
     // workflow (the steps' values read on every core first), and each
     // format's writer into a sink (the formats the flow can be exported
     // in: CWL needs a catalog).
-    phase("values (all cores)", || {
-        db.prepare_export_on_every_core(file)
-    });
+    phase("values (all cores)", || db.read_values_on_every_core(file));
     let workflow = phase("expanded workflow", || {
         easyflow_db::expanded_workflow(&db, file)
     });

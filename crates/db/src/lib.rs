@@ -222,17 +222,34 @@ impl Database {
         );
     }
 
-    /// What an export reads besides the check, for a large file on every
-    /// core: the steps' values (per chunk) beside the names and the
-    /// dependency graph, which [`expanded_workflow`] then puts together on
-    /// one.
-    pub fn prepare_export_on_every_core(&self, file: SourceFile) {
+    /// [`Database::check`] for an export, with what the export reads
+    /// besides the check: once the steps are analysed on every core, the
+    /// check's last phases and then the dependency graph run on one core,
+    /// beside which the steps' values are read
+    /// ([`Database::read_values_on_every_core`]; they read only the tree,
+    /// so neither side waits for the other). A flow with errors is refused
+    /// with its values read for nothing: the price of not waiting for the
+    /// check.
+    pub fn check_for_export(&self, file: SourceFile) -> &[Diagnostic] {
+        self.analyse_steps_on_every_core(file);
+        let (checking, reading) = (self.clone(), self.clone());
+        rayon::join(
+            move || {
+                file_diagnostics(&checking, file);
+                dependency_graph(&checking, file);
+            },
+            move || reading.read_values_on_every_core(file),
+        );
+        file_diagnostics(self, file)
+    }
+
+    /// The values of a large file's steps ([`workflow::chunk_values`]),
+    /// per chunk on every core, for [`expanded_workflow`].
+    pub fn read_values_on_every_core(&self, file: SourceFile) {
         self.on_every_core(
             file,
             || true,
-            |fork, file| {
-                dependency_graph(fork, file);
-            },
+            |_, _| {},
             |fork, chunk| {
                 workflow::chunk_values(fork, chunk);
             },

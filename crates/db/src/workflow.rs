@@ -323,7 +323,7 @@ pub fn expanded_workflow(db: &dyn Db, file: SourceFile) -> ExpandedWorkflow {
     }
 
     // The steps' values through the database (memoized per chunk, and read
-    // on every core first by `Database::prepare_export_on_every_core`),
+    // on every core first by `Database::check_for_export`),
     // then each step on its own, on every core.
     let values: Vec<Arc<StepValues>> = order
         .iter()

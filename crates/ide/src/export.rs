@@ -66,7 +66,7 @@ pub fn exportable<'a>(
     format: &'a Format,
 ) -> Result<Exportable<'a>, Refused> {
     let errors: Vec<Diagnostic> = db
-        .check(file)
+        .check_for_export(file)
         .iter()
         .filter(|d| d.severity() == Severity::Error)
         .cloned()
@@ -78,7 +78,6 @@ pub fn exportable<'a>(
             reasons: Vec::new(),
         });
     }
-    db.prepare_export_on_every_core(file);
     let workflow = expanded_workflow(db, file);
     let mut reasons: Vec<String> = workflow.collisions.iter().map(|c| c.message()).collect();
     reasons.extend(format.refusals(workflow));

@@ -23,8 +23,8 @@ use easyflow_topology::Topology;
 
 use crate::catalog::{catalog_of, package_of};
 use crate::fit::{StepPlacement, step_placement};
-use crate::graph::{EdgeKind, EdgeSource, dependency_graph};
-use crate::items::{StepChunk, StepId, StepSummary, Sweep, file_outline, item_index};
+use crate::graph::{DependencyGraph, EdgeKind, EdgeSource, dependency_graph};
+use crate::items::{ItemIndex, StepChunk, StepId, StepSummary, Sweep, file_outline, item_index};
 use crate::resolve::name_resolution;
 use crate::{Db, SourceFile, parse_topology};
 
@@ -325,68 +325,44 @@ pub fn expanded_workflow(db: &dyn Db, file: SourceFile) -> ExpandedWorkflow {
     // The steps' values through the database (memoized per chunk, and read
     // on every core first by `Database::check_for_export`),
     // then each step on its own, on every core.
+    let mut values_by_id: Vec<Option<Arc<StepValues>>> = vec![None; index.steps.len()];
+    for chunk in &outline.chunks {
+        let first = chunk.first as usize;
+        for (values, slot) in chunk_values(db, chunk.node)
+            .iter()
+            .zip(values_by_id.iter_mut().skip(first))
+        {
+            *slot = Some(values.clone());
+        }
+    }
     let values: Vec<Arc<StepValues>> = order
         .iter()
-        .map(|&id| {
-            outline
-                .step(db, id)
-                .map(|s| chunk_values(db, s.chunk)[s.index as usize].clone())
-                .unwrap_or_default()
-        })
+        .map(|id| values_by_id[id.index()].take().unwrap_or_default())
         .collect();
-    let mut steps: Vec<WorkflowStep> = order
+    let (mut steps, edges_into): (Vec<WorkflowStep>, Vec<Vec<WorkflowEdge>>) = order
         .par_iter()
         .zip(values.par_iter())
         .with_min_len(256)
-        .map(|(&id, values)| workflow_step(&index.steps[id.index()], values, catalog, topology))
-        .collect();
+        .map(|(&id, values)| {
+            let mut step = workflow_step(&index.steps[id.index()], values, catalog, topology);
+            let edges = edges_into(&mut step, id, graph, index, &position);
+            (step, edges)
+        })
+        .unzip();
 
+    // What each step's producers read of it, in the order first read.
     let mut edges = Vec::with_capacity(graph.edges.len());
-    for &id in &order {
-        let to = position[id.index()];
-        for edge in graph.edges_into(id) {
-            let from = position[edge.from.index()];
-            let ports = match edge.source {
-                EdgeSource::Dependency(_) => None,
-                EdgeSource::Reference(n) => {
-                    let references = &index.steps[id.index()].references;
-                    let reference = &references[n as usize];
-                    // The summary lists references in text order, parameter
-                    // by parameter, as `Value::references` does.
-                    let within = references[..n as usize]
-                        .iter()
-                        .filter(|r| r.param == reference.param)
-                        .count();
-                    let param = &steps[to as usize].params[reference.param as usize];
-                    let output = param
-                        .value
-                        .references()
-                        .get(within)
-                        .map(|r| r.output.clone())
-                        .unwrap_or_default();
-                    Some((output, param.name.to_string()))
-                }
-            };
-            if edge.kind != EdgeKind::Control
-                && let Some((output, _)) = &ports
-                && from != to
-            {
-                let producer = &mut steps[from as usize];
-                if !producer.outputs_read.contains(output) {
-                    producer.outputs_read.push(output.clone());
-                }
+    for edge in edges_into.into_iter().flatten() {
+        if edge.kind != EdgeKind::Control
+            && let Some((output, _)) = &edge.ports
+            && edge.from != edge.to
+        {
+            let producer = &mut steps[edge.from as usize];
+            if !producer.outputs_read.contains(output) {
+                producer.outputs_read.push(output.clone());
             }
-            let consumer = &mut steps[to as usize];
-            if from != to && !consumer.depends_on.contains(&from) {
-                consumer.depends_on.push(from);
-            }
-            edges.push(WorkflowEdge {
-                from,
-                to,
-                kind: edge.kind,
-                ports,
-            });
         }
+        edges.push(edge);
     }
 
     let mut required_files: Vec<String> = Vec::new();
@@ -502,6 +478,54 @@ fn workflow_step(
         has_code: values.has_code,
         run: package.and_then(step_run),
     }
+}
+
+/// The graph's edges into `step` (the step `id`), with the output and
+/// parameter of each data edge, in the graph's order; fills the steps it
+/// depends on.
+fn edges_into(
+    step: &mut WorkflowStep,
+    id: StepId,
+    graph: &DependencyGraph,
+    index: &ItemIndex,
+    position: &[u32],
+) -> Vec<WorkflowEdge> {
+    let to = position[id.index()];
+    let mut edges = Vec::new();
+    for edge in graph.edges_into(id) {
+        let from = position[edge.from.index()];
+        let ports = match edge.source {
+            EdgeSource::Dependency(_) => None,
+            EdgeSource::Reference(n) => {
+                let references = &index.steps[id.index()].references;
+                let reference = &references[n as usize];
+                // The summary lists references in text order, parameter
+                // by parameter, as `Value::references` does.
+                let within = references[..n as usize]
+                    .iter()
+                    .filter(|r| r.param == reference.param)
+                    .count();
+                let param = &step.params[reference.param as usize];
+                let output = param
+                    .value
+                    .references()
+                    .get(within)
+                    .map(|r| r.output.clone())
+                    .unwrap_or_default();
+                Some((output, param.name.to_string()))
+            }
+        };
+        if from != to && !step.depends_on.contains(&from) {
+            step.depends_on.push(from);
+        }
+        edges.push(WorkflowEdge {
+            from,
+            to,
+            kind: edge.kind,
+            ports,
+        });
+    }
+    edges
 }
 
 /// A declared parameter's place on its package's command line.

@@ -339,20 +339,39 @@ pub fn expanded_workflow(db: &dyn Db, file: SourceFile) -> ExpandedWorkflow {
         .iter()
         .map(|id| values_by_id[id.index()].take().unwrap_or_default())
         .collect();
-    let (mut steps, edges_into): (Vec<WorkflowStep>, Vec<Vec<WorkflowEdge>>) = order
+    // Each step's edges go to their place in `edges` (the graph's edges in
+    // output order), written by the task that builds the step: no second
+    // copy of them.
+    let count: usize = order.iter().map(|&id| graph.edges_into(id).len()).sum();
+    let mut edges: Vec<WorkflowEdge> = (0..count)
+        .map(|_| WorkflowEdge {
+            from: 0,
+            to: 0,
+            kind: EdgeKind::Control,
+            ports: None,
+        })
+        .collect();
+    let mut edges_of_steps: Vec<&mut [WorkflowEdge]> = Vec::with_capacity(order.len());
+    let mut rest = edges.as_mut_slice();
+    for &id in &order {
+        let (into, after) = std::mem::take(&mut rest).split_at_mut(graph.edges_into(id).len());
+        edges_of_steps.push(into);
+        rest = after;
+    }
+    let mut steps: Vec<WorkflowStep> = order
         .par_iter()
         .zip(values.par_iter())
+        .zip(edges_of_steps.par_iter_mut())
         .with_min_len(256)
-        .map(|(&id, values)| {
+        .map(|((&id, values), edges)| {
             let mut step = workflow_step(&index.steps[id.index()], values, catalog, topology);
-            let edges = edges_into(&mut step, id, graph, index, &position);
-            (step, edges)
+            fill_edges_into(&mut step, edges, id, graph, index, &position);
+            step
         })
-        .unzip();
+        .collect();
 
     // What each step's producers read of it, in the order first read.
-    let mut edges = Vec::with_capacity(graph.edges.len());
-    for edge in edges_into.into_iter().flatten() {
+    for edge in &edges {
         if edge.kind != EdgeKind::Control
             && let Some((output, _)) = &edge.ports
             && edge.from != edge.to
@@ -362,7 +381,6 @@ pub fn expanded_workflow(db: &dyn Db, file: SourceFile) -> ExpandedWorkflow {
                 producer.outputs_read.push(output.clone());
             }
         }
-        edges.push(edge);
     }
 
     let mut required_files: Vec<String> = Vec::new();
@@ -480,19 +498,19 @@ fn workflow_step(
     }
 }
 
-/// The graph's edges into `step` (the step `id`), with the output and
-/// parameter of each data edge, in the graph's order; fills the steps it
-/// depends on.
-fn edges_into(
+/// The graph's edges into `step` (the step `id`) into `edges`, with the
+/// output and parameter of each data edge, in the graph's order; fills
+/// the steps it depends on.
+fn fill_edges_into(
     step: &mut WorkflowStep,
+    edges: &mut [WorkflowEdge],
     id: StepId,
     graph: &DependencyGraph,
     index: &ItemIndex,
     position: &[u32],
-) -> Vec<WorkflowEdge> {
+) {
     let to = position[id.index()];
-    let mut edges = Vec::new();
-    for edge in graph.edges_into(id) {
+    for (edge, slot) in graph.edges_into(id).iter().zip(edges) {
         let from = position[edge.from.index()];
         let ports = match edge.source {
             EdgeSource::Dependency(_) => None,
@@ -518,14 +536,13 @@ fn edges_into(
         if from != to && !step.depends_on.contains(&from) {
             step.depends_on.push(from);
         }
-        edges.push(WorkflowEdge {
+        *slot = WorkflowEdge {
             from,
             to,
             kind: edge.kind,
             ports,
-        });
+        };
     }
-    edges
 }
 
 /// A declared parameter's place on its package's command line.

@@ -1,11 +1,11 @@
 //! `--to model`: the workflow DAG model (`exports.md`): jobs per instance,
 //! fixed and temporary files, compute hosts, precedence and stage-in edges.
 
-use std::collections::HashSet;
 use std::io::{self, Write};
 
 use easyflow_db::ExpandedWorkflow;
 use easyflow_db::workflow::{Instance, RefTarget, WorkflowStep};
+use rustc_hash::FxHashSet;
 use serde::Serialize;
 
 use crate::{Concat, Entries, JsonDocument, Text};
@@ -147,7 +147,7 @@ fn edges_into<'a>(
     }
     // Names have no `#`, so two ids are the same text exactly when their
     // pieces are the same.
-    let mut seen = HashSet::new();
+    let mut seen = FxHashSet::default();
     for value in step.values(instance) {
         for reference in value.references() {
             let mut stage = |file: FileId<'a>| {

@@ -3,8 +3,8 @@
 # (issue 30): per format, wall time (hyperfine: mean ± σ, min…max), peak
 # RSS (`/usr/bin/time -v`, the median of 3 runs) and its ratio to
 # `easyflow check`'s on the same flow, and the document's size; then the
-# phases of `crates/cli/examples/cold_phases.rs` (the check's, the expanded
-# workflow, each writer into a sink). `bench/export-cwl.sh` measures CWL,
+# phases of `crates/cli/examples/cold_phases.rs` (the check's, the steps'
+# values, the expanded workflow, each writer into a sink). `bench/export-cwl.sh` measures CWL,
 # which needs a catalog.
 #
 #   bench/export.sh [STEPS|FILE.flow]...   (default: 10000 100000)

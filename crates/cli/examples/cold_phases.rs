@@ -177,8 +177,10 @@ fn main() {
         LIVE.load(Relaxed) as f64 / text.len() as f64,
     );
     // Then what `easyflow export` adds to the check: the expanded
-    // workflow, and each format's writer into a sink (the formats the flow
-    // can be exported in: CWL needs a catalog).
+    // workflow (the steps' values read on every core first), and each
+    // format's writer into a sink (the formats the flow can be exported
+    // in: CWL needs a catalog).
+    phase("values (all cores)", || db.read_values_on_every_core(file));
     let workflow = phase("expanded workflow", || {
         easyflow_db::expanded_workflow(&db, file)
     });

@@ -216,32 +216,88 @@ impl Database {
     /// The first part of [`Database::check`]: on the first check of a large
     /// file, runs its step analyses on every core (otherwise nothing).
     pub fn analyse_steps_on_every_core(&self, file: SourceFile) {
-        let steps = file_outline(self, file).step_count();
-        let threads = rayon::current_num_threads().min(steps / (PARALLEL_MIN_STEPS / 2));
         let first_check = || {
             self.primed
                 .lock()
                 .unwrap_or_else(|e| e.into_inner())
                 .insert(file)
         };
-        if steps >= PARALLEL_MIN_STEPS && threads > 1 && first_check() {
+        // The search for allow comments reads only the tree (else it runs
+        // alone after the analyses, on one core).
+        self.on_every_core(
+            file,
+            first_check,
+            |fork, file| {
+                silence::allow_comments(fork, file);
+            },
+            |fork, chunk| {
+                chunk_analysis(fork, chunk);
+            },
+        );
+    }
+
+    /// [`Database::check`] for an export, with what the export reads
+    /// besides the check: once the steps are analysed on every core, the
+    /// check's last phases and then the dependency graph run on one core,
+    /// beside which the steps' values are read
+    /// ([`Database::read_values_on_every_core`]; they read only the tree,
+    /// so neither side waits for the other). A flow with errors is refused
+    /// with its values read for nothing: the price of not waiting for the
+    /// check.
+    pub fn check_for_export(&self, file: SourceFile) -> &[Diagnostic] {
+        self.analyse_steps_on_every_core(file);
+        let (checking, reading) = (self.clone(), self.clone());
+        rayon::join(
+            move || {
+                file_diagnostics(&checking, file);
+                dependency_graph(&checking, file);
+            },
+            move || reading.read_values_on_every_core(file),
+        );
+        file_diagnostics(self, file)
+    }
+
+    /// The values of a large file's steps ([`workflow::chunk_values`]),
+    /// per chunk on every core, for [`expanded_workflow`].
+    pub fn read_values_on_every_core(&self, file: SourceFile) {
+        self.on_every_core(
+            file,
+            || true,
+            |_, _| {},
+            |fork, chunk| {
+                workflow::chunk_values(fork, chunk);
+            },
+        );
+    }
+
+    /// For a file of at least [`PARALLEL_MIN_STEPS`] steps when `wanted()`:
+    /// `whole` of the file beside `per_chunk` of each chunk, on every core.
+    fn on_every_core(
+        &self,
+        file: SourceFile,
+        wanted: impl FnOnce() -> bool,
+        whole: impl Fn(&Database, SourceFile) + Sync,
+        per_chunk: impl for<'db> Fn(&'db Database, StepChunk<'db>) + Sync,
+    ) {
+        let steps = file_outline(self, file).step_count();
+        let threads = rayon::current_num_threads().min(steps / (PARALLEL_MIN_STEPS / 2));
+        if steps >= PARALLEL_MIN_STEPS && threads > 1 && wanted() {
             // One database handle per task; each reads the outline (already
             // computed) through its own handle, as tracked structs belong to
-            // it. The tasks: the search for allow comments, which reads only
-            // the tree (else it runs alone after the analyses, on one core),
-            // and the chunks in a few parts per thread, so that the threads
-            // finish together whichever takes that search.
+            // it. The tasks: `whole`, and the chunks in a few parts per
+            // thread, so that the threads finish together whichever takes
+            // `whole`.
             let parts = threads * PARTS_PER_THREAD;
             let forks: Vec<Database> = (0..=parts).map(|_| self.clone()).collect();
             forks.into_par_iter().enumerate().for_each(|(task, fork)| {
                 let Some(part) = task.checked_sub(1) else {
-                    silence::allow_comments(&fork, file);
+                    whole(&fork, file);
                     return;
                 };
                 let chunks = &file_outline(&fork, file).chunks;
                 let share = chunks.len().div_ceil(parts);
                 for chunk in chunks.iter().skip(part * share).take(share) {
-                    chunk_analysis(&fork, chunk.node);
+                    per_chunk(&fork, chunk.node);
                 }
             });
         }

@@ -14,15 +14,17 @@ use std::sync::Arc;
 use easyflow_syntax::ast;
 use easyflow_syntax::green::GreenRef;
 use easyflow_syntax::value::{LiteralValue, Reference, Value};
+use rayon::prelude::*;
 use rustc_hash::FxHashMap;
 use smol_str::SmolStr;
 
-use easyflow_catalog::Package;
+use easyflow_catalog::{Catalog, Package};
+use easyflow_topology::Topology;
 
 use crate::catalog::{catalog_of, package_of};
 use crate::fit::{StepPlacement, step_placement};
-use crate::graph::{EdgeKind, EdgeSource, dependency_graph};
-use crate::items::{StepChunk, StepId, Sweep, file_outline, item_index};
+use crate::graph::{DependencyGraph, EdgeKind, EdgeSource, dependency_graph};
+use crate::items::{ItemIndex, StepChunk, StepId, StepSummary, Sweep, file_outline, item_index};
 use crate::resolve::name_resolution;
 use crate::{Db, SourceFile, parse_topology};
 
@@ -99,9 +101,10 @@ pub struct ExpandedWorkflow {
 
 #[derive(Debug, Clone, PartialEq, Eq)]
 pub struct WorkflowStep {
-    pub name: String,
+    /// Shared with the item index (no copy per step).
+    pub name: SmolStr,
     /// `Package.Method`.
-    pub package: String,
+    pub package: SmolStr,
     pub long_running: bool,
     pub params: Vec<WorkflowParam>,
     /// One per instance, in instance order: `Step` alone, or `Step_0` … .
@@ -151,15 +154,16 @@ pub struct ParamBinding {
 
 #[derive(Debug, Clone, PartialEq, Eq)]
 pub struct WorkflowParam {
-    pub name: String,
+    pub name: SmolStr,
     /// Written with `<-`.
     pub stream: bool,
     pub swept: bool,
     /// The value as written (a sweep's whole list).
     pub value: SharedValue,
     /// Its place on the command line, when its package is catalogued and
-    /// declares it.
-    pub binding: Option<ParamBinding>,
+    /// declares it (boxed: most flows have no catalog, and a step has
+    /// several parameters).
+    pub binding: Option<Box<ParamBinding>>,
 }
 
 /// One of a step's values, shared with the database's reading of the
@@ -318,95 +322,64 @@ pub fn expanded_workflow(db: &dyn Db, file: SourceFile) -> ExpandedWorkflow {
         names.insert(name.clone(), RefTarget::Step(position[step.index()]));
     }
 
-    let mut steps = Vec::with_capacity(order.len());
-    for &id in &order {
-        let summary = &index.steps[id.index()];
-        let values = outline
-            .step(db, id)
-            .map(|s| chunk_values(db, s.chunk)[s.index as usize].clone())
-            .unwrap_or_default();
-        let package = package_of(catalog, summary);
-        let params: Vec<WorkflowParam> = summary
-            .params
+    // The steps' values through the database (memoized per chunk, and read
+    // on every core first by `Database::check_for_export`),
+    // then each step on its own, on every core.
+    let mut values_by_id: Vec<Option<Arc<StepValues>>> = vec![None; index.steps.len()];
+    for chunk in &outline.chunks {
+        let first = chunk.first as usize;
+        for (values, slot) in chunk_values(db, chunk.node)
             .iter()
-            .enumerate()
-            .map(|(i, param)| {
-                let name = param.name.as_deref().unwrap_or_default();
-                WorkflowParam {
-                    name: name.to_string(),
-                    stream: param.stream,
-                    swept: matches!(param.sweep, Sweep::List(_)),
-                    value: SharedValue::param(&values, i),
-                    binding: package.and_then(|package| param_binding(package, name)),
-                }
-            })
-            .collect();
-        let name = summary.name.as_deref().unwrap_or_default().to_string();
-        steps.push(WorkflowStep {
-            instances: expand(&name, &params),
-            name,
-            package: summary.package.as_deref().unwrap_or_default().to_string(),
-            long_running: summary.long_running,
-            params,
-            outputs_read: Vec::new(),
-            attributes: summary
-                .attributes
-                .iter()
-                .map(|(key, _)| key.clone())
-                .zip(values.attributes.iter().cloned())
-                .collect(),
-            placement: step_placement(topology, summary, package),
-            depends_on: Vec::new(),
-            has_code: values.has_code,
-            run: package.and_then(step_run),
-        });
+            .zip(values_by_id.iter_mut().skip(first))
+        {
+            *slot = Some(values.clone());
+        }
     }
-
-    let mut edges = Vec::with_capacity(graph.edges.len());
+    let values: Vec<Arc<StepValues>> = order
+        .iter()
+        .map(|id| values_by_id[id.index()].take().unwrap_or_default())
+        .collect();
+    // Each step's edges go to their place in `edges` (the graph's edges in
+    // output order), written by the task that builds the step: no second
+    // copy of them.
+    let count: usize = order.iter().map(|&id| graph.edges_into(id).len()).sum();
+    let mut edges: Vec<WorkflowEdge> = (0..count)
+        .map(|_| WorkflowEdge {
+            from: 0,
+            to: 0,
+            kind: EdgeKind::Control,
+            ports: None,
+        })
+        .collect();
+    let mut edges_of_steps: Vec<&mut [WorkflowEdge]> = Vec::with_capacity(order.len());
+    let mut rest = edges.as_mut_slice();
     for &id in &order {
-        let to = position[id.index()];
-        for edge in graph.edges_into(id) {
-            let from = position[edge.from.index()];
-            let ports = match edge.source {
-                EdgeSource::Dependency(_) => None,
-                EdgeSource::Reference(n) => {
-                    let references = &index.steps[id.index()].references;
-                    let reference = &references[n as usize];
-                    // The summary lists references in text order, parameter
-                    // by parameter, as `Value::references` does.
-                    let within = references[..n as usize]
-                        .iter()
-                        .filter(|r| r.param == reference.param)
-                        .count();
-                    let param = &steps[to as usize].params[reference.param as usize];
-                    let output = param
-                        .value
-                        .references()
-                        .get(within)
-                        .map(|r| r.output.clone())
-                        .unwrap_or_default();
-                    Some((output, param.name.clone()))
-                }
-            };
-            if edge.kind != EdgeKind::Control
-                && let Some((output, _)) = &ports
-                && from != to
-            {
-                let producer = &mut steps[from as usize];
-                if !producer.outputs_read.contains(output) {
-                    producer.outputs_read.push(output.clone());
-                }
+        let (into, after) = std::mem::take(&mut rest).split_at_mut(graph.edges_into(id).len());
+        edges_of_steps.push(into);
+        rest = after;
+    }
+    let mut steps: Vec<WorkflowStep> = order
+        .par_iter()
+        .zip(values.par_iter())
+        .zip(edges_of_steps.par_iter_mut())
+        .with_min_len(256)
+        .map(|((&id, values), edges)| {
+            let mut step = workflow_step(&index.steps[id.index()], values, catalog, topology);
+            fill_edges_into(&mut step, edges, id, graph, index, &position);
+            step
+        })
+        .collect();
+
+    // What each step's producers read of it, in the order first read.
+    for edge in &edges {
+        if edge.kind != EdgeKind::Control
+            && let Some((output, _)) = &edge.ports
+            && edge.from != edge.to
+        {
+            let producer = &mut steps[edge.from as usize];
+            if !producer.outputs_read.contains(output) {
+                producer.outputs_read.push(output.clone());
             }
-            let consumer = &mut steps[to as usize];
-            if from != to && !consumer.depends_on.contains(&from) {
-                consumer.depends_on.push(from);
-            }
-            edges.push(WorkflowEdge {
-                from,
-                to,
-                kind: edge.kind,
-                ports,
-            });
         }
     }
 
@@ -446,7 +419,7 @@ pub fn expanded_workflow(db: &dyn Db, file: SourceFile) -> ExpandedWorkflow {
                     .contains_key(instance.id.as_str())
                 {
                     collisions.push(IdCollision {
-                        step: step.name.clone(),
+                        step: step.name.to_string(),
                         id: instance.id.clone(),
                     });
                 }
@@ -481,15 +454,106 @@ pub fn expanded_workflow(db: &dyn Db, file: SourceFile) -> ExpandedWorkflow {
     }
 }
 
+/// One step of the model, from its summary and values, before its edges.
+fn workflow_step(
+    summary: &StepSummary,
+    values: &Arc<StepValues>,
+    catalog: Option<&Catalog>,
+    topology: Option<&Topology>,
+) -> WorkflowStep {
+    let package = package_of(catalog, summary);
+    let params: Vec<WorkflowParam> = summary
+        .params
+        .iter()
+        .enumerate()
+        .map(|(i, param)| {
+            let name = param.name.clone().unwrap_or_default();
+            WorkflowParam {
+                binding: package.and_then(|package| param_binding(package, &name)),
+                name,
+                stream: param.stream,
+                swept: matches!(param.sweep, Sweep::List(_)),
+                value: SharedValue::param(values, i),
+            }
+        })
+        .collect();
+    let name = summary.name.clone().unwrap_or_default();
+    WorkflowStep {
+        instances: expand(&name, &params),
+        name,
+        package: summary.package.clone().unwrap_or_default(),
+        long_running: summary.long_running,
+        params,
+        outputs_read: Vec::new(),
+        attributes: summary
+            .attributes
+            .iter()
+            .map(|(key, _)| key.clone())
+            .zip(values.attributes.iter().cloned())
+            .collect(),
+        placement: step_placement(topology, summary, package),
+        depends_on: Vec::new(),
+        has_code: values.has_code,
+        run: package.and_then(step_run),
+    }
+}
+
+/// The graph's edges into `step` (the step `id`) into `edges`, with the
+/// output and parameter of each data edge, in the graph's order; fills
+/// the steps it depends on.
+fn fill_edges_into(
+    step: &mut WorkflowStep,
+    edges: &mut [WorkflowEdge],
+    id: StepId,
+    graph: &DependencyGraph,
+    index: &ItemIndex,
+    position: &[u32],
+) {
+    let to = position[id.index()];
+    for (edge, slot) in graph.edges_into(id).iter().zip(edges) {
+        let from = position[edge.from.index()];
+        let ports = match edge.source {
+            EdgeSource::Dependency(_) => None,
+            EdgeSource::Reference(n) => {
+                let references = &index.steps[id.index()].references;
+                let reference = &references[n as usize];
+                // The summary lists references in text order, parameter
+                // by parameter, as `Value::references` does.
+                let within = references[..n as usize]
+                    .iter()
+                    .filter(|r| r.param == reference.param)
+                    .count();
+                let param = &step.params[reference.param as usize];
+                let output = param
+                    .value
+                    .references()
+                    .get(within)
+                    .map(|r| r.output.clone())
+                    .unwrap_or_default();
+                Some((output, param.name.to_string()))
+            }
+        };
+        if from != to && !step.depends_on.contains(&from) {
+            step.depends_on.push(from);
+        }
+        *slot = WorkflowEdge {
+            from,
+            to,
+            kind: edge.kind,
+            ports,
+        };
+    }
+}
+
 /// A declared parameter's place on its package's command line.
-fn param_binding(package: &Package, name: &str) -> Option<ParamBinding> {
+fn param_binding(package: &Package, name: &str) -> Option<Box<ParamBinding>> {
     let index = package.params.iter().position(|p| p.name == name)?;
     let param = &package.params[index];
-    Some(ParamBinding {
+    Some(Box::new(ParamBinding {
         position: param.position,
         prefix: param.command_line_prefix(),
         catalog_index: index as u32,
-    })
+    }))
 }
 
 fn step_run(package: &Package) -> Option<StepRun> {

@@ -593,7 +593,15 @@ fn plan<'w>(workflow: &'w ExpandedWorkflow, step: &'w WorkflowStep) -> StepPlan<
         .params
         .iter()
         .enumerate()
-        .map(|(i, p)| (i, p.binding.clone().unwrap_or_else(|| default_binding(p))))
+        .map(|(i, p)| {
+            (
+                i,
+                p.binding
+                    .as_deref()
+                    .cloned()
+                    .unwrap_or_else(|| default_binding(p)),
+            )
+        })
         .collect();
     order.sort_by_key(|(_, b)| (b.position.is_none(), b.position, b.catalog_index));
 
@@ -679,7 +687,7 @@ fn plan<'w>(workflow: &'w ExpandedWorkflow, step: &'w WorkflowStep) -> StepPlan<
         }
         for (n, slot) in param_slots.into_iter().enumerate() {
             let id = if n == 0 {
-                param.name.clone()
+                param.name.to_string()
             } else {
                 format!("{}-{n}", param.name)
             };

@@ -18,7 +18,9 @@ use std::io::{self, Write};
 
 use easyflow_db::ExpandedWorkflow;
 use easyflow_syntax::value::{LiteralValue, Value};
+use rayon::prelude::*;
 use serde::{Serialize, Serializer};
+use serde_json::ser::Formatter;
 
 /// An export format: its name, what editors show of it, and its writer.
 /// Every list of formats (the CLI's `--to`, the server's `easyflow/export`
@@ -149,6 +151,234 @@ fn write_json(document: &impl Serialize, out: &mut dyn Write) -> io::Result<()> 
     out.write_all(b"\n")
 }
 
+/// How many items (steps, edges) one task renders into one buffer.
+const BATCH: usize = 128;
+
+/// How many batches are rendered on every core before they are written
+/// in order: the text held at once is this many batches', never the
+/// document's.
+const WINDOW: usize = 32;
+
+/// Renders `items` in batches on every core (`render` writes a batch's
+/// text into a buffer of its own), handing the buffers to `write` in the
+/// items' order, a window of batches at a time. The writers' text is most
+/// of an export's time, and each step's or edge's text depends only on
+/// the model, so it divides.
+fn render_in_batches<T: Sync>(
+    items: &[T],
+    render: impl Fn(&[T], &mut Vec<u8>) -> io::Result<()> + Sync,
+    mut write: impl FnMut(&[u8]) -> io::Result<()>,
+) -> io::Result<()> {
+    // The same buffers for every window: memory the allocator gave back
+    // would be faulted in again.
+    let mut buffers: Vec<Vec<u8>> = Vec::new();
+    for window in items.chunks(BATCH * WINDOW) {
+        let batches = window.len().div_ceil(BATCH);
+        if buffers.len() < batches {
+            buffers.resize_with(batches, Vec::new);
+        }
+        window
+            .par_chunks(BATCH)
+            .zip(buffers[..batches].par_iter_mut())
+            .try_for_each(|(batch, buffer)| {
+                buffer.clear();
+                render(batch, buffer)
+            })?;
+        for buffer in &buffers[..batches] {
+            write(buffer)?;
+        }
+    }
+    Ok(())
+}
+
+/// A pretty JSON object (two-space indentation, as
+/// `serde_json::to_writer_pretty`) whose fields are arrays, each array's
+/// elements rendered on every core ([`render_in_batches`]); the same bytes
+/// as serializing the whole object at once.
+struct JsonDocument<'o> {
+    out: &'o mut dyn Write,
+    fields: usize,
+}
+
+impl<'o> JsonDocument<'o> {
+    fn new(out: &'o mut dyn Write) -> io::Result<JsonDocument<'o>> {
+        out.write_all(b"{")?;
+        Ok(JsonDocument { out, fields: 0 })
+    }
+
+    /// The field `key` (a plain name), an array of what `parts` adds.
+    fn array(
+        &mut self,
+        key: &str,
+        parts: impl FnOnce(&mut JsonArray<'_>) -> io::Result<()>,
+    ) -> io::Result<()> {
+        let separator: &[u8] = if self.fields == 0 {
+            b"\n  \""
+        } else {
+            b",\n  \""
+        };
+        self.out.write_all(separator)?;
+        self.out.write_all(key.as_bytes())?;
+        self.out.write_all(b"\": [")?;
+        self.fields += 1;
+        let mut array = JsonArray {
+            out: &mut *self.out,
+            empty: true,
+        };
+        parts(&mut array)?;
+        let end: &[u8] = if array.empty { b"]" } else { b"\n  ]" };
+        self.out.write_all(end)
+    }
+
+    /// The end of the object, and a final newline.
+    fn end(self) -> io::Result<()> {
+        let end: &[u8] = if self.fields == 0 { b"}\n" } else { b"\n}\n" };
+        self.out.write_all(end)
+    }
+}
+
+/// The elements of one of a [`JsonDocument`]'s arrays, as they are added.
+struct JsonArray<'o> {
+    out: &'o mut dyn Write,
+    empty: bool,
+}
+
+impl JsonArray<'_> {
+    /// The elements `render` adds for each of `items`, in order, rendered
+    /// on every core.
+    fn extend<T: Sync>(
+        &mut self,
+        items: &[T],
+        render: impl Fn(&T, &mut JsonElements<'_>) -> io::Result<()> + Sync,
+    ) -> io::Result<()> {
+        let JsonArray { out, empty } = self;
+        render_in_batches(
+            items,
+            |batch, buffer| {
+                let mut elements = JsonElements(buffer);
+                batch
+                    .iter()
+                    .try_for_each(|item| render(item, &mut elements))
+            },
+            |text| {
+                // Each element follows `,`, but the array's first.
+                let text = match text.split_first() {
+                    Some((_, rest)) if *empty => rest,
+                    _ => text,
+                };
+                *empty &= text.is_empty();
+                out.write_all(text)
+            },
+        )
+    }
+}
+
+/// A batch's elements of a [`JsonDocument`]'s array, each after `,`, a
+/// newline and the indentation of the array's elements.
+struct JsonElements<'b>(&'b mut Vec<u8>);
+
+impl JsonElements<'_> {
+    fn push(&mut self, element: &impl Serialize) -> io::Result<()> {
+        self.0.extend_from_slice(b",\n    ");
+        // Inside the document's object and one of its arrays.
+        let formatter = Pretty {
+            level: 2,
+            has_value: false,
+        };
+        element
+            .serialize(&mut serde_json::Serializer::with_formatter(
+                &mut *self.0,
+                formatter,
+            ))
+            .map_err(io::Error::from)
+    }
+}
+
+/// serde_json's `PrettyFormatter` with two-space indentation (the same
+/// bytes), writing a line break and its indentation at once rather than
+/// one write per level: most of the exports' JSON text is indentation.
+struct Pretty {
+    level: usize,
+    has_value: bool,
+}
+
+impl Pretty {
+    /// `,` unless `first`, a line break, and the indentation of `level`.
+    fn line<W: ?Sized + Write>(&self, writer: &mut W, first: bool) -> io::Result<()> {
+        const LINE: &[u8] = b",\n                                ";
+        let start = usize::from(first);
+        match LINE.get(start..2 + 2 * self.level) {
+            Some(line) => writer.write_all(line),
+            None => {
+                writer.write_all(&LINE[start..2])?;
+                (0..self.level).try_for_each(|_| writer.write_all(b"  "))
+            }
+        }
+    }
+
+    fn begin<W: ?Sized + Write>(&mut self, writer: &mut W, bracket: &[u8]) -> io::Result<()> {
+        self.level += 1;
+        self.has_value = false;
+        writer.write_all(bracket)
+    }
+
+    fn end<W: ?Sized + Write>(&mut self, writer: &mut W, bracket: &[u8]) -> io::Result<()> {
+        self.level -= 1;
+        if self.has_value {
+            self.line(writer, true)?;
+        }
+        writer.write_all(bracket)
+    }
+}
+
+impl Formatter for Pretty {
+    fn begin_array<W: ?Sized + Write>(&mut self, writer: &mut W) -> io::Result<()> {
+        self.begin(writer, b"[")
+    }
+
+    fn end_array<W: ?Sized + Write>(&mut self, writer: &mut W) -> io::Result<()> {
+        self.end(writer, b"]")
+    }
+
+    fn begin_array_value<W: ?Sized + Write>(
+        &mut self,
+        writer: &mut W,
+        first: bool,
+    ) -> io::Result<()> {
+        self.line(writer, first)
+    }
+
+    fn end_array_value<W: ?Sized + Write>(&mut self, _writer: &mut W) -> io::Result<()> {
+        self.has_value = true;
+        Ok(())
+    }
+
+    fn begin_object<W: ?Sized + Write>(&mut self, writer: &mut W) -> io::Result<()> {
+        self.begin(writer, b"{")
+    }
+
+    fn end_object<W: ?Sized + Write>(&mut self, writer: &mut W) -> io::Result<()> {
+        self.end(writer, b"}")
+    }
+
+    fn begin_object_key<W: ?Sized + Write>(
+        &mut self,
+        writer: &mut W,
+        first: bool,
+    ) -> io::Result<()> {
+        self.line(writer, first)
+    }
+
+    fn begin_object_value<W: ?Sized + Write>(&mut self, writer: &mut W) -> io::Result<()> {
+        writer.write_all(b": ")
+    }
+
+    fn end_object_value<W: ?Sized + Write>(&mut self, _writer: &mut W) -> io::Result<()> {
+        self.has_value = true;
+        Ok(())
+    }
+}
+
 /// A sequence written from an iterator made when it is serialized.
 struct Seq<F>(F);
 
@@ -164,6 +394,7 @@ where
 }
 
 /// A string written piece by piece (`#main/STEP/ID`), without building it.
+#[derive(Clone, Copy, PartialEq, Eq, Hash)]
 struct Concat<'a, const N: usize>([&'a str; N]);
 
 impl<const N: usize> fmt::Display for Concat<'_, N> {
@@ -175,6 +406,16 @@ impl<const N: usize> fmt::Display for Concat<'_, N> {
 impl<const N: usize> Serialize for Concat<'_, N> {
     fn serialize<S: Serializer>(&self, serializer: S) -> Result<S::Ok, S::Error> {
         serializer.collect_str(self)
+    }
+}
+
+/// A value's EasyFlow text as a JSON string, written without being made
+/// first ([`Value::text`] is a `String` each).
+struct Text<'a>(&'a Value);
+
+impl Serialize for Text<'_> {
+    fn serialize<S: Serializer>(&self, serializer: S) -> Result<S::Ok, S::Error> {
+        serializer.collect_str(self.0)
     }
 }
 

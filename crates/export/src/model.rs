@@ -1,25 +1,16 @@
 //! `--to model`: the workflow DAG model (`exports.md`): jobs per instance,
 //! fixed and temporary files, compute hosts, precedence and stage-in edges.
 
-use std::borrow::Cow;
-use std::collections::HashSet;
 use std::io::{self, Write};
 
 use easyflow_db::ExpandedWorkflow;
 use easyflow_db::workflow::{Instance, RefTarget, WorkflowStep};
+use rustc_hash::FxHashSet;
 use serde::Serialize;
 
-use crate::{Concat, Entries, Seq, write_json};
+use crate::{Concat, Entries, JsonDocument, Text};
 
 pub(crate) fn write(workflow: &ExpandedWorkflow, out: &mut dyn Write) -> io::Result<()> {
-    #[derive(Serialize)]
-    struct Document<J, F, H, E> {
-        jobs: J,
-        files: F,
-        compute_hosts: H,
-        data_hosts: [(); 0],
-        edges: E,
-    }
     #[derive(Serialize)]
     struct Host<'a> {
         id: &'a str,
@@ -27,49 +18,57 @@ pub(crate) fn write(workflow: &ExpandedWorkflow, out: &mut dyn Write) -> io::Res
         slots: Option<u64>,
         memory_bytes: u64,
     }
-    let document = Document {
-        jobs: Seq(|| instances(workflow).map(|(step, n, instance)| job(step, n, instance))),
-        files: Seq(|| {
-            let fixed = workflow.required_files.iter().map(|name| File {
+    let mut document = JsonDocument::new(out)?;
+    document.array("jobs", |jobs| {
+        jobs.extend(&workflow.steps, |step, elements| {
+            step.instances
+                .iter()
+                .enumerate()
+                .try_for_each(|(n, instance)| elements.push(&job(step, n, instance)))
+        })
+    })?;
+    document.array("files", |files| {
+        files.extend(&workflow.required_files, |name, elements| {
+            elements.push(&File {
                 id: FileId::Fixed(name),
                 kind: "fixed",
                 producer: None,
-            });
-            let temporary = instances(workflow).flat_map(|(step, _, instance)| {
-                step.outputs_read.iter().map(move |output| File {
-                    id: FileId::Temporary(Concat([&instance.id, "#", output])),
-                    kind: "temporary",
-                    producer: Some(&instance.id),
-                })
-            });
-            fixed.chain(temporary)
-        }),
-        compute_hosts: Seq(|| {
-            workflow.hosts.iter().map(|host| Host {
+            })
+        })?;
+        files.extend(&workflow.steps, |step, elements| {
+            for instance in &step.instances {
+                for output in &step.outputs_read {
+                    elements.push(&File {
+                        id: FileId::Temporary(Concat([&instance.id, "#", output])),
+                        kind: "temporary",
+                        producer: Some(&instance.id),
+                    })?;
+                }
+            }
+            Ok(())
+        })
+    })?;
+    document.array("compute_hosts", |hosts| {
+        hosts.extend(&workflow.hosts, |host, elements| {
+            elements.push(&Host {
                 id: &host.id,
                 capabilities: &host.capabilities,
                 slots: host.slots,
                 memory_bytes: host.memory_bytes,
             })
-        }),
-        data_hosts: [],
-        edges: Seq(|| {
-            instances(workflow).flat_map(|(step, _, instance)| edges(workflow, step, instance))
-        }),
-    };
-    write_json(&document, out)
-}
-
-/// Every instance of every step, in order, with its step and ordinal.
-fn instances(
-    workflow: &ExpandedWorkflow,
-) -> impl Iterator<Item = (&WorkflowStep, usize, &Instance)> {
-    workflow.steps.iter().flat_map(|step| {
-        step.instances
-            .iter()
-            .enumerate()
-            .map(move |(n, instance)| (step, n, instance))
-    })
+        })
+    })?;
+    document.array("data_hosts", |_| Ok(()))?;
+    document.array("edges", |edges| {
+        edges.extend(&workflow.steps, |step, elements| {
+            step.instances.iter().try_for_each(|instance| {
+                edges_into(workflow, step, instance)
+                    .iter()
+                    .try_for_each(|edge| elements.push(edge))
+            })
+        })
+    })?;
+    document.end()
 }
 
 #[derive(Serialize)]
@@ -78,7 +77,7 @@ struct Job<'a> {
     step: &'a str,
     instance: usize,
     package: &'a str,
-    parameters: Entries<'a, String>,
+    parameters: Entries<'a, Text<'a>>,
     requires: Option<&'a str>,
     memory_bytes: Option<u64>,
     host: Option<&'a str>,
@@ -88,7 +87,7 @@ fn job<'a>(step: &'a WorkflowStep, n: usize, instance: &'a Instance) -> Job<'a> 
     let mut parameters = Entries(Vec::new());
     for (param, value) in step.params.iter().zip(step.values(instance)) {
         if value.is_literal() {
-            parameters.insert(&param.name, value.text());
+            parameters.insert(&param.name, Text(value));
         }
     }
     let placement = &step.placement;
@@ -112,8 +111,9 @@ struct File<'a> {
     producer: Option<&'a str>,
 }
 
-/// A fixed file's name, or a temporary file's `INSTANCE#OUTPUT`.
-#[derive(Serialize)]
+/// A fixed file's name or an instance's id, or a temporary file's
+/// `INSTANCE#OUTPUT`.
+#[derive(Serialize, Clone, Copy, PartialEq, Eq, Hash)]
 #[serde(untagged)]
 enum FileId<'a> {
     Fixed(&'a str),
@@ -122,7 +122,7 @@ enum FileId<'a> {
 
 #[derive(Serialize)]
 struct Edge<'a> {
-    from: Cow<'a, str>,
+    from: FileId<'a>,
     to: &'a str,
     kind: &'static str,
 }
@@ -130,7 +130,7 @@ struct Edge<'a> {
 /// The edges into one instance: a precedence edge from each instance of
 /// each step it depends on, then a stage-in edge from each file it reads
 /// (each once, in the order first read).
-fn edges<'a>(
+fn edges_into<'a>(
     workflow: &'a ExpandedWorkflow,
     step: &'a WorkflowStep,
     instance: &'a Instance,
@@ -139,33 +139,40 @@ fn edges<'a>(
     for &dependency in &step.depends_on {
         for source in &workflow.steps[dependency as usize].instances {
             edges.push(Edge {
-                from: Cow::Borrowed(&source.id),
+                from: FileId::Fixed(&source.id),
                 to: &instance.id,
                 kind: "precedence",
             });
         }
     }
-    let mut staged: Vec<String> = Vec::new();
+    // Names have no `#`, so two ids are the same text exactly when their
+    // pieces are the same.
+    let mut seen = FxHashSet::default();
     for value in step.values(instance) {
         for reference in value.references() {
+            let mut stage = |file: FileId<'a>| {
+                if seen.insert(file) {
+                    edges.push(Edge {
+                        from: file,
+                        to: &instance.id,
+                        kind: "stage_in",
+                    });
+                }
+            };
             match workflow.target(reference) {
-                RefTarget::File => staged.push(reference.head.to_string()),
+                RefTarget::File => stage(FileId::Fixed(&reference.head)),
                 RefTarget::Step(producer) => {
                     for source in &workflow.steps[producer as usize].instances {
-                        staged.push(format!("{}#{}", source.id, reference.output));
+                        stage(FileId::Temporary(Concat([
+                            &source.id,
+                            "#",
+                            &reference.output,
+                        ])));
                     }
                 }
                 RefTarget::Other => {}
             }
         }
-    }
-    let mut seen = HashSet::new();
-    for file in staged.into_iter().filter(|f| seen.insert(f.clone())) {
-        edges.push(Edge {
-            from: Cow::Owned(file),
-            to: &instance.id,
-            kind: "stage_in",
-        });
     }
     edges
 }

@@ -3,6 +3,7 @@
 //! dependency edge.
 
 use std::borrow::Cow;
+use std::fmt::Write as _;
 use std::io::{self, Write};
 
 use easyflow_db::ExpandedWorkflow;
@@ -11,24 +12,21 @@ use easyflow_db::workflow::{RefTarget, WorkflowEdge, WorkflowStep};
 use easyflow_syntax::value::{self, LiteralValue};
 use serde::{Serialize, Serializer};
 
-use crate::{Entries, Seq, plain_text, write_json};
+use crate::{Entries, JsonDocument, Seq, Text, plain_text};
 
 pub(crate) fn write(workflow: &ExpandedWorkflow, out: &mut dyn Write) -> io::Result<()> {
-    #[derive(Serialize)]
-    struct Document<T, R> {
-        tasks: T,
-        relations: R,
-    }
-    let document = Document {
-        tasks: Seq(|| workflow.steps.iter().map(|step| Task { workflow, step })),
-        relations: Seq(|| {
-            workflow
-                .edges
-                .iter()
-                .map(|edge| Relation { workflow, edge })
-        }),
-    };
-    write_json(&document, out)
+    let mut document = JsonDocument::new(out)?;
+    document.array("tasks", |tasks| {
+        tasks.extend(&workflow.steps, |step, elements| {
+            elements.push(&Task { workflow, step })
+        })
+    })?;
+    document.array("relations", |relations| {
+        relations.extend(&workflow.edges, |edge, elements| {
+            elements.push(&Relation { workflow, edge })
+        })
+    })?;
+    document.end()
 }
 
 /// A TASK: one step.
@@ -54,7 +52,7 @@ impl Serialize for Task<'_> {
             name: &'a str,
             #[serde(rename = "type")]
             ty: &'static str,
-            value: String,
+            value: Text<'a>,
         }
         #[derive(Serialize)]
         struct OutputPort<'a> {
@@ -63,15 +61,15 @@ impl Serialize for Task<'_> {
             ty: &'static str,
         }
         let (workflow, step) = (self.workflow, self.step);
-        let arguments: Vec<String> = step
-            .params
-            .iter()
-            .filter(|param| param.value.is_literal())
-            .map(|param| format!("{}={}", param.name, param.value.text()))
-            .collect();
+        // `NAME=VALUE` of each literal parameter, separated by spaces.
+        let mut arguments = String::new();
+        for param in step.params.iter().filter(|param| param.value.is_literal()) {
+            let separator = if arguments.is_empty() { "" } else { " " };
+            let _ = write!(arguments, "{separator}{}={}", param.name, *param.value);
+        }
         let mut properties = Entries(Vec::with_capacity(2 + step.attributes.len()));
         properties.insert("EXECUTABLE", Cow::Borrowed(step.package.as_str()));
-        properties.insert("ARGUMENTS", Cow::Owned(arguments.join(" ")));
+        properties.insert("ARGUMENTS", Cow::Owned(arguments));
         for (key, value) in &step.attributes {
             properties.insert(key, Cow::Owned(plain_text(value)));
         }
@@ -84,7 +82,7 @@ impl Serialize for Task<'_> {
                 step.params.iter().map(|param| InputPort {
                     name: &param.name,
                     ty: port_type(workflow, &param.value, param.swept),
-                    value: param.value.text(),
+                    value: Text(&param.value),
                 })
             }),
             output_ports: Seq(|| {

@@ -66,7 +66,7 @@ pub fn exportable<'a>(
     format: &'a Format,
 ) -> Result<Exportable<'a>, Refused> {
     let errors: Vec<Diagnostic> = db
-        .check(file)
+        .check_for_export(file)
         .iter()
         .filter(|d| d.severity() == Severity::Error)
         .cloned()

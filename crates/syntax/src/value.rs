@@ -4,6 +4,8 @@
 //! (canonical: tokens as written, no trivia, `, ` between list elements),
 //! and each reference knows its members and the output it reads.
 
+use std::fmt;
+
 use smol_str::SmolStr;
 
 use crate::StepMember;
@@ -99,29 +101,10 @@ impl Value {
         }
     }
 
-    /// The value as EasyFlow text.
+    /// The value as EasyFlow text (also its [`fmt::Display`], for writing
+    /// it where it goes without this `String`).
     pub fn text(&self) -> String {
-        let mut out = String::new();
-        self.write_text(&mut out);
-        out
-    }
-
-    fn write_text(&self, out: &mut String) {
-        match self {
-            Value::Literal(literal) => out.push_str(&literal.text),
-            Value::List(elements) => {
-                out.push('[');
-                for (i, element) in elements.iter().enumerate() {
-                    if i > 0 {
-                        out.push_str(", ");
-                    }
-                    element.write_text(out);
-                }
-                out.push(']');
-            }
-            Value::Ref(reference) => out.push_str(&reference.text),
-            Value::Invalid => {}
-        }
+        self.to_string()
     }
 
     /// Every reference in the value, at any depth (list elements,
@@ -168,6 +151,27 @@ impl Value {
             Value::List(_) => "a list".to_string(),
             Value::Ref(reference) => format!("the reference `{}`", reference.text),
             Value::Invalid => "an invalid value".to_string(),
+        }
+    }
+}
+
+/// The value as EasyFlow text ([`Value::text`]).
+impl fmt::Display for Value {
+    fn fmt(&self, f: &mut fmt::Formatter<'_>) -> fmt::Result {
+        match self {
+            Value::Literal(literal) => f.write_str(&literal.text),
+            Value::List(elements) => {
+                f.write_str("[")?;
+                for (i, element) in elements.iter().enumerate() {
+                    if i > 0 {
+                        f.write_str(", ")?;
+                    }
+                    element.fmt(f)?;
+                }
+                f.write_str("]")
+            }
+            Value::Ref(reference) => f.write_str(&reference.text),
+            Value::Invalid => Ok(()),
         }
     }
 }

@@ -8,22 +8,14 @@ use clap::{Parser, Subcommand};
 use easyflow_cli::{check, explain, export, fmt, graph, parse, report, run, topology};
 
 // Analysis allocates many small tree nodes; mimalloc handles that pattern
-// markedly faster than the system allocator.
+// markedly faster than the system allocator. Its pages are kept a while
+// after they are freed (its default): a command frees much and allocates
+// as much again (the lexer's tokens, a piece's tree in `fmt`, the check's
+// scratch before an export's model), and pages given back at once are
+// faulted in again (100k steps: `check` 0.51-0.53 -> 0.45-0.47 s, for
+// 361 -> 369-379 MB peak; `fmt` 0.35 s less system time).
 #[global_allocator]
 static GLOBAL: mimalloc::MiMalloc = mimalloc::MiMalloc;
-
-/// mimalloc's `purge_delay` option (`mi_option_purge_delay` in its
-/// `mimalloc.h`; the sys crate has no constant for it).
-const MI_OPTION_PURGE_DELAY: libmimalloc_sys::mi_option_t = 15;
-
-/// A check frees much as it goes (the lexer's tokens, each phase's
-/// scratch): giving freed pages back at once rather than 10 ms later keeps
-/// the peak lower (100k steps: about 12 MB, 3% of it) for a few percent more
-/// time, and a one-shot command's peak is what CI machines are sized by.
-fn return_freed_pages_at_once() {
-    // SAFETY: sets an option of the allocator; takes no pointers.
-    unsafe { libmimalloc_sys::mi_option_set(MI_OPTION_PURGE_DELAY, 0) };
-}
 
 /// A closed standard output or error (`easyflow check | head -1`) is the
 /// end of the output: the process ends there, quietly, as Unix tools do
@@ -162,16 +154,6 @@ fn main() -> ExitCode {
     #[cfg(unix)]
     end_at_a_closed_pipe();
     let cli = Cli::parse();
-    // Not for `fmt` nor `export`, which free much and then allocate as much
-    // again: `fmt` a piece's tree for the next piece's
-    // (`easyflow_fmt::format_in_pieces`), `export` the check's scratch for
-    // its model. Pages given back at once would be faulted in again (100k
-    // steps: for `fmt` 0.35 s of system time, for 65 MB less peak; for an
-    // export a sixth of its page faults, for a few MB more peak, which stays
-    // under twice the check's).
-    if !matches!(cli.command, Command::Fmt { .. } | Command::Export { .. }) {
-        return_freed_pages_at_once();
-    }
     let status = match cli.command {
         Command::Check {
             paths,

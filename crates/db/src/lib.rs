@@ -203,6 +203,14 @@ impl Database {
         salsa::Database::cancellation_token(self)
     }
 
+    /// Drops what the queries keep beside the database for `file`
+    /// ([`Db::link_states`], [`Db::level_states`]): a removed flow's, which
+    /// would otherwise stay until its input is reused.
+    pub fn forget_states(&self, file: SourceFile) {
+        self.link_states.take(file);
+        self.level_states.take(file);
+    }
+
     /// The file's diagnostics, as [`file_diagnostics`] gives them. On the
     /// first check of a large file, its per-step analyses are run first, on
     /// every core: they are independent, and most of a cold check's

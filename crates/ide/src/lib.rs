@@ -130,6 +130,7 @@ impl AnalysisHost {
         self.set_flow_catalog(file, None);
         self.set_flow_levels(file, CodeLevels::default());
         let _ = self.db.check(file);
+        self.db.forget_states(file);
         self.free_flows.push(file);
     }
 
@@ -629,6 +630,11 @@ mod tests {
         );
         assert_eq!(host.analysis().diagnostics(gone).unwrap().len(), 1);
         host.remove_flow(gone);
+        assert_eq!(
+            easyflow_db::links::chunks_linked(&host.db, gone),
+            None,
+            "nothing is kept beside the database for it"
+        );
         let next = host.add_flow(Path::new("next.flow"), "step B runs P (x = C);\n");
         assert_eq!(next, gone, "the input is reused");
         let analysis = host.analysis();

@@ -128,8 +128,9 @@ fn prime_requests(state: &SharedState, uri: Uri) {
     let state = state.clone();
     tokio::spawn(async move {
         // The snapshot is taken here, right before it goes to the blocking
-        // pool: one held by a task waiting for a turn would hold up the
-        // next change's write, and that write the tasks ahead of this one.
+        // pool: one held by a task still waiting for a worker would hold up
+        // the next change's write, which may hold the very worker it waits
+        // for (the session fuzzer found that deadlock).
         let Some((analysis, file)) = unprimed_flow(&state.lock(), &uri) else {
             return;
         };

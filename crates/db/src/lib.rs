@@ -203,12 +203,17 @@ impl Database {
         salsa::Database::cancellation_token(self)
     }
 
-    /// Drops what the queries keep beside the database for `file`
-    /// ([`Db::link_states`], [`Db::level_states`]): a removed flow's, which
-    /// would otherwise stay until its input is reused.
+    /// Drops what is kept beside the database for `file` ([`Db::link_states`],
+    /// [`Db::level_states`], whether its steps were analysed on every core):
+    /// a removed flow's, which would otherwise stay until its input is
+    /// reused, and then hold the next flow's first check to one core.
     pub fn forget_states(&self, file: SourceFile) {
         self.link_states.take(file);
         self.level_states.take(file);
+        self.primed
+            .lock()
+            .unwrap_or_else(|e| e.into_inner())
+            .remove(&file);
     }
 
     /// The file's diagnostics, as [`file_diagnostics`] gives them. On the

@@ -125,14 +125,22 @@ impl Diagnostics {
 /// keystroke would hold up the next one. A change cancels it, and the next
 /// diagnostics try again.
 fn prime_requests(state: &SharedState, uri: Uri) {
+    // Checked first: every publication of an open flow comes here.
+    if unprimed_flow(&state.lock(), &uri).is_none() {
+        return;
+    }
     let state = state.clone();
     tokio::spawn(async move {
         // The snapshot is taken here, right before it goes to the blocking
         // pool: one held by a task still waiting for a worker would hold up
         // the next change's write, which may hold the very worker it waits
         // for (the session fuzzer found that deadlock).
-        let Some((analysis, file)) = unprimed_flow(&state.lock(), &uri) else {
-            return;
+        let (analysis, file) = {
+            let state = state.lock();
+            let Some(file) = unprimed_flow(&state, &uri) else {
+                return;
+            };
+            (state.host.analysis(), file)
         };
         let cancel = analysis.cancellation_token();
         let primed = dispatch::run_blocking("priming requests", cancel, move || {
@@ -147,14 +155,13 @@ fn prime_requests(state: &SharedState, uri: Uri) {
     });
 }
 
-/// A snapshot to prime the open flow at `uri` on, unless it is primed.
-fn unprimed_flow(state: &State, uri: &Uri) -> Option<(Analysis, SourceFile)> {
+/// The open flow at `uri`, unless its requests are primed.
+fn unprimed_flow(state: &State, uri: &Uri) -> Option<SourceFile> {
     let document = state.documents.get(uri)?;
     if document.kind != FileKind::Flow || document.requests_primed {
         return None;
     }
-    let file = *state.flows.get(&path_of(uri)?)?;
-    Some((state.host.analysis(), file))
+    state.flows.get(&path_of(uri)?).copied()
 }
 
 impl Diagnostics {

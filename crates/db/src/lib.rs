@@ -216,6 +216,15 @@ impl Database {
             .remove(&file);
     }
 
+    /// What the first edit of `file` needs and its check left out, to make
+    /// off the keystroke path ([`links::EditPreparation`]).
+    pub fn edit_preparation(&self, file: SourceFile) -> links::EditPreparation {
+        links::EditPreparation {
+            states: self.link_states.clone(),
+            file,
+        }
+    }
+
     /// The file's diagnostics, as [`file_diagnostics`] gives them. On the
     /// first check of a large file, its per-step analyses are run first, on
     /// every core: they are independent, and most of a cold check's

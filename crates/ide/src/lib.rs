@@ -300,6 +300,15 @@ impl Analysis {
         })
     }
 
+    /// What the first edit of `file` needs and its first diagnostics left
+    /// out (`easyflow_db::links::EditPreparation`, some 40 ms at 100k
+    /// steps): to run after [`Analysis::prime_requests`], once this
+    /// snapshot is dropped, since it holds none and a change need not wait
+    /// for it.
+    pub fn edit_preparation(&self, file: SourceFile) -> easyflow_db::links::EditPreparation {
+        self.db.edit_preparation(file)
+    }
+
     /// A topology file's own diagnostics (E06xx).
     pub fn topology_diagnostics(&self, topology: TopologyFile) -> Cancellable<&[Diagnostic]> {
         self.with_db(|db| {

@@ -119,8 +119,9 @@ impl Diagnostics {
 
 /// Once an opened flow's first diagnostics are out, computes on a snapshot
 /// what the first request about a name would otherwise compute cold
-/// (`Analysis::prime_requests`): the diagnostics come first, and the first
-/// hover after opening is as quick as the next. Once per opening: after an
+/// (`Analysis::prime_requests`), then what the first edit would
+/// (`Analysis::edit_preparation`): the diagnostics come first, and the
+/// first hover or keystroke after opening is as quick as the next. Once per opening: after an
 /// edit, the requests recompute only what it changed, and priming on every
 /// keystroke would hold up the next one. A change cancels it, and the next
 /// diagnostics try again.
@@ -144,7 +145,12 @@ fn prime_requests(state: &SharedState, uri: Uri) {
         };
         let cancel = analysis.cancellation_token();
         let primed = dispatch::run_blocking("priming requests", cancel, move || {
-            Ok(analysis.prime_requests(file)?)
+            let edits = analysis.edit_preparation(file);
+            analysis.prime_requests(file)?;
+            // Without the snapshot, which a change would wait for.
+            drop(analysis);
+            edits.run();
+            Ok(())
         })
         .await;
         if primed.is_ok()

@@ -611,7 +611,7 @@ impl LinkState {
                     itself: target == own,
                 }
             };
-            let mut dependencies = Vec::with_capacity(step.dependencies.len());
+            let mut dependencies: SmallVec<[Link; 4]> = SmallVec::new();
             for dependency in &step.dependencies {
                 dependencies.push(match first(&dependency.name) {
                     Some(target) => step_link(target, &mut links),
@@ -623,7 +623,7 @@ impl LinkState {
                 });
             }
             links.dependencies.push(dependencies);
-            let mut references = Vec::with_capacity(step.references.len());
+            let mut references: SmallVec<[Link; 4]> = SmallVec::new();
             for reference in &step.references {
                 references.push(match first(&reference.head) {
                     Some(target) => step_link(target, &mut links),

@@ -33,6 +33,19 @@ impl<T> FileStates<T> {
             .insert(file, state);
     }
 
+    /// Changes the state of `file`, if there is one, in place: a run that
+    /// would take it meanwhile waits for it rather than starting afresh.
+    pub(crate) fn update(&self, file: SourceFile, f: impl FnOnce(&mut T)) {
+        if let Some(state) = self
+            .0
+            .lock()
+            .unwrap_or_else(|e| e.into_inner())
+            .get_mut(&file)
+        {
+            f(state);
+        }
+    }
+
     /// `f` of the state of `file`, if there is one.
     pub(crate) fn read<R>(&self, file: SourceFile, f: impl FnOnce(&T) -> R) -> Option<R> {
         self.0

@@ -838,12 +838,11 @@ pub struct EditPreparation {
 }
 
 impl EditPreparation {
-    /// Nothing when [`links`] has not run on the file, or is running.
+    /// Nothing when [`links`] has not run on the file, or is running; a
+    /// run that starts meanwhile waits for it (the first edit, then, at
+    /// the cost of the rest of it), rather than linking afresh.
     pub fn run(self) {
-        if let Some(mut state) = self.states.take(self.file) {
-            state.prepare_for_edits();
-            self.states.put(self.file, state);
-        }
+        self.states.update(self.file, LinkState::prepare_for_edits);
     }
 }
 

@@ -36,6 +36,11 @@ impl Lexed {
         &self.kinds
     }
 
+    /// Where each token begins, and after them the text's length.
+    pub(crate) fn starts(&self) -> &[u32] {
+        &self.starts
+    }
+
     pub fn range(&self, index: usize) -> TextRange {
         TextRange::new(self.starts[index].into(), self.starts[index + 1].into())
     }

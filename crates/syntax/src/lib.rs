@@ -8,6 +8,7 @@
 //! covers every byte of it, plus the lexical and syntax diagnostics (E01xx).
 
 pub mod ast;
+mod builder;
 mod chunk;
 mod grammar;
 pub mod green;

@@ -23,15 +23,37 @@ use rowan::{GreenNode, GreenToken, NodeOrToken};
 use crate::SyntaxKind::{self, *};
 use crate::chunk::GreenElement;
 
-/// A child on the builder's stack.
-enum Child {
-    /// Built for this place only.
-    Node(GreenNode),
-    Token(GreenToken),
-    /// One of [`TreeBuilder::tokens`], by index.
-    SharedToken(u32),
-    /// One of [`TreeBuilder::nodes`], by index.
-    SharedNode(u32),
+/// A child on the builder's stack: a shared token or node, by its index in
+/// [`TreeBuilder::tokens`] or [`TreeBuilder::nodes`], or an element built
+/// for this place only, the next one of [`TreeBuilder::own`] (which holds
+/// them in the stack's order). Its two top bits say which.
+#[derive(Clone, Copy, PartialEq, Eq)]
+struct Child(u32);
+
+impl Child {
+    const INDEX_BITS: u32 = 30;
+    /// The most shared tokens, and shared nodes, a builder keeps.
+    const MAX_INDEX: usize = (1 << Self::INDEX_BITS) - 1;
+    const NODE: u32 = 1 << Self::INDEX_BITS;
+    const OWN: Child = Child(2 << Self::INDEX_BITS);
+
+    fn token(index: usize) -> Child {
+        debug_assert!(index <= Self::MAX_INDEX);
+        Child(index as u32)
+    }
+
+    fn node(index: usize) -> Child {
+        debug_assert!(index <= Self::MAX_INDEX);
+        Child(index as u32 | Self::NODE)
+    }
+
+    fn is_own(self) -> bool {
+        self.0 & Self::OWN.0 != 0
+    }
+
+    fn index(self) -> usize {
+        (self.0 & ((1 << Self::INDEX_BITS) - 1)) as usize
+    }
 }
 
 /// The most slots of [`TreeBuilder::node_cache`]: a large text's builder
@@ -59,17 +81,52 @@ const MAX_SHARED_SPACING_LEN: usize = 16;
 /// key, a fixed token not yet made.
 const NONE: u32 = u32::MAX;
 
-/// Marks a node's index in a [`NodeKey`], so that it differs from every
-/// token's.
-const NODE_BIT: u32 = 1 << 31;
+/// A small node's kind and its children ([`Child`], shared; [`NONE`] after
+/// the last), two to a word, the kind in the last.
+#[derive(Clone, Copy, PartialEq, Eq)]
+struct NodeKey([u64; 3]);
 
-/// A small node's kind and its children: indices in
-/// [`TreeBuilder::tokens`], or with [`NODE_BIT`] in [`TreeBuilder::nodes`]
-/// ([`NONE`] after the last).
-#[derive(Clone, Copy, PartialEq, Eq, Hash)]
-struct NodeKey {
-    kind: u16,
-    children: [u32; MAX_SHARED_CHILDREN],
+impl NodeKey {
+    /// The key of a node of `kind` over `children`, if they are few enough
+    /// and all shared.
+    #[inline]
+    fn of(kind: SyntaxKind, children: &[Child]) -> Option<NodeKey> {
+        if children.is_empty() || children.len() > MAX_SHARED_CHILDREN {
+            return None;
+        }
+        let mut raw = [NONE; MAX_SHARED_CHILDREN];
+        let mut any_own = false;
+        for (raw, child) in raw.iter_mut().zip(children) {
+            *raw = child.0;
+            any_own |= child.is_own();
+        }
+        if any_own {
+            return None;
+        }
+        let pair = |low: u32, high: u32| u64::from(low) | (u64::from(high) << 32);
+        Some(NodeKey([
+            pair(raw[0], raw[1]),
+            pair(raw[2], raw[3]),
+            pair(raw[4], u32::from(kind as u16)),
+        ]))
+    }
+
+    fn kind(self) -> rowan::SyntaxKind {
+        rowan::SyntaxKind((self.0[2] >> 32) as u16)
+    }
+
+    /// Its slot in a cache of `1 << bits` slots.
+    #[inline]
+    fn slot(self, bits: u32) -> usize {
+        // A multiply-rotate mix of the three words (as in FxHash), whose
+        // top bits choose the slot.
+        const K: u64 = 0xf135_7aea_2e62_a9c5;
+        let [a, b, c] = self.0;
+        let mut hash = a.wrapping_mul(K);
+        hash = (hash.rotate_left(26) ^ b).wrapping_mul(K);
+        hash = (hash.rotate_left(26) ^ c).wrapping_mul(K);
+        (hash >> (64 - bits)) as usize
+    }
 }
 
 /// A slot of the node cache: a key and the node's index in
@@ -81,10 +138,7 @@ struct NodeSlot {
 }
 
 const EMPTY_SLOT: NodeSlot = NodeSlot {
-    key: NodeKey {
-        kind: 0,
-        children: [NONE; MAX_SHARED_CHILDREN],
-    },
+    key: NodeKey([u64::MAX; 3]),
     node: NONE,
 };
 
@@ -121,19 +175,22 @@ fn hash_of(value: impl std::hash::Hash) -> u64 {
 #[derive(Default)]
 pub(crate) struct TreeBuilder {
     children: Vec<Child>,
-    /// Open nodes: the index of their first child in `children`.
-    parents: Vec<usize>,
+    /// The elements of `children` built for their place only, in order.
+    own: Vec<GreenElement>,
+    /// Open nodes: the index of their first child in `children`, and of
+    /// their first element of `own`.
+    parents: Vec<(usize, usize)>,
     /// Every shared token, each holding one reference to it.
     tokens: Vec<GreenToken>,
     /// Shared nodes, each holding one reference to it, until there are
     /// [`MAX_KEPT_NODES`].
     nodes: Vec<GreenNode>,
-    /// Per kind with a fixed text, its token's index in `tokens`.
-    fixed_tokens: Vec<u32>,
+    /// Per kind with a fixed text, its token.
+    fixed_tokens: Vec<Child>,
     /// The tokens of one space and of one line feed, the most frequent
     /// spacing, found without hashing their text.
-    space: Option<u32>,
-    line_feed: Option<u32>,
+    space: Option<Child>,
+    line_feed: Option<Child>,
     /// Tokens shared by text (names, short literals, short spacing): their
     /// indices in `tokens`, by kind and text.
     token_table: hashbrown::HashTable<u32>,
@@ -143,8 +200,10 @@ pub(crate) struct TreeBuilder {
     /// when they are shared again); rarely repeated ones are not worth a
     /// lookup in a table of every node, which misses the cache each time.
     node_cache: Box<[NodeSlot]>,
-    /// The length of `node_cache` once allocated: a power of two.
+    /// The length of `node_cache` once allocated: a power of two, `1 <<
+    /// node_slot_bits`.
     node_slots: usize,
+    node_slot_bits: u32,
     /// [`MAX_KEPT_NODES`], but in tests.
     max_kept_nodes: usize,
     /// Nothing is built: only the open nodes are counted (for a parser
@@ -160,6 +219,7 @@ impl TreeBuilder {
     pub(crate) fn for_tokens(tokens: usize) -> Self {
         TreeBuilder {
             children: Vec::with_capacity(64),
+            own: Vec::with_capacity(64),
             token_table: hashbrown::HashTable::with_capacity(tokens / 32),
             tokens: Vec::with_capacity(tokens / 32),
             nodes: Vec::with_capacity((tokens / 8).min(MAX_KEPT_NODES)),
@@ -186,7 +246,7 @@ impl TreeBuilder {
         if self.parents.len() == 1 && self.nodes.len() > self.max_kept_nodes {
             self.forget_nodes();
         }
-        self.parents.push(self.children.len());
+        self.parents.push((self.children.len(), self.own.len()));
     }
 
     /// Lets go of the shared nodes, when only the root is open: the
@@ -194,10 +254,15 @@ impl TreeBuilder {
     /// own, and the cache is emptied.
     #[cold]
     fn forget_nodes(&mut self) {
-        let nodes = &self.nodes;
+        let mut own = std::mem::take(&mut self.own).into_iter();
         for child in &mut self.children {
-            if let Child::SharedNode(index) = *child {
-                *child = Child::Node(nodes[index as usize].clone());
+            if child.is_own() {
+                self.own
+                    .push(own.next().expect("an own element per own child"));
+            } else if child.0 & Child::NODE != 0 {
+                self.own
+                    .push(NodeOrToken::Node(self.nodes[child.index()].clone()));
+                *child = Child::OWN;
             }
         }
         self.nodes.clear();
@@ -205,7 +270,7 @@ impl TreeBuilder {
     }
 
     pub(crate) fn finish_node(&mut self, kind: SyntaxKind) {
-        let first = self.parents.pop().expect("finish matches a start");
+        let (first, first_own) = self.parents.pop().expect("finish matches a start");
         if self.discard {
             return;
         }
@@ -214,138 +279,129 @@ impl TreeBuilder {
             debug_assert!(first == 0 && self.parents.is_empty());
             return;
         }
-        let child = match self.shared_children_key(kind, first) {
-            Some(key) => Child::SharedNode(self.shared_node(key, first)),
+        let child = match NodeKey::of(kind, &self.children[first..]) {
+            Some(key) => self.shared_node(key, first),
             None => {
-                let (tokens, nodes) = (&self.tokens, &self.nodes);
-                let children = self
-                    .children
-                    .drain(first..)
-                    .map(|child| into_element(child, tokens, nodes));
-                Child::Node(GreenNode::new(kind.into(), children))
+                let own = self.own.drain(first_own..);
+                let node = GreenNode::new(
+                    kind.into(),
+                    elements(&self.children[first..], own, &self.tokens, &self.nodes),
+                );
+                self.own.push(NodeOrToken::Node(node));
+                Child::OWN
             }
         };
         self.children.truncate(first);
         self.children.push(child);
     }
 
-    /// The cache key of a node of `kind` over `children[first..]` when it
-    /// may be shared: at most [`MAX_SHARED_CHILDREN`] children, all shared.
-    #[inline]
-    fn shared_children_key(&self, kind: SyntaxKind, first: usize) -> Option<NodeKey> {
-        let children = &self.children[first..];
-        if children.is_empty() || children.len() > MAX_SHARED_CHILDREN {
-            return None;
-        }
-        let mut key = NodeKey {
-            kind: kind as u16,
-            children: [NONE; MAX_SHARED_CHILDREN],
-        };
-        for (slot, child) in key.children.iter_mut().zip(children) {
-            *slot = match *child {
-                Child::SharedToken(index) => index,
-                Child::SharedNode(index) => index | NODE_BIT,
-                Child::Node(_) | Child::Token(_) => return None,
-            };
-        }
-        Some(key)
-    }
-
-    /// The index in `nodes` of the node of `key` over `children[first..]`:
-    /// the same as every earlier such node's while the cache keeps it.
-    fn shared_node(&mut self, key: NodeKey, first: usize) -> u32 {
+    /// The node of `key` over `children[first..]`: the same as every
+    /// earlier such node while the cache keeps it.
+    fn shared_node(&mut self, key: NodeKey, first: usize) -> Child {
         if self.node_cache.is_empty() {
-            self.node_slots = self.node_slots.max(1);
+            self.node_slots = self.node_slots.max(2);
+            self.node_slot_bits = self.node_slots.trailing_zeros();
             self.node_cache = vec![EMPTY_SLOT; self.node_slots].into_boxed_slice();
         }
-        let slot = hash_of(key) as usize & (self.node_slots - 1);
+        let slot = key.slot(self.node_slot_bits);
         let cached = self.node_cache[slot];
         if cached.node != NONE && cached.key == key {
-            return cached.node;
+            return Child(cached.node);
         }
-        let (tokens, nodes) = (&self.tokens, &self.nodes);
-        let children = self.children[first..].iter().map(|child| match *child {
-            Child::SharedToken(index) => NodeOrToken::Token(tokens[index as usize].clone()),
-            Child::SharedNode(index) => NodeOrToken::Node(nodes[index as usize].clone()),
-            Child::Node(_) | Child::Token(_) => {
-                unreachable!("a shared node's children are shared")
-            }
-        });
-        let node = GreenNode::new(rowan::SyntaxKind(key.kind), children);
-        let index = self.nodes.len() as u32;
+        let own = self.own.drain(self.own.len()..);
+        let node = GreenNode::new(
+            key.kind(),
+            elements(&self.children[first..], own, &self.tokens, &self.nodes),
+        );
+        if self.nodes.len() > Child::MAX_INDEX {
+            self.own.push(NodeOrToken::Node(node));
+            return Child::OWN;
+        }
+        let child = Child::node(self.nodes.len());
         self.nodes.push(node);
-        self.node_cache[slot] = NodeSlot { key, node: index };
-        index
+        self.node_cache[slot] = NodeSlot { key, node: child.0 };
+        child
     }
 
-    #[inline]
+    #[inline(always)]
     pub(crate) fn token(&mut self, kind: SyntaxKind, text: &str) {
         if self.discard {
             return;
         }
         let child = match token_sharing(kind) {
-            TokenSharing::Fixed => Child::SharedToken(self.fixed_token(kind, text)),
+            TokenSharing::Fixed => self.fixed_token(kind, text),
             TokenSharing::ByText(max_len) if text.len() <= max_len => {
-                Child::SharedToken(self.token_by_text(kind, text))
+                self.token_by_text(kind, text)
             }
-            TokenSharing::ByText(_) | TokenSharing::Never => {
-                Child::Token(GreenToken::new(kind.into(), text))
-            }
+            TokenSharing::ByText(_) | TokenSharing::Never => self.own_token(kind, text),
         };
         self.children.push(child);
     }
 
-    /// Adds `token` to the shared ones: its index.
-    fn share_token(&mut self, token: GreenToken) -> u32 {
-        let index = self.tokens.len() as u32;
-        debug_assert!(index < NODE_BIT, "fewer shared tokens than bytes");
-        self.tokens.push(token);
-        index
+    /// A token for its place only.
+    #[inline(never)]
+    fn own_token(&mut self, kind: SyntaxKind, text: &str) -> Child {
+        self.own
+            .push(NodeOrToken::Token(GreenToken::new(kind.into(), text)));
+        Child::OWN
     }
 
-    /// The index in `tokens` of the token of `kind`, whose text is `text`
-    /// whenever it is of that kind.
+    /// `token` as a shared token, or for its place only once the builder
+    /// shares as many as it can.
+    fn share_token(&mut self, token: GreenToken) -> Child {
+        if self.tokens.len() > Child::MAX_INDEX {
+            self.own.push(NodeOrToken::Token(token));
+            return Child::OWN;
+        }
+        let child = Child::token(self.tokens.len());
+        self.tokens.push(token);
+        child
+    }
+
+    /// The token of `kind`, whose text is `text` whenever it is of that
+    /// kind.
     #[inline]
-    fn fixed_token(&mut self, kind: SyntaxKind, text: &str) -> u32 {
+    fn fixed_token(&mut self, kind: SyntaxKind, text: &str) -> Child {
         let slot = kind as usize;
-        if let Some(&index) = self.fixed_tokens.get(slot)
-            && index != NONE
+        if let Some(&child) = self.fixed_tokens.get(slot)
+            && child != Child(NONE)
         {
-            return index;
+            return child;
         }
         if self.fixed_tokens.len() <= slot {
-            self.fixed_tokens.resize(slot + 1, NONE);
+            self.fixed_tokens.resize(slot + 1, Child(NONE));
         }
-        let index = self.share_token(GreenToken::new(kind.into(), text));
-        self.fixed_tokens[slot] = index;
-        index
+        let child = self.share_token(GreenToken::new(kind.into(), text));
+        self.fixed_tokens[slot] = child;
+        child
     }
 
-    /// The index in `tokens` of the token of `kind` and `text`.
+    /// The token of `kind` and `text`, shared.
     #[inline]
-    fn token_by_text(&mut self, kind: SyntaxKind, text: &str) -> u32 {
+    fn token_by_text(&mut self, kind: SyntaxKind, text: &str) -> Child {
         match (kind, text) {
             (WHITESPACE, " ") => {
-                if let Some(index) = self.space {
-                    return index;
+                if let Some(child) = self.space {
+                    return child;
                 }
-                let index = self.interned_token(kind, text);
-                self.space = Some(index);
-                index
+                let child = self.interned_token(kind, text);
+                self.space = Some(child);
+                child
             }
             (NEWLINE, "\n") => {
-                if let Some(index) = self.line_feed {
-                    return index;
+                if let Some(child) = self.line_feed {
+                    return child;
                 }
-                let index = self.interned_token(kind, text);
-                self.line_feed = Some(index);
-                index
+                let child = self.interned_token(kind, text);
+                self.line_feed = Some(child);
+                child
             }
             _ => self.interned_token(kind, text),
         }
     }
 
-    fn interned_token(&mut self, kind: SyntaxKind, text: &str) -> u32 {
+    #[inline(never)]
+    fn interned_token(&mut self, kind: SyntaxKind, text: &str) -> Child {
         let raw_kind: rowan::SyntaxKind = kind.into();
         let hash = hash_of((kind as u16, text));
         let tokens = &self.tokens;
@@ -353,37 +409,46 @@ impl TreeBuilder {
             let token = &tokens[index as usize];
             token.kind() == raw_kind && token.text() == text
         }) {
-            return index;
+            return Child::token(index as usize);
         }
-        let index = self.share_token(GreenToken::new(raw_kind, text));
+        let child = self.share_token(GreenToken::new(raw_kind, text));
+        if child.is_own() {
+            return child;
+        }
         let tokens = &self.tokens;
-        self.token_table.insert_unique(hash, index, |&index| {
+        self.token_table.insert_unique(hash, child.0, |&index| {
             let token = &tokens[index as usize];
             hash_of((token.kind().0, token.text()))
         });
-        index
+        child
     }
 
     /// The children of the root, which the grammar completed.
-    pub(crate) fn finish(self) -> Vec<GreenElement> {
+    pub(crate) fn finish(mut self) -> Vec<GreenElement> {
         debug_assert!(self.parents.is_empty(), "the grammar completes the root");
-        let (tokens, nodes) = (&self.tokens, &self.nodes);
-        self.children
-            .into_iter()
-            .map(|child| into_element(child, tokens, nodes))
-            .collect()
+        let own = self.own.drain(..);
+        elements(&self.children, own, &self.tokens, &self.nodes).collect()
     }
 }
 
-/// The element `child` stands for, with its own reference.
+/// The elements `children` stand for, each with its own reference; `own`
+/// gives their own elements, in order.
 #[inline]
-fn into_element(child: Child, tokens: &[GreenToken], nodes: &[GreenNode]) -> GreenElement {
-    match child {
-        Child::Node(node) => NodeOrToken::Node(node),
-        Child::Token(token) => NodeOrToken::Token(token),
-        Child::SharedToken(index) => NodeOrToken::Token(tokens[index as usize].clone()),
-        Child::SharedNode(index) => NodeOrToken::Node(nodes[index as usize].clone()),
-    }
+fn elements<'a>(
+    children: &'a [Child],
+    mut own: impl Iterator<Item = GreenElement> + 'a,
+    tokens: &'a [GreenToken],
+    nodes: &'a [GreenNode],
+) -> impl ExactSizeIterator<Item = GreenElement> + 'a {
+    children.iter().map(move |&child| {
+        if child.is_own() {
+            own.next().expect("an own element per own child")
+        } else if child.0 & Child::NODE != 0 {
+            NodeOrToken::Node(nodes[child.index()].clone())
+        } else {
+            NodeOrToken::Token(tokens[child.index()].clone())
+        }
+    })
 }
 
 #[cfg(test)]

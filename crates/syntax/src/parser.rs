@@ -86,12 +86,21 @@ impl<'t> Parser<'t> {
     }
 
     /// Adds the trivia before the next non-trivia token to the innermost open node.
-    #[inline]
+    #[inline(always)]
     fn attach_trivia(&mut self) {
         let end = self
             .tokens
             .get(self.pos)
             .map_or(self.lexed.len(), |token| token.index as usize);
+        if self.next_token < end {
+            self.add_trivia(end);
+        }
+    }
+
+    /// Adds the tokens from `next_token` up to `end`, trivia, to the
+    /// innermost open node.
+    #[inline(never)]
+    fn add_trivia(&mut self, end: usize) {
         let kinds = self.lexed.kinds();
         for token in self.next_token..end {
             self.builder.token(kinds[token], self.token_text(token));

@@ -94,20 +94,15 @@ impl NodeKey {
         if children.is_empty() || children.len() > MAX_SHARED_CHILDREN {
             return None;
         }
-        let mut raw = [NONE; MAX_SHARED_CHILDREN];
-        let mut any_own = false;
-        for (raw, child) in raw.iter_mut().zip(children) {
-            *raw = child.0;
-            any_own |= child.is_own();
-        }
-        if any_own {
+        if children.iter().any(|child| child.is_own()) {
             return None;
         }
+        let raw = |index: usize| children.get(index).map_or(NONE, |child| child.0);
         let pair = |low: u32, high: u32| u64::from(low) | (u64::from(high) << 32);
         Some(NodeKey([
-            pair(raw[0], raw[1]),
-            pair(raw[2], raw[3]),
-            pair(raw[4], u32::from(kind as u16)),
+            pair(raw(0), raw(1)),
+            pair(raw(2), raw(3)),
+            pair(raw(4), u32::from(kind as u16)),
         ]))
     }
 
@@ -281,22 +276,27 @@ impl TreeBuilder {
         }
         let child = match NodeKey::of(kind, &self.children[first..]) {
             Some(key) => self.shared_node(key, first),
-            None => {
-                let own = self.own.drain(first_own..);
-                let node = GreenNode::new(
-                    kind.into(),
-                    elements(&self.children[first..], own, &self.tokens, &self.nodes),
-                );
-                self.own.push(NodeOrToken::Node(node));
-                Child::OWN
-            }
+            None => self.own_node(kind, first, first_own),
         };
         self.children.truncate(first);
         self.children.push(child);
     }
 
+    /// A node of `kind` over `children[first..]` for its place only.
+    #[inline(never)]
+    fn own_node(&mut self, kind: SyntaxKind, first: usize, first_own: usize) -> Child {
+        let own = self.own.drain(first_own..);
+        let node = GreenNode::new(
+            kind.into(),
+            elements(&self.children[first..], own, &self.tokens, &self.nodes),
+        );
+        self.own.push(NodeOrToken::Node(node));
+        Child::OWN
+    }
+
     /// The node of `key` over `children[first..]`: the same as every
     /// earlier such node while the cache keeps it.
+    #[inline]
     fn shared_node(&mut self, key: NodeKey, first: usize) -> Child {
         if self.node_cache.is_empty() {
             self.node_slots = self.node_slots.max(2);
@@ -308,6 +308,13 @@ impl TreeBuilder {
         if cached.node != NONE && cached.key == key {
             return Child(cached.node);
         }
+        self.new_shared_node(key, first, slot)
+    }
+
+    /// A node of `key` over `children[first..]` to share from now on, kept
+    /// in the cache's `slot`.
+    #[inline(never)]
+    fn new_shared_node(&mut self, key: NodeKey, first: usize, slot: usize) -> Child {
         let own = self.own.drain(self.own.len()..);
         let node = GreenNode::new(
             key.kind(),

@@ -182,10 +182,10 @@ pub(crate) struct TreeBuilder {
     nodes: Vec<GreenNode>,
     /// Per kind with a fixed text, its token.
     fixed_tokens: Vec<Child>,
-    /// The tokens of one space and of one line feed, the most frequent
-    /// spacing, found without hashing their text.
-    space: Option<Child>,
-    line_feed: Option<Child>,
+    /// The tokens of runs of spaces and of line feeds, by length: the
+    /// most frequent spacing, found without hashing their text.
+    spaces: [Option<Child>; MAX_SHARED_SPACING_LEN + 1],
+    line_feeds: [Option<Child>; MAX_SHARED_SPACING_LEN + 1],
     /// Tokens shared by text (names, short literals, short spacing): their
     /// indices in `tokens`, by kind and text.
     token_table: hashbrown::HashTable<u32>,
@@ -386,25 +386,21 @@ impl TreeBuilder {
     /// The token of `kind` and `text`, shared.
     #[inline]
     fn token_by_text(&mut self, kind: SyntaxKind, text: &str) -> Child {
-        match (kind, text) {
-            (WHITESPACE, " ") => {
-                if let Some(child) = self.space {
-                    return child;
-                }
-                let child = self.interned_token(kind, text);
-                self.space = Some(child);
-                child
-            }
-            (NEWLINE, "\n") => {
-                if let Some(child) = self.line_feed {
-                    return child;
-                }
-                let child = self.interned_token(kind, text);
-                self.line_feed = Some(child);
-                child
-            }
-            _ => self.interned_token(kind, text),
+        let repeated = |byte: u8| text.bytes().all(|b| b == byte);
+        let known = match kind {
+            WHITESPACE if repeated(b' ') => &mut self.spaces[text.len()],
+            NEWLINE if repeated(b'\n') => &mut self.line_feeds[text.len()],
+            _ => return self.interned_token(kind, text),
+        };
+        if let Some(child) = *known {
+            return child;
         }
+        let child = self.share_token(GreenToken::new(kind.into(), text));
+        match kind {
+            WHITESPACE => self.spaces[text.len()] = Some(child),
+            _ => self.line_feeds[text.len()] = Some(child),
+        }
+        child
     }
 
     #[inline(never)]

@@ -137,6 +137,28 @@ const EMPTY_SLOT: NodeSlot = NodeSlot {
     node: NONE,
 };
 
+/// The last two nodes made over one shared element alone, with their
+/// kinds: a name is mostly under one or two kinds (`NAME` where it is
+/// defined, `NAME_REF` where it is used).
+#[derive(Clone, Copy)]
+struct Parents([(u16, Child); 2]);
+
+impl Parents {
+    const NONE: Parents = Parents([(u16::MAX, Child(NONE)); 2]);
+
+    #[inline]
+    fn find(&self, kind: u16) -> Option<Child> {
+        self.0
+            .iter()
+            .find(|(parent_kind, _)| *parent_kind == kind)
+            .map(|&(_, node)| node)
+    }
+
+    fn remember(&mut self, kind: u16, node: Child) {
+        self.0 = [(kind, node), self.0[0]];
+    }
+}
+
 /// How a token of some kind is made.
 #[derive(Clone, Copy, PartialEq, Eq)]
 enum TokenSharing {
@@ -180,6 +202,11 @@ pub(crate) struct TreeBuilder {
     /// Shared nodes, each holding one reference to it, until there are
     /// [`MAX_KEPT_NODES`].
     nodes: Vec<GreenNode>,
+    /// Per shared token, then per shared node (by index): the last nodes
+    /// made over it alone (a `NAME` over a name, a `LITERAL` over a
+    /// string, a `SEGMENT` over a `NAME_REF`), found without hashing.
+    token_parents: Vec<Parents>,
+    node_parents: Vec<Parents>,
     /// Per kind with a fixed text, its token.
     fixed_tokens: Vec<Child>,
     /// The tokens of runs of spaces and of line feeds, by length: the
@@ -217,7 +244,9 @@ impl TreeBuilder {
             own: Vec::with_capacity(64),
             token_table: hashbrown::HashTable::with_capacity(tokens / 32),
             tokens: Vec::with_capacity(tokens / 32),
+            token_parents: Vec::with_capacity(tokens / 32),
             nodes: Vec::with_capacity((tokens / 8).min(MAX_KEPT_NODES)),
+            node_parents: Vec::with_capacity((tokens / 8).min(MAX_KEPT_NODES)),
             node_slots: (tokens / 4).clamp(64, NODE_CACHE_SLOTS).next_power_of_two(),
             max_kept_nodes: MAX_KEPT_NODES,
             ..TreeBuilder::default()
@@ -261,7 +290,11 @@ impl TreeBuilder {
             }
         }
         self.nodes.clear();
+        self.node_parents.clear();
         self.node_cache.fill(EMPTY_SLOT);
+        for parents in &mut self.token_parents {
+            *parents = Parents::NONE;
+        }
     }
 
     pub(crate) fn finish_node(&mut self, kind: SyntaxKind) {
@@ -274,12 +307,59 @@ impl TreeBuilder {
             debug_assert!(first == 0 && self.parents.is_empty());
             return;
         }
-        let child = match NodeKey::of(kind, &self.children[first..]) {
-            Some(key) => self.shared_node(key, first),
-            None => self.own_node(kind, first, first_own),
+        let child = match self.children[first..] {
+            [only] if !only.is_own() => self.single_child_node(kind, only),
+            _ => match NodeKey::of(kind, &self.children[first..]) {
+                Some(key) => self.shared_node(key, first),
+                None => self.own_node(kind, first, first_own),
+            },
         };
         self.children.truncate(first);
         self.children.push(child);
+    }
+
+    /// The node of `kind` over the shared `child` alone: the same as the
+    /// last such node while its child remembers it.
+    #[inline]
+    fn single_child_node(&mut self, kind: SyntaxKind, child: Child) -> Child {
+        let kind = kind as u16;
+        let parents = if child.0 & Child::NODE != 0 {
+            &mut self.node_parents[child.index()]
+        } else {
+            &mut self.token_parents[child.index()]
+        };
+        if let Some(node) = parents.find(kind) {
+            return node;
+        }
+        let element = if child.0 & Child::NODE != 0 {
+            NodeOrToken::Node(self.nodes[child.index()].clone())
+        } else {
+            NodeOrToken::Token(self.tokens[child.index()].clone())
+        };
+        let node = GreenNode::new(rowan::SyntaxKind(kind), [element]);
+        let Some(node) = self.share_node(node) else {
+            return Child::OWN;
+        };
+        let parents = if child.0 & Child::NODE != 0 {
+            &mut self.node_parents[child.index()]
+        } else {
+            &mut self.token_parents[child.index()]
+        };
+        parents.remember(kind, node);
+        node
+    }
+
+    /// Adds `node` to the shared ones, or keeps it for its place only once
+    /// the builder shares as many as it can (`None`).
+    fn share_node(&mut self, node: GreenNode) -> Option<Child> {
+        if self.nodes.len() > Child::MAX_INDEX {
+            self.own.push(NodeOrToken::Node(node));
+            return None;
+        }
+        let child = Child::node(self.nodes.len());
+        self.nodes.push(node);
+        self.node_parents.push(Parents::NONE);
+        Some(child)
     }
 
     /// A node of `kind` over `children[first..]` for its place only.
@@ -320,12 +400,9 @@ impl TreeBuilder {
             key.kind(),
             elements(&self.children[first..], own, &self.tokens, &self.nodes),
         );
-        if self.nodes.len() > Child::MAX_INDEX {
-            self.own.push(NodeOrToken::Node(node));
+        let Some(child) = self.share_node(node) else {
             return Child::OWN;
-        }
-        let child = Child::node(self.nodes.len());
-        self.nodes.push(node);
+        };
         self.node_cache[slot] = NodeSlot { key, node: child.0 };
         child
     }
@@ -362,6 +439,7 @@ impl TreeBuilder {
         }
         let child = Child::token(self.tokens.len());
         self.tokens.push(token);
+        self.token_parents.push(Parents::NONE);
         child
     }
 

@@ -408,16 +408,23 @@ impl TreeBuilder {
     }
 
     #[inline(always)]
-    pub(crate) fn token(&mut self, kind: SyntaxKind, text: &str) {
+    /// Adds a token of `kind` whose text is `text()` (not read for a
+    /// punctuation or keyword token already made).
+    pub(crate) fn token<'a>(&mut self, kind: SyntaxKind, text: impl FnOnce() -> &'a str) {
         if self.discard {
             return;
         }
         let child = match token_sharing(kind) {
             TokenSharing::Fixed => self.fixed_token(kind, text),
-            TokenSharing::ByText(max_len) if text.len() <= max_len => {
-                self.token_by_text(kind, text)
+            TokenSharing::ByText(max_len) => {
+                let text = text();
+                if text.len() <= max_len {
+                    self.token_by_text(kind, text)
+                } else {
+                    self.own_token(kind, text)
+                }
             }
-            TokenSharing::ByText(_) | TokenSharing::Never => self.own_token(kind, text),
+            TokenSharing::Never => self.own_token(kind, text()),
         };
         self.children.push(child);
     }
@@ -446,7 +453,7 @@ impl TreeBuilder {
     /// The token of `kind`, whose text is `text` whenever it is of that
     /// kind.
     #[inline]
-    fn fixed_token(&mut self, kind: SyntaxKind, text: &str) -> Child {
+    fn fixed_token<'a>(&mut self, kind: SyntaxKind, text: impl FnOnce() -> &'a str) -> Child {
         let slot = kind as usize;
         if let Some(&child) = self.fixed_tokens.get(slot)
             && child != Child(NONE)
@@ -456,7 +463,7 @@ impl TreeBuilder {
         if self.fixed_tokens.len() <= slot {
             self.fixed_tokens.resize(slot + 1, Child(NONE));
         }
-        let child = self.share_token(GreenToken::new(kind.into(), text));
+        let child = self.share_token(GreenToken::new(kind.into(), text()));
         self.fixed_tokens[slot] = child;
         child
     }

@@ -103,7 +103,9 @@ impl<'t> Parser<'t> {
     fn add_trivia(&mut self, end: usize) {
         let kinds = self.lexed.kinds();
         for token in self.next_token..end {
-            self.builder.token(kinds[token], self.token_text(token));
+            let (text, lexed) = (self.text, self.lexed);
+            self.builder
+                .token(kinds[token], || token_text(text, lexed, token));
         }
         self.next_token = end;
     }
@@ -111,8 +113,7 @@ impl<'t> Parser<'t> {
     /// The text of token `index` of `lexed`.
     #[inline]
     fn token_text(&self, index: usize) -> &'t str {
-        let starts = self.lexed.starts();
-        &self.text[starts[index] as usize..starts[index + 1] as usize]
+        token_text(self.text, self.lexed, index)
     }
 
     #[inline]
@@ -189,7 +190,8 @@ impl<'t> Parser<'t> {
         self.attach_trivia();
         let token = self.tokens[self.pos].index as usize;
         debug_assert_eq!(token, self.next_token);
-        self.builder.token(kind, self.token_text(token));
+        let (text, lexed) = (self.text, self.lexed);
+        self.builder.token(kind, || token_text(text, lexed, token));
         self.next_token = token + 1;
         self.pos += 1;
     }
@@ -313,6 +315,13 @@ impl<'t> Parser<'t> {
         }
         self.error_missing_token(&[kind])
     }
+}
+
+/// The text of token `index` of `lexed`, the tokens of `text`.
+#[inline]
+fn token_text<'t>(text: &'t str, lexed: &Lexed, index: usize) -> &'t str {
+    let starts = lexed.starts();
+    &text[starts[index] as usize..starts[index + 1] as usize]
 }
 
 /// A non-trivia token: what the grammar looks at.

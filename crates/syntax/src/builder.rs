@@ -236,15 +236,15 @@ pub(crate) struct TreeBuilder {
 impl TreeBuilder {
     /// A builder for a text of `tokens` tokens, its tables sized to hold
     /// what such a text shares without growing (growing rehashes them all).
-    /// On generated flows, one token in 45 is a distinct name or literal
-    /// and one in 11 a distinct small node.
+    /// On generated flows, one token in 23 is a distinct name or literal
+    /// (in pieces of 64 KB) and one in 11 a distinct small node.
     pub(crate) fn for_tokens(tokens: usize) -> Self {
         TreeBuilder {
             children: Vec::with_capacity(64),
             own: Vec::with_capacity(64),
-            token_table: hashbrown::HashTable::with_capacity(tokens / 32),
-            tokens: Vec::with_capacity(tokens / 32),
-            token_parents: Vec::with_capacity(tokens / 32),
+            token_table: hashbrown::HashTable::with_capacity(tokens / 16),
+            tokens: Vec::with_capacity(tokens / 16),
+            token_parents: Vec::with_capacity(tokens / 16),
             nodes: Vec::with_capacity((tokens / 8).min(MAX_KEPT_NODES)),
             node_parents: Vec::with_capacity((tokens / 8).min(MAX_KEPT_NODES)),
             node_slots: (tokens / 4).clamp(64, NODE_CACHE_SLOTS).next_power_of_two(),
@@ -551,7 +551,8 @@ mod tests {
         let text = easyflow_genflow::generate(300, 3);
         let lexed = crate::lex(&text);
         let build = |builder: TreeBuilder| {
-            let mut parser = Parser::with_builder(&text, &lexed, builder);
+            let tokens = crate::lexer::significant_tokens(&lexed);
+            let mut parser = Parser::with_builder(&text, &lexed, tokens, builder);
             crate::grammar::source_file(&mut parser);
             parser.finish()
         };

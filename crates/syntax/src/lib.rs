@@ -116,24 +116,22 @@ pub fn item_hash(text: &str) -> u128 {
 /// token; on `threads` threads for a large text.
 fn item_hashes(text: &str, children: &[GreenElement], threads: usize) -> Vec<u128> {
     let mut offset = 0usize;
-    let items: Vec<Option<std::ops::Range<usize>>> = children
-        .iter()
-        .map(|child| {
-            let start = offset;
-            offset += usize::from(child.text_len());
-            child.as_node().map(|_| start..offset)
-        })
-        .collect();
-    let hash = |range: &Option<std::ops::Range<usize>>| {
-        range
-            .as_ref()
-            .map_or(0, |range| item_hash(&text[range.clone()]))
+    let mut item_range = |child: &GreenElement| {
+        let start = offset;
+        offset += usize::from(child.text_len());
+        child.as_node().map(|_| start..offset)
     };
+    let hash =
+        |range: Option<std::ops::Range<usize>>| range.map_or(0, |range| item_hash(&text[range]));
     if threads > 1 {
         use rayon::prelude::*;
-        items.par_iter().with_min_len(1024).map(hash).collect()
+        let items: Vec<_> = children.iter().map(item_range).collect();
+        items.into_par_iter().with_min_len(1024).map(hash).collect()
     } else {
-        items.iter().map(hash).collect()
+        children
+            .iter()
+            .map(|child| hash(item_range(child)))
+            .collect()
     }
 }
 
@@ -247,8 +245,8 @@ pub(crate) fn parse_items(text: &str, threads: usize) -> ParsedItems {
 /// Lexes and parses `text` in one pass, hashing its items on `threads`
 /// threads.
 fn parse_whole(text: &str, threads: usize) -> ParsedItems {
-    let lexed = lex(text);
-    let (children, syntax_errors) = parse_tokens(text, &lexed);
+    let (lexed, tokens) = lexer::lex_for_parser(text);
+    let (children, syntax_errors) = parse_tokens(text, &lexed, tokens);
     let mut errors = lexed.errors;
     errors.extend(syntax_errors);
     easyflow_diagnostics::sort(&mut errors);
@@ -279,8 +277,8 @@ struct ParsedPiece {
 fn parse_piece(text: &str, range: std::ops::Range<usize>) -> ParsedPiece {
     let start = TextSize::new(range.start as u32);
     let text = &text[range];
-    let lexed = lex(text);
-    let (children, syntax_errors) = parse_tokens(text, &lexed);
+    let (lexed, tokens) = lexer::lex_for_parser(text);
+    let (children, syntax_errors) = parse_tokens(text, &lexed, tokens);
     // Hashed here, while the piece's text is in the processor's cache.
     let hashes = item_hashes(text, &children, 1);
     ParsedPiece {
@@ -309,9 +307,14 @@ fn pieces_errors(pieces: &[ParsedPiece]) -> Vec<Diagnostic> {
     errors
 }
 
-/// The root's children and the syntax errors of `text`, lexed as `lexed`.
-fn parse_tokens(text: &str, lexed: &Lexed) -> (Vec<GreenElement>, Vec<Diagnostic>) {
-    let mut parser = parser::Parser::new(text, lexed);
+/// The root's children and the syntax errors of `text`, lexed as `lexed`
+/// with the non-trivia `tokens`.
+fn parse_tokens(
+    text: &str,
+    lexed: &Lexed,
+    tokens: Vec<lexer::SignificantToken>,
+) -> (Vec<GreenElement>, Vec<Diagnostic>) {
+    let mut parser = parser::Parser::new(text, lexed, tokens);
     grammar::source_file(&mut parser);
     parser.finish()
 }
@@ -359,8 +362,8 @@ pub struct LexedParse {
 /// Lexes and parses `text` on the current thread, keeping the tokens: the
 /// same tree and errors as [`parse`].
 pub fn parse_keeping_tokens(text: &str) -> LexedParse {
-    let lexed = lex(text);
-    let (children, syntax_errors) = parse_tokens(text, &lexed);
+    let (lexed, tokens) = lexer::lex_for_parser(text);
+    let (children, syntax_errors) = parse_tokens(text, &lexed, tokens);
     let mut errors = lexed.errors.clone();
     errors.extend(syntax_errors);
     easyflow_diagnostics::sort(&mut errors);

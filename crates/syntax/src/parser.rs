@@ -8,7 +8,7 @@ use easyflow_diagnostics::{Code, Diagnostic, Fix, TextRange};
 use crate::SyntaxKind::{self, *};
 use crate::builder::TreeBuilder;
 use crate::chunk::GreenElement;
-use crate::lexer::Lexed;
+use crate::lexer::{Lexed, SignificantToken, significant_tokens};
 
 /// Deepest nesting of lists and indexers the parser follows; deeper input is
 /// kept flat inside an error node (so no recursion can overflow the stack).
@@ -39,26 +39,25 @@ pub(crate) struct Parser<'t> {
 }
 
 impl<'t> Parser<'t> {
-    pub(crate) fn new(text: &'t str, lexed: &'t Lexed) -> Self {
-        Parser::with_builder(text, lexed, TreeBuilder::for_tokens(lexed.len()))
+    /// A parser of `text`, lexed as `lexed`, whose non-trivia tokens are
+    /// `tokens` (from `lexer.rs`).
+    pub(crate) fn new(text: &'t str, lexed: &'t Lexed, tokens: Vec<SignificantToken>) -> Self {
+        Parser::with_builder(text, lexed, tokens, TreeBuilder::for_tokens(lexed.len()))
     }
 
     /// A parser that builds no tree: only its errors are wanted
     /// ([`crate::syntax_errors`]).
     pub(crate) fn without_tree(text: &'t str, lexed: &'t Lexed) -> Self {
-        Parser::with_builder(text, lexed, TreeBuilder::discarding())
+        let tokens = significant_tokens(lexed);
+        Parser::with_builder(text, lexed, tokens, TreeBuilder::discarding())
     }
 
-    pub(crate) fn with_builder(text: &'t str, lexed: &'t Lexed, builder: TreeBuilder) -> Self {
-        let mut tokens = Vec::with_capacity(lexed.len());
-        for (index, &kind) in lexed.kinds().iter().enumerate() {
-            if !kind.is_trivia() {
-                tokens.push(SignificantToken {
-                    kind,
-                    index: index as u32,
-                });
-            }
-        }
+    pub(crate) fn with_builder(
+        text: &'t str,
+        lexed: &'t Lexed,
+        tokens: Vec<SignificantToken>,
+        builder: TreeBuilder,
+    ) -> Self {
         Parser {
             text,
             lexed,
@@ -322,14 +321,6 @@ impl<'t> Parser<'t> {
 fn token_text<'t>(text: &'t str, lexed: &Lexed, index: usize) -> &'t str {
     let starts = lexed.starts();
     &text[starts[index] as usize..starts[index + 1] as usize]
-}
-
-/// A non-trivia token: what the grammar looks at.
-#[derive(Clone, Copy)]
-struct SignificantToken {
-    kind: SyntaxKind,
-    /// Its index in the [`Lexed`] tokens.
-    index: u32,
 }
 
 /// The text of a token that E0100's quick fix inserts where it is missing

@@ -4,11 +4,12 @@
 //! through a hash map of owned keys; here only what often repeats is
 //! shared: tokens whose text is fixed by their kind, short whitespace,
 //! names and short literals (`outs`, `"part4.dat"`), and nodes of at most
-//! [`MAX_SHARED_CHILDREN`] children that are all shared (a parameter's
-//! `NAME`, a reference's `SEGMENT`, a `LITERAL`), through a small
-//! direct-mapped cache. A shared token or node is one allocation however
-//! often it appears, which saves memory, the time to allocate it, and the
-//! time to free it.
+//! [`MAX_SHARED_CHILDREN`] children that are all shared: a node over one
+//! shared element (a parameter's `NAME`, a reference's `SEGMENT`, a
+//! `LITERAL`) through that element, which remembers the last nodes made
+//! over it, the others through a small direct-mapped cache. A shared token
+//! or node is one allocation however often it appears, which saves
+//! memory, the time to allocate it, and the time to free it.
 //!
 //! The builder keeps one reference to each shared token and node it made
 //! (two lists, [`TreeBuilder::tokens`] and [`TreeBuilder::nodes`]), and its
@@ -407,9 +408,9 @@ impl TreeBuilder {
         child
     }
 
-    #[inline(always)]
     /// Adds a token of `kind` whose text is `text()` (not read for a
     /// punctuation or keyword token already made).
+    #[inline(always)]
     pub(crate) fn token<'a>(&mut self, kind: SyntaxKind, text: impl FnOnce() -> &'a str) {
         if self.discard {
             return;
@@ -464,7 +465,9 @@ impl TreeBuilder {
             self.fixed_tokens.resize(slot + 1, Child(NONE));
         }
         let child = self.share_token(GreenToken::new(kind.into(), text()));
-        self.fixed_tokens[slot] = child;
+        if !child.is_own() {
+            self.fixed_tokens[slot] = child;
+        }
         child
     }
 
@@ -481,9 +484,11 @@ impl TreeBuilder {
             return child;
         }
         let child = self.share_token(GreenToken::new(kind.into(), text));
-        match kind {
-            WHITESPACE => self.spaces[text.len()] = Some(child),
-            _ => self.line_feeds[text.len()] = Some(child),
+        if !child.is_own() {
+            match kind {
+                WHITESPACE => self.spaces[text.len()] = Some(child),
+                _ => self.line_feeds[text.len()] = Some(child),
+            }
         }
         child
     }

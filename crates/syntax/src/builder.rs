@@ -472,17 +472,20 @@ impl TreeBuilder {
     }
 
     /// The token of `kind` and `text`, shared.
-    #[inline]
+    #[inline(always)]
     fn token_by_text(&mut self, kind: SyntaxKind, text: &str) -> Child {
         let repeated = |byte: u8| text.bytes().all(|b| b == byte);
         let known = match kind {
-            WHITESPACE if repeated(b' ') => &mut self.spaces[text.len()],
-            NEWLINE if repeated(b'\n') => &mut self.line_feeds[text.len()],
+            WHITESPACE if repeated(b' ') => self.spaces[text.len()],
+            NEWLINE if repeated(b'\n') => self.line_feeds[text.len()],
             _ => return self.interned_token(kind, text),
         };
-        if let Some(child) = *known {
-            return child;
-        }
+        known.unwrap_or_else(|| self.new_spacing(kind, text))
+    }
+
+    /// The first token of a run of spaces or line feeds of its length.
+    #[cold]
+    fn new_spacing(&mut self, kind: SyntaxKind, text: &str) -> Child {
         let child = self.share_token(GreenToken::new(kind.into(), text));
         if !child.is_own() {
             match kind {

@@ -86,8 +86,8 @@ impl ChunkItems {
 /// into chunks one child at a time.
 pub(crate) struct ChunkCutter {
     children: Vec<GreenElement>,
-    items: Vec<ChunkItem>,
-    len: TextSize,
+    /// The text hashes of the items among `children`.
+    item_hashes: Vec<u128>,
     done: Vec<(GreenNode, Arc<ChunkItems>)>,
 }
 
@@ -95,28 +95,20 @@ impl ChunkCutter {
     pub(crate) fn new() -> Self {
         ChunkCutter {
             children: Vec::new(),
-            items: Vec::new(),
-            len: 0.into(),
+            item_hashes: Vec::new(),
             done: Vec::new(),
         }
     }
 
     /// Adds the next child; `true` when a chunk ends after it.
     pub(crate) fn push(&mut self, child: GreenElement, hash: u128) -> bool {
-        let len = child.text_len();
-        let item = child.as_node().map(|node| ChunkItem {
-            hash,
-            offset: self.len,
-            index: self.children.len() as u32,
-            kind: SyntaxKind::from_raw(node.kind().0).unwrap_or(SyntaxKind::ERROR_NODE),
-        });
+        let is_item = child.as_node().is_some();
         self.children.push(child);
-        self.len += len;
-        let Some(item) = item else {
+        if !is_item {
             return false;
-        };
-        self.items.push(item);
-        if ends_chunk(hash, self.items.len()) {
+        }
+        self.item_hashes.push(hash);
+        if ends_chunk(hash, self.item_hashes.len()) {
             self.cut();
             return true;
         }
@@ -132,24 +124,9 @@ impl ChunkCutter {
         if self.children.is_empty() {
             return;
         }
-        let mut identity = Vec::with_capacity(self.items.len() * 20);
-        let first = self.items.first().map_or(0.into(), |item| item.offset);
-        for item in &self.items {
-            identity.extend_from_slice(&item.hash.to_le_bytes());
-            identity.extend_from_slice(&u32::from(item.offset - first).to_le_bytes());
-        }
-        let (steps, others): (Vec<_>, Vec<_>) = self
-            .items
-            .drain(..)
-            .partition(|item| item.kind == SyntaxKind::STEP);
-        let items = ChunkItems {
-            hash: xxhash_rust::xxh3::xxh3_128(&identity),
-            steps: steps.into(),
-            others: others.into(),
-        };
-        let node = GreenNode::new(SyntaxKind::ITEM_CHUNK.into(), self.children.drain(..));
-        self.len = 0.into();
-        self.done.push((node, Arc::new(items)));
+        let children = std::mem::take(&mut self.children);
+        self.done.push(chunk(children, &self.item_hashes));
+        self.item_hashes.clear();
     }
 
     /// The chunks, the last one ended wherever the children stop.
@@ -157,6 +134,41 @@ impl ChunkCutter {
         self.cut();
         self.done
     }
+}
+
+/// The chunk node over `children` and its items, whose text hashes are
+/// `item_hashes`, in order.
+fn chunk(children: Vec<GreenElement>, item_hashes: &[u128]) -> (GreenNode, Arc<ChunkItems>) {
+    let mut items = Vec::with_capacity(item_hashes.len());
+    let mut offset = TextSize::from(0);
+    let mut hashes = item_hashes.iter();
+    for (index, child) in children.iter().enumerate() {
+        if let NodeOrToken::Node(node) = child {
+            items.push(ChunkItem {
+                hash: *hashes.next().expect("a hash per item"),
+                offset,
+                index: index as u32,
+                kind: SyntaxKind::from_raw(node.kind().0).unwrap_or(SyntaxKind::ERROR_NODE),
+            });
+        }
+        offset += child.text_len();
+    }
+    let mut identity = Vec::with_capacity(items.len() * 20);
+    let first = items.first().map_or(0.into(), |item| item.offset);
+    for item in &items {
+        identity.extend_from_slice(&item.hash.to_le_bytes());
+        identity.extend_from_slice(&u32::from(item.offset - first).to_le_bytes());
+    }
+    let (steps, others): (Vec<_>, Vec<_>) = items
+        .into_iter()
+        .partition(|item| item.kind == SyntaxKind::STEP);
+    let items = ChunkItems {
+        hash: xxhash_rust::xxh3::xxh3_128(&identity),
+        steps: steps.into(),
+        others: others.into(),
+    };
+    let node = GreenNode::new(SyntaxKind::ITEM_CHUNK.into(), children);
+    (node, Arc::new(items))
 }
 
 /// The root over `children` in chunks, and the chunks' items.
@@ -169,10 +181,98 @@ pub(crate) fn chunked_root(
     for (child, &hash) in children.into_iter().zip(hashes) {
         cutter.push(child, hash);
     }
-    let (nodes, items): (Vec<_>, Vec<_>) = cutter.finish().into_iter().unzip();
+    root(cutter.finish())
+}
+
+/// The root over `chunks`.
+fn root(chunks: Vec<(GreenNode, Arc<ChunkItems>)>) -> (GreenNode, Arc<[Arc<ChunkItems>]>) {
+    let (nodes, items): (Vec<_>, Vec<_>) = chunks.into_iter().unzip();
     let root = GreenNode::new(
         SyntaxKind::SOURCE_FILE.into(),
         nodes.into_iter().map(NodeOrToken::Node),
     );
     (root, items.into())
+}
+
+/// [`chunked_root`] of the children of `pieces` one after the other (each
+/// piece's children with the text hash of each), its chunks made on every
+/// thread: where the chunks end is found first (from the hashes alone),
+/// then each chunk is made on its own.
+pub(crate) fn chunked_root_of_pieces(
+    pieces: Vec<(Vec<GreenElement>, Vec<u128>)>,
+) -> (GreenNode, Arc<[Arc<ChunkItems>]>) {
+    use rayon::prelude::*;
+    // Where each chunk ends: a piece and the index of its child after the
+    // chunk's last one.
+    let mut ends: Vec<(usize, usize)> = Vec::new();
+    let mut items = 0;
+    for (piece, (children, hashes)) in pieces.iter().enumerate() {
+        for (index, (child, &hash)) in children.iter().zip(hashes).enumerate() {
+            if child.as_node().is_some() {
+                items += 1;
+                if ends_chunk(hash, items) {
+                    ends.push((piece, index + 1));
+                    items = 0;
+                }
+            }
+        }
+    }
+    // The chunks' children and hashes, in runs (a chunk across pieces has
+    // a run in each), cut from the end of every piece.
+    type Run = (Vec<GreenElement>, Vec<u128>);
+    let mut chunks: Vec<Vec<Run>> = Vec::with_capacity(ends.len() + 1);
+    let mut open: Vec<Run> = Vec::new();
+    let mut ends = ends.iter().peekable();
+    for (piece, (mut children, mut hashes)) in pieces.into_iter().enumerate() {
+        // This piece's cuts, split off from its end.
+        let mut cuts = Vec::new();
+        while let Some(&&(end_piece, end)) = ends.peek()
+            && end_piece == piece
+        {
+            cuts.push(end);
+            ends.next();
+        }
+        let mut runs: Vec<Run> = Vec::with_capacity(cuts.len() + 1);
+        for &cut in cuts.iter().rev() {
+            runs.push((children.split_off(cut), hashes.split_off(cut)));
+        }
+        runs.push((children, hashes));
+        runs.reverse();
+        // `runs[k]` ends at `cuts[k]`; the last one runs to the piece's end.
+        let tail = runs.pop().expect("a run to the piece's end");
+        for run in runs {
+            open.push(run);
+            chunks.push(std::mem::take(&mut open));
+        }
+        open.push(tail);
+    }
+    if open.iter().any(|(children, _)| !children.is_empty()) {
+        chunks.push(open);
+    }
+    let chunks: Vec<(GreenNode, Arc<ChunkItems>)> = chunks
+        .into_par_iter()
+        .map(|runs| {
+            let (children, hashes): (Vec<_>, Vec<_>) = match <[Run; 1]>::try_from(runs) {
+                Ok([run]) => run,
+                Err(runs) => {
+                    let len = runs.iter().map(|(children, _)| children.len()).sum();
+                    let (mut children, mut hashes) =
+                        (Vec::with_capacity(len), Vec::with_capacity(len));
+                    for (run_children, run_hashes) in runs {
+                        children.extend(run_children);
+                        hashes.extend(run_hashes);
+                    }
+                    (children, hashes)
+                }
+            };
+            let item_hashes: Vec<u128> = children
+                .iter()
+                .zip(&hashes)
+                .filter(|(child, _)| child.as_node().is_some())
+                .map(|(_, &hash)| hash)
+                .collect();
+            chunk(children, &item_hashes)
+        })
+        .collect();
+    root(chunks)
 }

@@ -36,6 +36,11 @@ impl Lexed {
         &self.kinds
     }
 
+    /// Where each token begins, and after them the text's length.
+    pub(crate) fn starts(&self) -> &[u32] {
+        &self.starts
+    }
+
     pub fn range(&self, index: usize) -> TextRange {
         TextRange::new(self.starts[index].into(), self.starts[index + 1].into())
     }
@@ -60,6 +65,60 @@ pub struct LexExtras {
 /// Splits `text` into tokens. Never fails: what begins no token becomes an
 /// `ERROR` token with a diagnostic.
 pub fn lex(text: &str) -> Lexed {
+    lex_tokens::<false>(text).0
+}
+
+/// A non-trivia token: what the parser looks at.
+#[derive(Clone, Copy)]
+pub(crate) struct SignificantToken {
+    pub(crate) kind: SyntaxKind,
+    /// Its index in the [`Lexed`] tokens.
+    pub(crate) index: u32,
+}
+
+/// [`lex`], and the non-trivia tokens for the parser, found as they are
+/// lexed.
+pub(crate) fn lex_for_parser(text: &str) -> (Lexed, Vec<SignificantToken>) {
+    lex_tokens::<true>(text)
+}
+
+/// The non-trivia tokens of `lexed`.
+pub(crate) fn significant_tokens(lexed: &Lexed) -> Vec<SignificantToken> {
+    let mut tokens = Vec::with_capacity(lexed.len());
+    for (index, &kind) in lexed.kinds.iter().enumerate() {
+        if !kind.is_trivia() {
+            tokens.push(SignificantToken {
+                kind,
+                index: index as u32,
+            });
+        }
+    }
+    tokens
+}
+
+/// The tokens of one text as they are found: with `SIGNIFICANT`, the
+/// non-trivia ones on their own too.
+struct TokenSink<const SIGNIFICANT: bool> {
+    kinds: Vec<SyntaxKind>,
+    starts: Vec<u32>,
+    significant: Vec<SignificantToken>,
+}
+
+impl<const SIGNIFICANT: bool> TokenSink<SIGNIFICANT> {
+    #[inline(always)]
+    fn push(&mut self, kind: SyntaxKind, start: u32) {
+        if SIGNIFICANT && !kind.is_trivia() {
+            self.significant.push(SignificantToken {
+                kind,
+                index: self.kinds.len() as u32,
+            });
+        }
+        self.kinds.push(kind);
+        self.starts.push(start);
+    }
+}
+
+fn lex_tokens<const SIGNIFICANT: bool>(text: &str) -> (Lexed, Vec<SignificantToken>) {
     assert!(
         u32::try_from(text.len()).is_ok(),
         "texts over 4 GiB are not supported"
@@ -67,8 +126,12 @@ pub fn lex(text: &str) -> Lexed {
     let mut lexer = SyntaxKind::lexer(text);
     // A typical flow has a token every 3 bytes or so: reserving a little more
     // saves regrowing (copying, page faults) the vectors on large texts.
-    let mut kinds = Vec::with_capacity(text.len() / 2 + 1);
-    let mut starts = Vec::with_capacity(text.len() / 2 + 2);
+    let mut tokens = TokenSink::<SIGNIFICANT> {
+        kinds: Vec::with_capacity(text.len() / 2 + 1),
+        starts: Vec::with_capacity(text.len() / 2 + 2),
+        // One token in two or three is trivia.
+        significant: Vec::with_capacity(if SIGNIFICANT { text.len() / 4 + 1 } else { 0 }),
+    };
     let mut errors = Vec::new();
     // Set after `pre`/`post` (and kept over trivia): the word `code` then opens a block.
     let mut code_block_may_follow = false;
@@ -92,8 +155,7 @@ pub fn lex(text: &str) -> Lexed {
                         "unterminated code block: no line starting with `code end`",
                     ));
                 }
-                kinds.push(CODE_BLOCK);
-                starts.push(start);
+                tokens.push(CODE_BLOCK, start);
                 code_block_may_follow = false;
             }
             Ok(kind) if kind != ERROR => {
@@ -103,8 +165,7 @@ pub fn lex(text: &str) -> Lexed {
                 if !kind.is_trivia() {
                     code_block_may_follow = matches!(kind, PRE_KW | POST_KW);
                 }
-                kinds.push(kind);
-                starts.push(start);
+                tokens.push(kind, start);
             }
             bad => {
                 // A word with non-ASCII letters (`Ok(ERROR)`) or a character that
@@ -117,8 +178,7 @@ pub fn lex(text: &str) -> Lexed {
                     } else {
                         Code::E0101
                     };
-                    kinds.push(ERROR);
-                    starts.push(start);
+                    tokens.push(ERROR, start);
                     bad_run = Some((code, start));
                 }
             }
@@ -129,13 +189,19 @@ pub fn lex(text: &str) -> Lexed {
         }
     }
     finish_bad_run(text, text.len() as u32, &mut bad_run, &mut errors);
+    let TokenSink {
+        kinds,
+        mut starts,
+        significant,
+    } = tokens;
     starts.push(text.len() as u32);
     errors.sort_by_key(|e| e.range.start());
-    Lexed {
+    let lexed = Lexed {
         kinds,
         starts,
         errors,
-    }
+    };
+    (lexed, significant)
 }
 
 /// Reports the run of bad characters that ends at `end`, if one is open.

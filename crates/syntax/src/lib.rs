@@ -8,6 +8,7 @@
 //! covers every byte of it, plus the lexical and syntax diagnostics (E01xx).
 
 pub mod ast;
+mod builder;
 mod chunk;
 mod grammar;
 pub mod green;
@@ -30,7 +31,7 @@ pub use easyflow_diagnostics::{TextRange, TextSize};
 pub use rowan::{GreenNode, GreenNodeData, NodeOrToken, WalkEvent};
 
 pub use crate::chunk::{CHUNK_ITEMS, ChunkItem, ChunkItems, MAX_CHUNK_ITEMS, ends_chunk};
-use crate::chunk::{GreenElement, chunked_root};
+use crate::chunk::{GreenElement, chunked_root, chunked_root_of_pieces};
 pub use crate::lexer::{Lexed, lex};
 pub use crate::reparse::reparse;
 pub use crate::step_member::StepMember;
@@ -115,24 +116,22 @@ pub fn item_hash(text: &str) -> u128 {
 /// token; on `threads` threads for a large text.
 fn item_hashes(text: &str, children: &[GreenElement], threads: usize) -> Vec<u128> {
     let mut offset = 0usize;
-    let items: Vec<Option<std::ops::Range<usize>>> = children
-        .iter()
-        .map(|child| {
-            let start = offset;
-            offset += usize::from(child.text_len());
-            child.as_node().map(|_| start..offset)
-        })
-        .collect();
-    let hash = |range: &Option<std::ops::Range<usize>>| {
-        range
-            .as_ref()
-            .map_or(0, |range| item_hash(&text[range.clone()]))
+    let mut item_range = |child: &GreenElement| {
+        let start = offset;
+        offset += usize::from(child.text_len());
+        child.as_node().map(|_| start..offset)
     };
+    let hash =
+        |range: Option<std::ops::Range<usize>>| range.map_or(0, |range| item_hash(&text[range]));
     if threads > 1 {
         use rayon::prelude::*;
-        items.par_iter().with_min_len(1024).map(hash).collect()
+        let items: Vec<_> = children.iter().map(item_range).collect();
+        items.into_par_iter().with_min_len(1024).map(hash).collect()
     } else {
-        items.iter().map(hash).collect()
+        children
+            .iter()
+            .map(|child| hash(item_range(child)))
+            .collect()
     }
 }
 
@@ -191,13 +190,28 @@ pub(crate) fn threads_for(text: &str) -> usize {
 }
 
 /// [`parse`] in pieces of about [`PIECE_LEN`] on `threads` threads at the
-/// same time when `threads` is more than one (see [`parse_pieces`]): the same tree either way (tested),
+/// same time when `threads` is more than one (see [`parse_in_pieces`]), its
+/// chunks made on every thread too: the same tree either way (tested),
 /// exposed for those tests and for benchmarks.
 #[doc(hidden)]
 pub fn parse_on_threads(text: &str, threads: usize) -> Parse {
-    let items = parse_items(text, threads);
-    let (green, chunks) = chunked_root(items.children, &items.hashes);
-    Parse::from_parts(green, items.errors, chunks)
+    match parse_in_pieces(text, threads) {
+        Some(pieces) => {
+            let errors = pieces_errors(&pieces);
+            let (green, chunks) = chunked_root_of_pieces(
+                pieces
+                    .into_iter()
+                    .map(|piece| (piece.children, piece.hashes))
+                    .collect(),
+            );
+            Parse::from_parts(green, errors, chunks)
+        }
+        None => {
+            let items = parse_whole(text, threads);
+            let (green, chunks) = chunked_root(items.children, &items.hashes);
+            Parse::from_parts(green, items.errors, chunks)
+        }
+    }
 }
 
 /// The root's children of a text's tree, before they are cut into chunks.
@@ -212,16 +226,29 @@ pub(crate) struct ParsedItems {
 /// Lexes and parses `text` (see [`parse_on_threads`]) up to the root's
 /// children.
 pub(crate) fn parse_items(text: &str, threads: usize) -> ParsedItems {
-    let pieces = (threads > 1)
-        .then(|| pieces(text, piece_count_on(text.len(), threads)))
-        .filter(|bounds| bounds.len() > 1)
-        .and_then(|bounds| parse_pieces(text, &bounds));
-    let (children, mut errors) = pieces.unwrap_or_else(|| {
-        let (children, lexed_errors, syntax_errors, _) = lex_and_parse(text);
-        let mut errors = lexed_errors;
-        errors.extend(syntax_errors);
-        (children, errors)
-    });
+    let Some(pieces) = parse_in_pieces(text, threads) else {
+        return parse_whole(text, threads);
+    };
+    let errors = pieces_errors(&pieces);
+    let (mut children, mut hashes) = (Vec::new(), Vec::new());
+    for piece in pieces {
+        children.extend(piece.children);
+        hashes.extend(piece.hashes);
+    }
+    ParsedItems {
+        children,
+        hashes,
+        errors,
+    }
+}
+
+/// Lexes and parses `text` in one pass, hashing its items on `threads`
+/// threads.
+fn parse_whole(text: &str, threads: usize) -> ParsedItems {
+    let (lexed, tokens) = lexer::lex_for_parser(text);
+    let (children, syntax_errors) = parse_tokens(text, &lexed, tokens);
+    let mut errors = lexed.errors;
+    errors.extend(syntax_errors);
     easyflow_diagnostics::sort(&mut errors);
     let hashes = item_hashes(text, &children, threads);
     ParsedItems {
@@ -231,21 +258,63 @@ pub(crate) fn parse_items(text: &str, threads: usize) -> ParsedItems {
     }
 }
 
-/// A text's root's children, lexical errors and syntax errors, and whether
-/// it begins with tokens that begin an item whatever came before it.
-type LexedAndParsed = (Vec<GreenElement>, Vec<Diagnostic>, Vec<Diagnostic>, bool);
-
-/// Lexes and parses `text`; the tokens are dropped once the tree is built.
-fn lex_and_parse(text: &str) -> LexedAndParsed {
-    let lexed = lex(text);
-    let (green, syntax_errors) = parse_tokens(text, &lexed);
-    let starts_an_item = starts_an_item(&lexed);
-    (green, lexed.errors, syntax_errors, starts_an_item)
+/// A piece of a text lexed and parsed on its own: the root's children,
+/// their item hashes, and its errors, with where it starts in the text and
+/// whether it begins with tokens that begin an item whatever came before
+/// it.
+struct ParsedPiece {
+    start: TextSize,
+    children: Vec<GreenElement>,
+    /// [`item_hash`] of each child, 0 for a token.
+    hashes: Vec<u128>,
+    lexed_errors: Vec<Diagnostic>,
+    syntax_errors: Vec<Diagnostic>,
+    starts_an_item: bool,
 }
 
-/// The root's children and the syntax errors of `text`, lexed as `lexed`.
-fn parse_tokens(text: &str, lexed: &Lexed) -> (Vec<GreenElement>, Vec<Diagnostic>) {
-    let mut parser = parser::Parser::new(text, lexed);
+/// Lexes, parses and hashes the items of the piece `range` of `text`; the
+/// tokens are dropped once the tree is built.
+fn parse_piece(text: &str, range: std::ops::Range<usize>) -> ParsedPiece {
+    let start = TextSize::new(range.start as u32);
+    let text = &text[range];
+    let (lexed, tokens) = lexer::lex_for_parser(text);
+    let (children, syntax_errors) = parse_tokens(text, &lexed, tokens);
+    // Hashed here, while the piece's text is in the processor's cache.
+    let hashes = item_hashes(text, &children, 1);
+    ParsedPiece {
+        start,
+        starts_an_item: starts_an_item(&lexed),
+        children,
+        hashes,
+        lexed_errors: lexed.errors,
+        syntax_errors,
+    }
+}
+
+/// The errors of `pieces`, moved to their places in the text, sorted.
+fn pieces_errors(pieces: &[ParsedPiece]) -> Vec<Diagnostic> {
+    let mut errors: Vec<Diagnostic> = pieces
+        .iter()
+        .flat_map(|piece| {
+            piece
+                .lexed_errors
+                .iter()
+                .chain(&piece.syntax_errors)
+                .map(|error| error.clone().moved(|range| range + piece.start))
+        })
+        .collect();
+    easyflow_diagnostics::sort(&mut errors);
+    errors
+}
+
+/// The root's children and the syntax errors of `text`, lexed as `lexed`
+/// with the non-trivia `tokens`.
+fn parse_tokens(
+    text: &str,
+    lexed: &Lexed,
+    tokens: Vec<lexer::SignificantToken>,
+) -> (Vec<GreenElement>, Vec<Diagnostic>) {
+    let mut parser = parser::Parser::new(text, lexed, tokens);
     grammar::source_file(&mut parser);
     parser.finish()
 }
@@ -293,8 +362,8 @@ pub struct LexedParse {
 /// Lexes and parses `text` on the current thread, keeping the tokens: the
 /// same tree and errors as [`parse`].
 pub fn parse_keeping_tokens(text: &str) -> LexedParse {
-    let lexed = lex(text);
-    let (children, syntax_errors) = parse_tokens(text, &lexed);
+    let (lexed, tokens) = lexer::lex_for_parser(text);
+    let (children, syntax_errors) = parse_tokens(text, &lexed, tokens);
     let mut errors = lexed.errors.clone();
     errors.extend(syntax_errors);
     easyflow_diagnostics::sort(&mut errors);
@@ -353,45 +422,38 @@ fn split_points(text: &str, pieces: usize) -> Vec<usize> {
     points
 }
 
-/// Lexes and parses the pieces of `text` (`bounds`, from [`pieces`]) at
-/// the same time, and joins their trees' items under one root, when that
-/// is sure to give what one pass gives: nothing of a piece runs into the
-/// next (its last item ends with its own `;`; no unterminated token; no
-/// syntax error at its end, where it saw the end of the text instead of
-/// the next item), and every piece but the first begins with tokens that
-/// begin an item whatever came before. Otherwise `None`. The tree and
-/// errors, unsorted.
-fn parse_pieces(
-    text: &str,
-    bounds: &[std::ops::Range<usize>],
-) -> Option<(Vec<GreenElement>, Vec<Diagnostic>)> {
+/// Lexes and parses `text` in pieces (see [`pieces`]) at the same time on
+/// `threads` threads, when that is sure to give what one pass gives:
+/// nothing of a piece runs into the next (its last item ends with its own
+/// `;`; no unterminated token; no syntax error at its end, where it saw
+/// the end of the text instead of the next item), and every piece but the
+/// first begins with tokens that begin an item whatever came before.
+/// Otherwise (or on one thread, or for one piece) `None`.
+fn parse_in_pieces(text: &str, threads: usize) -> Option<Vec<ParsedPiece>> {
+    if threads < 2 {
+        return None;
+    }
+    parse_pieces(text, pieces(text, piece_count_on(text.len(), threads)))
+}
+
+/// [`parse_in_pieces`] in the pieces `bounds` (from [`pieces`]).
+fn parse_pieces(text: &str, bounds: Vec<std::ops::Range<usize>>) -> Option<Vec<ParsedPiece>> {
     use rayon::prelude::*;
-    let pieces: Vec<LexedAndParsed> = bounds
-        .par_iter()
-        .map(|bounds| lex_and_parse(&text[bounds.clone()]))
+    if bounds.len() < 2 {
+        return None;
+    }
+    let pieces: Vec<ParsedPiece> = bounds
+        .into_par_iter()
+        .map(|range| parse_piece(text, range))
         .collect();
     let last = pieces.len() - 1;
-    for (k, (children, lexed_errors, syntax_errors, _)) in pieces.iter().enumerate() {
-        let next_starts_an_item = pieces.get(k + 1).is_none_or(|next| next.3);
-        if !next_starts_an_item
-            || (k < last && !ends_on_its_own(children, lexed_errors, syntax_errors))
-        {
+    for (k, piece) in pieces.iter().enumerate() {
+        let next_starts_an_item = pieces.get(k + 1).is_none_or(|next| next.starts_an_item);
+        if !next_starts_an_item || (k < last && !ends_on_its_own(piece)) {
             return None;
         }
     }
-    let mut all_children = Vec::new();
-    let mut errors = Vec::new();
-    for ((children, lexed_errors, syntax_errors, _), bounds) in pieces.into_iter().zip(bounds) {
-        let offset = TextSize::new(bounds.start as u32);
-        all_children.extend(children);
-        errors.extend(
-            lexed_errors
-                .into_iter()
-                .chain(syntax_errors)
-                .map(|error| error.moved(|range| range + offset)),
-        );
-    }
-    Some((all_children, errors))
+    Some(pieces)
 }
 
 /// Whether nothing of a piece of text, parsed into `children` with these
@@ -399,11 +461,13 @@ fn parse_pieces(
 /// `;` (its last token, direct child of an item of the root; an item that
 /// had not, say attributes waiting for their `step`, would go on into the
 /// next), no token is unterminated, and no syntax error is at its end.
-fn ends_on_its_own(
-    children: &[GreenElement],
-    lexed_errors: &[Diagnostic],
-    syntax_errors: &[Diagnostic],
-) -> bool {
+fn ends_on_its_own(piece: &ParsedPiece) -> bool {
+    let ParsedPiece {
+        children,
+        lexed_errors,
+        syntax_errors,
+        ..
+    } = piece;
     let is_trivia =
         |kind: rowan::SyntaxKind| SyntaxKind::from_raw(kind.0).is_some_and(SyntaxKind::is_trivia);
     let trailing_trivia: TextSize = children
@@ -510,7 +574,7 @@ mod tests {
                 longest < text.len() / threads * 2,
                 "{threads} threads: {longest}"
             );
-            assert!(parse_pieces(&text, &bounds).is_some(), "{threads} threads");
+            assert!(parse_pieces(&text, bounds).is_some(), "{threads} threads");
         }
     }
 }

@@ -4,11 +4,11 @@
 //! is kept and replayed. Parsing never fails and never stops early.
 
 use easyflow_diagnostics::{Code, Diagnostic, Fix, TextRange};
-use rowan::{GreenNode, GreenNodeData, GreenToken, GreenTokenData, NodeOrToken};
 
 use crate::SyntaxKind::{self, *};
+use crate::builder::TreeBuilder;
 use crate::chunk::GreenElement;
-use crate::lexer::Lexed;
+use crate::lexer::{Lexed, SignificantToken, significant_tokens};
 
 /// Deepest nesting of lists and indexers the parser follows; deeper input is
 /// kept flat inside an error node (so no recursion can overflow the stack).
@@ -16,8 +16,8 @@ pub(crate) const MAX_DEPTH: u32 = 128;
 
 pub(crate) struct Parser<'t> {
     text: &'t str,
-    /// Indices into `lexed` of the non-trivia tokens.
-    tokens: Vec<u32>,
+    /// The non-trivia tokens: their kinds and indices into `lexed`.
+    tokens: Vec<SignificantToken>,
     lexed: &'t Lexed,
     pos: usize,
     /// The tree so far.
@@ -39,20 +39,25 @@ pub(crate) struct Parser<'t> {
 }
 
 impl<'t> Parser<'t> {
-    pub(crate) fn new(text: &'t str, lexed: &'t Lexed) -> Self {
-        Parser::with_builder(text, lexed, TreeBuilder::for_tokens(lexed.len()))
+    /// A parser of `text`, lexed as `lexed`, whose non-trivia tokens are
+    /// `tokens` (from `lexer.rs`).
+    pub(crate) fn new(text: &'t str, lexed: &'t Lexed, tokens: Vec<SignificantToken>) -> Self {
+        Parser::with_builder(text, lexed, tokens, TreeBuilder::for_tokens(lexed.len()))
     }
 
     /// A parser that builds no tree: only its errors are wanted
     /// ([`crate::syntax_errors`]).
     pub(crate) fn without_tree(text: &'t str, lexed: &'t Lexed) -> Self {
-        Parser::with_builder(text, lexed, TreeBuilder::discarding())
+        let tokens = significant_tokens(lexed);
+        Parser::with_builder(text, lexed, tokens, TreeBuilder::discarding())
     }
 
-    fn with_builder(text: &'t str, lexed: &'t Lexed, builder: TreeBuilder) -> Self {
-        let tokens: Vec<u32> = (0..lexed.len() as u32)
-            .filter(|&i| !lexed.kind(i as usize).is_trivia())
-            .collect();
+    pub(crate) fn with_builder(
+        text: &'t str,
+        lexed: &'t Lexed,
+        tokens: Vec<SignificantToken>,
+        builder: TreeBuilder,
+    ) -> Self {
         Parser {
             text,
             lexed,
@@ -80,20 +85,41 @@ impl<'t> Parser<'t> {
     }
 
     /// Adds the trivia before the next non-trivia token to the innermost open node.
+    #[inline(always)]
     fn attach_trivia(&mut self) {
-        let lexed = self.lexed;
-        while self.next_token < lexed.len() && lexed.kind(self.next_token).is_trivia() {
-            let token = self.next_token;
-            self.builder
-                .token(lexed.kind(token), lexed.text(self.text, token));
-            self.next_token += 1;
+        let end = self
+            .tokens
+            .get(self.pos)
+            .map_or(self.lexed.len(), |token| token.index as usize);
+        if self.next_token < end {
+            self.add_trivia(end);
         }
     }
 
+    /// Adds the tokens from `next_token` up to `end`, trivia, to the
+    /// innermost open node.
+    #[inline(never)]
+    fn add_trivia(&mut self, end: usize) {
+        let kinds = self.lexed.kinds();
+        for token in self.next_token..end {
+            let (text, lexed) = (self.text, self.lexed);
+            self.builder
+                .token(kinds[token], || token_text(text, lexed, token));
+        }
+        self.next_token = end;
+    }
+
+    /// The text of token `index` of `lexed`.
+    #[inline]
+    fn token_text(&self, index: usize) -> &'t str {
+        token_text(self.text, self.lexed, index)
+    }
+
+    #[inline]
     pub(crate) fn nth(&self, n: usize) -> SyntaxKind {
         self.tokens
             .get(self.pos + n)
-            .map_or(EOF, |&i| self.lexed.kind(i as usize))
+            .map_or(EOF, |token| token.kind)
     }
 
     pub(crate) fn current(&self) -> SyntaxKind {
@@ -111,7 +137,7 @@ impl<'t> Parser<'t> {
     pub(crate) fn nth_text(&self, n: usize) -> &'t str {
         self.tokens
             .get(self.pos + n)
-            .map_or("", |&i| self.lexed.text(self.text, i as usize))
+            .map_or("", |token| self.token_text(token.index as usize))
     }
 
     /// The contextual keyword `app`/`exec` when the current token is one used as a
@@ -129,7 +155,7 @@ impl<'t> Parser<'t> {
 
     fn range_of(&self, token: usize) -> TextRange {
         match self.tokens.get(token) {
-            Some(&i) => self.lexed.range(i as usize),
+            Some(token) => self.lexed.range(token.index as usize),
             None => TextRange::empty((self.text.len() as u32).into()),
         }
     }
@@ -161,9 +187,10 @@ impl<'t> Parser<'t> {
             return;
         }
         self.attach_trivia();
-        let token = self.tokens[self.pos] as usize;
+        let token = self.tokens[self.pos].index as usize;
         debug_assert_eq!(token, self.next_token);
-        self.builder.token(kind, self.lexed.text(self.text, token));
+        let (text, lexed) = (self.text, self.lexed);
+        self.builder.token(kind, || token_text(text, lexed, token));
         self.next_token = token + 1;
         self.pos += 1;
     }
@@ -180,12 +207,12 @@ impl<'t> Parser<'t> {
     /// Opens a node; its kind is given when it is completed.
     pub(crate) fn start(&mut self) -> Marker {
         // The file's leading trivia goes inside the root, with its first item.
-        if !self.builder.parents.is_empty() {
+        if self.builder.open_nodes() > 0 {
             self.attach_trivia();
         }
         self.builder.start_node();
         Marker {
-            depth: self.builder.parents.len(),
+            depth: self.builder.open_nodes(),
         }
     }
 
@@ -289,6 +316,13 @@ impl<'t> Parser<'t> {
     }
 }
 
+/// The text of token `index` of `lexed`, the tokens of `text`.
+#[inline]
+fn token_text<'t>(text: &'t str, lexed: &Lexed, index: usize) -> &'t str {
+    let starts = lexed.starts();
+    &text[starts[index] as usize..starts[index + 1] as usize]
+}
+
 /// The text of a token that E0100's quick fix inserts where it is missing
 /// (`diagnostics.md`: a `,` `;` `)` or `]`).
 fn insertable(kind: SyntaxKind) -> Option<&'static str> {
@@ -311,7 +345,7 @@ impl Marker {
     pub(crate) fn complete(self, p: &mut Parser<'_>, kind: SyntaxKind) {
         debug_assert_eq!(
             self.depth,
-            p.builder.parents.len(),
+            p.builder.open_nodes(),
             "nodes complete innermost first"
         );
         // The root holds the file's trailing trivia.
@@ -320,229 +354,6 @@ impl Marker {
         }
         p.builder.finish_node(kind);
     }
-}
-
-/// Builds green nodes directly, sharing what repeats. rowan's
-/// `GreenNodeBuilder` deduplicates every token and small node through a hash
-/// map of owned keys; here only what often repeats is shared: tokens whose
-/// text is fixed by their kind, short whitespace, names and short literals
-/// (a table that holds the tokens themselves: names and file names repeat,
-/// `outs`, `"part4.dat"`), and nodes of at most [`MAX_SHARED_CHILDREN`]
-/// children that are all shared (a parameter's `NAME`, a reference's
-/// `SEGMENT`, a `LITERAL`), through a small direct-mapped cache. A shared
-/// token or node is one allocation however often it appears, which saves
-/// memory, the time to allocate it, and the time to free it.
-#[derive(Default)]
-struct TreeBuilder {
-    children: Vec<NodeOrToken<GreenNode, GreenToken>>,
-    /// For each of `children`, whether it is shared (from the tables below).
-    shared: Vec<bool>,
-    /// Open nodes: the index of their first child in `children`.
-    parents: Vec<usize>,
-    /// Tokens shared by kind (punctuation, keywords).
-    fixed_tokens: Vec<Option<GreenToken>>,
-    /// Whitespace and newline tokens shared by text.
-    spacing: Vec<(SyntaxKind, Box<str>, GreenToken)>,
-    /// Names and short literals, by kind and text.
-    tokens: hashbrown::HashTable<GreenToken>,
-    /// Small nodes of shared children, by kind and children: a
-    /// direct-mapped cache of [`NODE_CACHE_SLOTS`], so that the nodes it
-    /// keeps are those that repeat often (still in the processor's cache
-    /// when they are shared again); rarely repeated ones are not worth a
-    /// lookup in a table of every node, which misses the cache each time.
-    nodes: Box<[Option<(NodeKey, GreenNode)>]>,
-    /// The length of `nodes` once allocated: a power of two.
-    node_slots: usize,
-    /// Nothing is built: only the open nodes are counted (for
-    /// [`Parser::without_tree`]).
-    discard: bool,
-}
-
-/// The most slots of [`TreeBuilder::nodes`]: a whole file's builder has
-/// these; a small text's (the reparse of one step) has one per four tokens,
-/// since allocating, clearing and dropping 8192 slots cost more than
-/// parsing a step.
-const NODE_CACHE_SLOTS: usize = 1 << 13;
-
-/// A node's kind and the addresses of its shared children.
-type NodeKey = (u16, [usize; MAX_SHARED_CHILDREN]);
-
-/// Nodes with more children are not shared: they seldom repeat.
-const MAX_SHARED_CHILDREN: usize = 5;
-
-/// Literals longer than this are not shared: they seldom repeat.
-const MAX_SHARED_LITERAL_LEN: usize = 24;
-
-fn hash_of(value: impl std::hash::Hash) -> u64 {
-    use std::hash::BuildHasher;
-    rustc_hash::FxBuildHasher.hash_one(value)
-}
-
-/// The identity of a tree element: shared elements are equal when they are
-/// the same allocation.
-fn element_address(element: NodeOrToken<&GreenNodeData, &GreenTokenData>) -> usize {
-    match element {
-        NodeOrToken::Node(node) => std::ptr::from_ref(node).addr(),
-        NodeOrToken::Token(token) => std::ptr::from_ref(token).addr(),
-    }
-}
-
-impl TreeBuilder {
-    /// A builder for a text of `tokens` tokens, its tables sized to hold
-    /// what such a text shares without growing (growing rehashes them all).
-    /// On generated flows, one token in 45 is a distinct name or literal
-    /// and one in 11 a distinct small node.
-    fn for_tokens(tokens: usize) -> Self {
-        TreeBuilder {
-            tokens: hashbrown::HashTable::with_capacity(tokens / 32),
-            node_slots: (tokens / 4).clamp(64, NODE_CACHE_SLOTS).next_power_of_two(),
-            ..TreeBuilder::default()
-        }
-    }
-
-    fn discarding() -> Self {
-        TreeBuilder {
-            discard: true,
-            ..TreeBuilder::default()
-        }
-    }
-
-    fn start_node(&mut self) {
-        self.parents.push(self.children.len());
-    }
-
-    fn finish_node(&mut self, kind: SyntaxKind) {
-        let first = self.parents.pop().expect("finish matches a start");
-        if self.discard {
-            return;
-        }
-        if kind == SOURCE_FILE {
-            // The root's children stay for `finish`.
-            debug_assert!(first == 0 && self.parents.is_empty());
-            return;
-        }
-        let count = self.children.len() - first;
-        let shareable =
-            (1..=MAX_SHARED_CHILDREN).contains(&count) && self.shared[first..].iter().all(|&s| s);
-        let node = if shareable {
-            self.shared_node(kind, first)
-        } else {
-            GreenNode::new(kind.into(), self.children.drain(first..))
-        };
-        self.children.truncate(first);
-        self.shared.truncate(first);
-        self.children.push(NodeOrToken::Node(node));
-        self.shared.push(shareable);
-    }
-
-    /// The node of `kind` over `children[first..]`, all shared: the same
-    /// allocation as every earlier such node.
-    fn shared_node(&mut self, kind: SyntaxKind, first: usize) -> GreenNode {
-        let children = &self.children[first..];
-        let address = |child: &NodeOrToken<GreenNode, GreenToken>| match child {
-            NodeOrToken::Node(node) => element_address(NodeOrToken::Node(node)),
-            NodeOrToken::Token(token) => element_address(NodeOrToken::Token(token)),
-        };
-        let mut addresses = [0usize; MAX_SHARED_CHILDREN];
-        for (slot, child) in addresses.iter_mut().zip(children) {
-            *slot = address(child);
-        }
-        let key: NodeKey = (kind as u16, addresses);
-        if self.nodes.is_empty() {
-            self.node_slots = self.node_slots.max(1);
-            self.nodes = vec![None; self.node_slots].into_boxed_slice();
-        }
-        let slot = &mut self.nodes[hash_of(key) as usize % self.node_slots];
-        if let Some((cached, node)) = slot
-            && *cached == key
-        {
-            return node.clone();
-        }
-        let node = GreenNode::new(kind.into(), children.iter().cloned());
-        *slot = Some((key, node.clone()));
-        node
-    }
-
-    fn token(&mut self, kind: SyntaxKind, text: &str) {
-        if self.discard {
-            return;
-        }
-        let (token, shared) = if has_fixed_text(kind) {
-            let index = kind as usize;
-            if self.fixed_tokens.len() <= index {
-                self.fixed_tokens.resize(index + 1, None);
-            }
-            let token = self.fixed_tokens[index]
-                .get_or_insert_with(|| GreenToken::new(kind.into(), text))
-                .clone();
-            (token, true)
-        } else if matches!(kind, WHITESPACE | NEWLINE) && text.len() <= 16 {
-            match self
-                .spacing
-                .iter()
-                .find(|(k, t, _)| *k == kind && **t == *text)
-            {
-                Some((_, _, token)) => (token.clone(), true),
-                None if self.spacing.len() < 64 => {
-                    let token = GreenToken::new(kind.into(), text);
-                    self.spacing.push((kind, text.into(), token.clone()));
-                    (token, true)
-                }
-                None => (GreenToken::new(kind.into(), text), false),
-            }
-        } else if kind == IDENT
-            || (matches!(kind, STRING | INT | DOUBLE) && text.len() <= MAX_SHARED_LITERAL_LEN)
-        {
-            (self.shared_token(kind, text), true)
-        } else {
-            (GreenToken::new(kind.into(), text), false)
-        };
-        self.children.push(NodeOrToken::Token(token));
-        self.shared.push(shared);
-    }
-
-    /// The token of `kind` and `text`: the same allocation as every earlier one.
-    fn shared_token(&mut self, kind: SyntaxKind, text: &str) -> GreenToken {
-        let raw_kind: rowan::SyntaxKind = kind.into();
-        let hash = hash_of((kind as u16, text));
-        let found = self.tokens.find(hash, |token| {
-            token.kind() == raw_kind && token.text() == text
-        });
-        if let Some(token) = found {
-            return token.clone();
-        }
-        let token = GreenToken::new(raw_kind, text);
-        self.tokens.insert_unique(hash, token.clone(), |token| {
-            hash_of((token.kind().0, token.text()))
-        });
-        token
-    }
-
-    fn finish(self) -> Vec<GreenElement> {
-        debug_assert!(self.parents.is_empty(), "the grammar completes the root");
-        self.children
-    }
-}
-
-/// Kinds whose every token has the same text.
-fn has_fixed_text(kind: SyntaxKind) -> bool {
-    kind.is_keyword()
-        || matches!(
-            kind,
-            L_BRACE
-                | R_BRACE
-                | L_BRACK
-                | R_BRACK
-                | L_PAREN
-                | R_PAREN
-                | EQ
-                | SEMICOLON
-                | COLON
-                | DOT
-                | COMMA
-                | TILDE
-                | ARROW
-        )
 }
 
 impl Parser<'_> {

@@ -576,6 +576,27 @@ proptest! {
     }
 }
 
+proptest! {
+    #![proptest_config(ProptestConfig { cases: 40, ..ProptestConfig::default() })]
+
+    /// Flows of hundreds of items cut into pieces: the chunks, made from
+    /// the pieces on every thread (chunks across pieces, pieces without a
+    /// cut, a cut at a piece's end), are those of one pass.
+    #[test]
+    fn chunks_made_from_pieces_equal_one_pass(
+        steps in 200usize..800,
+        seed in 0u64..1_000,
+        threads in 2usize..=24,
+        breakage in prop::option::of((0usize..100_000, prop::sample::select(BREAKAGES))),
+    ) {
+        let mut text = easyflow_genflow::generate(steps, seed);
+        if let Some((at, inserted)) = breakage {
+            easyflow_genflow::edit(&mut text, at, 0, inserted);
+        }
+        prop_assert_eq!(parse_on_threads(&text, threads), parse_on_threads(&text, 1));
+    }
+}
+
 /// The incremental path is taken in a file with an error in another step.
 #[test]
 fn a_file_with_an_error_elsewhere_is_reparsed_incrementally() {

@@ -100,11 +100,10 @@ impl<'t> Parser<'t> {
     /// innermost open node.
     #[inline(never)]
     fn add_trivia(&mut self, end: usize) {
-        let kinds = self.lexed.kinds();
-        for token in self.next_token..end {
-            let (text, lexed) = (self.text, self.lexed);
-            self.builder
-                .token(kinds[token], || token_text(text, lexed, token));
+        let (text, lexed) = (self.text, self.lexed);
+        let kinds = &lexed.kinds()[self.next_token..end];
+        for (token, &kind) in (self.next_token..).zip(kinds) {
+            self.builder.token(kind, || token_text(text, lexed, token));
         }
         self.next_token = end;
     }

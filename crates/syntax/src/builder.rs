@@ -70,7 +70,7 @@ const NODE_CACHE_SLOTS: usize = 1 << 13;
 const MAX_KEPT_NODES: usize = 1 << 16;
 
 /// Nodes with more children are not shared: they seldom repeat.
-const MAX_SHARED_CHILDREN: usize = 5;
+const MAX_SHARED_CHILDREN: usize = 7;
 
 /// Literals longer than this are not shared: they seldom repeat.
 const MAX_SHARED_LITERAL_LEN: usize = 24;
@@ -85,7 +85,7 @@ const NONE: u32 = u32::MAX;
 /// A small node's kind and its children ([`Child`], shared; [`NONE`] after
 /// the last), two to a word, the kind in the last.
 #[derive(Clone, Copy, PartialEq, Eq)]
-struct NodeKey([u64; 3]);
+struct NodeKey([u64; 4]);
 
 impl NodeKey {
     /// The key of a node of `kind` over `children`, if they are few enough
@@ -103,12 +103,13 @@ impl NodeKey {
         Some(NodeKey([
             pair(raw(0), raw(1)),
             pair(raw(2), raw(3)),
-            pair(raw(4), u32::from(kind as u16)),
+            pair(raw(4), raw(5)),
+            pair(raw(6), u32::from(kind as u16)),
         ]))
     }
 
     fn kind(self) -> rowan::SyntaxKind {
-        rowan::SyntaxKind((self.0[2] >> 32) as u16)
+        rowan::SyntaxKind((self.0[3] >> 32) as u16)
     }
 
     /// Its slot in a cache of `1 << bits` slots.
@@ -117,10 +118,11 @@ impl NodeKey {
         // A multiply-rotate mix of the three words (as in FxHash), whose
         // top bits choose the slot.
         const K: u64 = 0xf135_7aea_2e62_a9c5;
-        let [a, b, c] = self.0;
+        let [a, b, c, d] = self.0;
         let mut hash = a.wrapping_mul(K);
         hash = (hash.rotate_left(26) ^ b).wrapping_mul(K);
         hash = (hash.rotate_left(26) ^ c).wrapping_mul(K);
+        hash = (hash.rotate_left(26) ^ d).wrapping_mul(K);
         (hash >> (64 - bits)) as usize
     }
 }
@@ -134,7 +136,7 @@ struct NodeSlot {
 }
 
 const EMPTY_SLOT: NodeSlot = NodeSlot {
-    key: NodeKey([u64::MAX; 3]),
+    key: NodeKey([u64::MAX; 4]),
     node: NONE,
 };
 

@@ -103,10 +103,11 @@ impl<'t> Parser<'t> {
     // fewer instructions than one over the kinds zipped with the indices).
     #[allow(clippy::needless_range_loop)]
     fn add_trivia(&mut self, end: usize) {
-        let (text, lexed) = (self.text, self.lexed);
-        let kinds = &lexed.kinds()[self.next_token..end];
-        for (token, &kind) in (self.next_token..).zip(kinds) {
-            self.builder.token(kind, || token_text(text, lexed, token));
+        let kinds = self.lexed.kinds();
+        for token in self.next_token..end {
+            let (text, lexed) = (self.text, self.lexed);
+            self.builder
+                .token(kinds[token], || token_text(text, lexed, token));
         }
         self.next_token = end;
     }

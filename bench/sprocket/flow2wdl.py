@@ -21,8 +21,11 @@ structure to analyse.
 - `require a, b;` becomes the workflow's `File` inputs, the flow's attributes
   its `meta`, `//` comments `#` comments;
 - one task per package, its inputs the parameters the flow passes to it
-  (optional, typed from the values), its output map keyed by every file name
-  the flow reads from a step;
+  (optional, typed from the values, all passed to its command), its output
+  map keyed by every file name the flow reads from a step;
+- the outputs of the steps no other step reads are the workflow's outputs
+  (a WDL call whose outputs nobody reads is warned about; an EasyFlow step
+  is not), so that the document is as free of diagnostics as the flow;
 - a step's attributes (`[priority = @high]`) and post-processing code blocks
   have no WDL equivalent and are left out.
 
@@ -165,6 +168,7 @@ def translate(text):
     # and file name read from a step.
     inputs = {}
     outputs = {}
+    read = set()
 
     def value_of(step, name, text):
         """The WDL expression and type of a parameter's value."""
@@ -175,6 +179,7 @@ def translate(text):
             if source not in steps:
                 raise Unsupported(f"step {step}: reads the unknown step {source}")
             outputs.setdefault(member, set()).add(key)
+            read.add(source)
             first = "[0]" if source in swept else ""
             return f'{source}.{member}{first}["{key}"]', "File"
         value = regular(literal(text))
@@ -224,7 +229,11 @@ def translate(text):
         out += [f"    {unify(kinds)}? {param}" for param, kinds in params.items()]
         out.append("  }")
         out.append("  command <<<")
-        out.append(f"    run-package {task}")
+        arguments = [
+            f"~{{write_json({param})}}" if unify(kinds).startswith("Array[") else f"~{{{param}}}"
+            for param, kinds in params.items()
+        ]
+        out.append(f"    run-package {task} " + " ".join(arguments))
         out.append("  >>>")
         out.append("  output {")
         out += output_lines
@@ -244,6 +253,15 @@ def translate(text):
     out += body
     while out[-1] == "":
         out.pop()
+    out.append("")
+    out.append("  output {")
+    for name in steps:
+        if name not in read:
+            for member in sorted(outputs):
+                kind = "Map[String, File]"
+                kind = f"Array[{kind}]" if name in swept else kind
+                out.append(f"    {kind} {name}_{member} = {name}.{member}")
+    out.append("  }")
     out.append("}")
     return "\n".join(out) + "\n"
 

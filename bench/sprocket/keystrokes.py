@@ -24,9 +24,13 @@ Every message is serialised before its clock starts. Positions are UTF-16
 every keystroke's are checked: an error diagnostic fails the run (exit
 status 1), since the workload and its edits are meant to be valid.
 
-Prints didOpen -> first diagnostics, then p50, p90, p99 and max of the
-keystrokes (nearest rank); `--json` also writes them to OUT. `--ratio`
-prints how many times SUBJECT's p50 is BASELINE's.
+The keystrokes start half a second after the first diagnostics (work a
+server does after opening is not counted against them). Prints didOpen ->
+first diagnostics, then p50, p90, p99 and max of the keystrokes (nearest
+rank) and the server's CPU time per keystroke (all its threads, from
+/proc/PID/task/*/schedstat on Linux: less sensitive to a busy machine than
+the wall times); `--json` also writes them to OUT. `--ratio`
+prints how many times SUBJECT's p50 (and CPU per keystroke) is BASELINE's.
 """
 import argparse
 import json
@@ -41,6 +45,18 @@ ERROR = 1
 
 def percentile(sorted_ms, p):
     return sorted_ms[max(0, math.ceil(p / 100 * len(sorted_ms)) - 1)]
+
+
+def cpu_ms(pid):
+    """The CPU time of a process's live threads, or None off Linux."""
+    total = 0
+    try:
+        for task in os.listdir(f"/proc/{pid}/task"):
+            with open(f"/proc/{pid}/task/{task}/schedstat") as f:
+                total += int(f.read().split()[0])
+    except OSError:
+        return None
+    return total / 1e6
 
 
 def utf16_position(text, offset):
@@ -235,6 +251,8 @@ def measure(args):
         if not labels:
             raise SystemExit(f"no `label = \"...\"` in {args.file}")
         offset = labels[len(labels) // 2]
+        time.sleep(0.5)
+        cpu_before = cpu_ms(server.process.pid)
         samples = []
         version = 0
         for k in range(args.keystrokes):
@@ -260,6 +278,7 @@ def measure(args):
             )
             check(found, f"after keystroke {k + 1}")
             samples.append(elapsed)
+        cpu_after = cpu_ms(server.process.pid)
     finally:
         server.stop()
         log.close()
@@ -275,10 +294,12 @@ def measure(args):
         "p90": percentile(ordered, 90),
         "p99": percentile(ordered, 99),
         "max": ordered[-1],
+        "cpu_per_keystroke": None if cpu_before is None else (cpu_after - cpu_before) / len(samples),
     }
     print(
         "{name}: {keystrokes} keystrokes ({mode}, {sync} sync) -> diagnostics: "
         "p50 {p50:.2f}  p90 {p90:.2f}  p99 {p99:.2f}  max {max:.2f} ms".format(**result)
+        + ("" if result["cpu_per_keystroke"] is None else f"; CPU {result['cpu_per_keystroke']:.2f} ms each")
     )
     if args.json:
         with open(args.json, "w") as f:
@@ -295,6 +316,12 @@ def main():
             f"p50 {subject['name']} / {baseline['name']} ({baseline['mode']}): "
             f"{subject['p50']:.2f} / {baseline['p50']:.2f} ms = {subject['p50'] / baseline['p50']:.0f}x"
         )
+        if subject.get("cpu_per_keystroke") and baseline.get("cpu_per_keystroke"):
+            print(
+                f"CPU per keystroke {subject['name']} / {baseline['name']}: "
+                f"{subject['cpu_per_keystroke']:.2f} / {baseline['cpu_per_keystroke']:.2f} ms"
+                f" = {subject['cpu_per_keystroke'] / baseline['cpu_per_keystroke']:.0f}x"
+            )
         return
     if "--" not in argv:
         sys.exit(__doc__.split("\n\n")[1])

@@ -25,7 +25,8 @@ keystrokes=${KEYSTROKES:-50}
 [ $# -gt 0 ] || set -- 10000
 
 sprocket=$target/sprocket/bin/sprocket
-if ! "$sprocket" --version 2>/dev/null | grep -qx "sprocket $sprocket_version"; then
+# `sprocket --version` prints e.g. "sprocket 0.33.0 (2026-11-28)".
+if ! "$sprocket" --version 2>/dev/null | grep -q "^sprocket $sprocket_version "; then
     echo "installing sprocket $sprocket_version into $target/sprocket (a long build)" >&2
     nice -n 10 cargo install --quiet --locked --version "$sprocket_version" \
         --root "$target/sprocket" sprocket

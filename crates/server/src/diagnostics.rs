@@ -121,10 +121,10 @@ impl Diagnostics {
 /// what the first request about a name would otherwise compute cold
 /// (`Analysis::prime_requests`), then what the first edit would
 /// (`Analysis::edit_preparation`): the diagnostics come first, and the
-/// first hover or keystroke after opening is as quick as the next. Once per opening: after an
-/// edit, the requests recompute only what it changed, and priming on every
-/// keystroke would hold up the next one. A change cancels it, and the next
-/// diagnostics try again.
+/// first hover or keystroke after opening is as quick as the next. Once
+/// per opening: after an edit, the requests recompute only what it
+/// changed, and priming on every keystroke would hold up the next one. A
+/// change cancels it, and the next diagnostics try again.
 fn prime_requests(state: &SharedState, uri: Uri) {
     // Checked first: every publication of an open flow comes here.
     if unprimed_flow(&state.lock(), &uri).is_none() {

@@ -107,9 +107,7 @@ pub fn document_symbols(db: &dyn Db, file: SourceFile) -> Vec<DocumentSymbol> {
     }
 
     for (_, outline_step) in outline.steps(db) {
-        let analysis = outline_step.analysis(db);
-        let summary = &analysis.summary;
-        let anchors = &analysis.anchors;
+        let (summary, anchors) = (outline_step.summary(db), outline_step.anchors(db));
         let (Some(name), Some(name_range)) = (&summary.name, anchors.name) else {
             continue;
         };

@@ -113,9 +113,9 @@ pub fn item_index(db: &dyn Db, file: SourceFile) -> ItemIndex {
         });
         steps_with_local_diagnostics.extend(
             analysis
-                .with_local_diagnostics
+                .local_diagnostics
                 .iter()
-                .map(|i| StepId(chunk.first + i)),
+                .map(|(i, _)| StepId(chunk.first + i)),
         );
     }
     ItemIndex {

@@ -6,11 +6,10 @@
 use easyflow_diagnostics::suggest::did_you_mean;
 use easyflow_diagnostics::{Code, Fix, Removal, Tag};
 use easyflow_syntax::StepMember;
-use smol_str::SmolStr;
 
 use crate::anchor::{Anchor, KeyedDiagnostic};
 use crate::denotation::{Link, RequireStatus, RequiredNames, StepKey};
-use crate::items::StepSummary;
+use crate::items::{Members, StepSummary};
 
 /// The names diagnostics of the file's `require` entries, in order.
 pub(crate) fn check_requires(
@@ -122,7 +121,7 @@ pub(crate) fn check_step(
                     out.push(unknown_member(
                         Anchor::Member(id, n as u32, m as u32),
                         &reference.head,
-                        &reference.members[..m],
+                        reference.members.iter().take(m),
                         member,
                         &expected,
                     ));
@@ -135,8 +134,8 @@ pub(crate) fn check_step(
 /// The first member segment that may not stand where it is
 /// ([`StepMember::first_misplaced`]): its position, name and what was
 /// expected.
-fn unknown_member_of(members: &[SmolStr]) -> Option<(usize, &str, String)> {
-    let (at, name, allowed) = StepMember::first_misplaced(members.iter().map(SmolStr::as_str))?;
+fn unknown_member_of(members: &Members) -> Option<(usize, &str, String)> {
+    let (at, name, allowed) = StepMember::first_misplaced(members.iter())?;
     let allowed: Vec<String> = allowed.iter().map(|m| format!("`{}`", m.name())).collect();
     Some((at, name, allowed.join(" or ")))
 }
@@ -255,14 +254,15 @@ fn redundant_after(at: Anchor<StepKey>, name: &str, read: Anchor<StepKey>) -> Ke
 
 /// W0210 on a member segment of a step reference that is not one; `of_result`
 /// when it follows `Result`.
-fn unknown_member(
+fn unknown_member<'a>(
     at: Anchor<StepKey>,
     head: &str,
-    before: &[SmolStr],
+    before: impl Iterator<Item = &'a str>,
     member: &str,
     expected: &str,
 ) -> KeyedDiagnostic {
-    let owner = match before {
+    let before: Vec<&str> = before.collect();
+    let owner = match before[..] {
         [] => format!("step `{head}`"),
         _ => format!("`{head}.{}`", before.join(".")),
     };

@@ -36,6 +36,7 @@ use crate::beside::FileStates;
 pub use crate::denotation::{ChunkToken, Link, RequireStatus, RequiredNames, StepKey};
 use crate::items::{FileOutline, StepId, StepSummary, file_outline, item_index};
 use crate::resolve::PerStep;
+use crate::rules::names::StepLinks;
 use crate::{Db, SourceFile};
 
 fn token_of(summaries: &Arc<[Arc<StepSummary>]>) -> ChunkToken {
@@ -51,8 +52,9 @@ pub struct ChunkLinks {
     pub references: PerStep<Link>,
     /// Per step, per `after`/`on` entry (a step or unresolved).
     pub dependencies: PerStep<Link>,
-    /// Per step: the first definition of its name, when that is another step.
-    pub first_definition: Vec<Option<StepKey>>,
+    /// The steps (indices in the chunk, in order) whose name another step
+    /// defines first, with that step (few: a valid flow has none).
+    pub repeated_names: Box<[(u32, StepKey)]>,
     /// Edges into the chunk's steps from the same or a later step (only
     /// such an edge can close a cycle).
     pub backward: Option<Backward>,
@@ -85,6 +87,17 @@ pub struct FileLinks {
     pub requires: Vec<RequireStatus>,
     /// Each chunk's place in the outline.
     ranks: FxHashMap<ChunkToken, u32>,
+}
+
+impl ChunkLinks {
+    /// The first definition of the name of the chunk's step `index`, when
+    /// that is another step.
+    pub fn first_definition(&self, index: u32) -> Option<StepKey> {
+        self.repeated_names
+            .binary_search_by_key(&index, |(step, _)| *step)
+            .ok()
+            .map(|at| self.repeated_names[at].1)
+    }
 }
 
 impl FileLinks {
@@ -499,34 +512,39 @@ impl LinkState {
                 key.index,
             )
         };
-        let mut links = ChunkLinks {
-            summaries: summaries.clone(),
-            references: PerStep::with_capacity(summaries.len()),
-            dependencies: PerStep::with_capacity(summaries.len()),
-            first_definition: Vec::with_capacity(summaries.len()),
-            backward: None,
-            file_uses: Vec::new(),
-            diagnostics: Vec::new(),
+        let first = |name: &str| {
+            self.definitions
+                .get(name)
+                .and_then(|definitions| definitions.first().copied())
         };
+        let mut references = PerStep::with_capacity(
+            summaries.len(),
+            summaries.iter().map(|s| s.references.len()).sum(),
+        );
+        let mut dependencies = PerStep::with_capacity(
+            summaries.len(),
+            summaries.iter().map(|s| s.dependencies.len()).sum(),
+        );
+        let mut repeated_names = Vec::new();
+        let mut backward: Option<Backward> = None;
+        let mut file_uses: Vec<(u32, u32)> = Vec::new();
+        let mut diagnostics = Vec::new();
         for (k, step) in summaries.iter().enumerate() {
             let own = StepKey {
                 chunk: id,
                 index: k as u32,
             };
-            let first = |name: &str| {
-                self.definitions
-                    .get(name)
-                    .and_then(|definitions| definitions.first().copied())
-            };
-            links.first_definition.push(
-                step.name
-                    .as_deref()
-                    .and_then(first)
-                    .filter(|&first| first != own),
-            );
-            let step_link = |target: StepKey, links: &mut ChunkLinks| {
+            let first_definition = step
+                .name
+                .as_deref()
+                .and_then(first)
+                .filter(|&first| first != own);
+            if let Some(first) = first_definition {
+                repeated_names.push((own.index, first));
+            }
+            let mut step_link = |target: StepKey| {
                 if position(target) >= (rank, own.index) {
-                    let backward = links.backward.get_or_insert(Backward {
+                    let backward = backward.get_or_insert(Backward {
                         first_dependent: own.index,
                         last_source: target,
                     });
@@ -538,47 +556,48 @@ impl LinkState {
                     itself: target == own,
                 }
             };
-            let mut dependencies = Vec::with_capacity(step.dependencies.len());
-            for dependency in &step.dependencies {
-                dependencies.push(match first(&dependency.name) {
-                    Some(target) => step_link(target, &mut links),
-                    // A required file has its own diagnostic, no suggestion.
-                    None if self.files.contains_key(dependency.name.as_str()) => {
-                        Link::Unresolved(None)
-                    }
-                    None => Link::Unresolved(self.suggest(&dependency.name, step, false, ranks)),
-                });
-            }
-            links.dependencies.push(dependencies);
-            let mut references = Vec::with_capacity(step.references.len());
-            for reference in &step.references {
-                references.push(match first(&reference.head) {
-                    Some(target) => step_link(target, &mut links),
-                    None => match self.files.get(reference.head.as_str()) {
-                        Some(&file) => {
-                            match links.file_uses.iter_mut().find(|(f, _)| *f == file) {
-                                Some((_, count)) => *count += 1,
-                                None => links.file_uses.push((file, 1)),
+            dependencies.push(step.dependencies.iter().map(|dependency| {
+                first(&dependency.name).map_or(Link::Unresolved, &mut step_link)
+            }));
+            references.push(
+                step.references
+                    .iter()
+                    .map(|reference| match first(&reference.head) {
+                        Some(target) => step_link(target),
+                        None => match self.files.get(reference.head.as_str()) {
+                            Some(&file) => {
+                                match file_uses.iter_mut().find(|(f, _)| *f == file) {
+                                    Some((_, count)) => *count += 1,
+                                    None => file_uses.push((file, 1)),
+                                }
+                                Link::File(file)
                             }
-                            Link::File(file)
-                        }
-                        None => Link::Unresolved(self.suggest(&reference.head, step, true, ranks)),
-                    },
-                });
-            }
-            links.references.push(references);
-            let k = links.first_definition.len() - 1;
+                            None => Link::Unresolved,
+                        },
+                    }),
+            );
             crate::rules::names::check_step(
                 &self.requires,
                 own,
                 step,
-                links.first_definition[k],
-                &links.dependencies[k],
-                &links.references[k],
-                &mut links.diagnostics,
+                StepLinks {
+                    first_definition,
+                    dependencies: &dependencies[k],
+                    references: &references[k],
+                    suggest: &|name, files| self.suggest(name, step, files, ranks),
+                },
+                &mut diagnostics,
             );
         }
-        links
+        ChunkLinks {
+            summaries: summaries.clone(),
+            references,
+            dependencies,
+            repeated_names: repeated_names.into(),
+            backward,
+            file_uses,
+            diagnostics,
+        }
     }
 
     /// Whether some steps depend on each other in a cycle (or a step on

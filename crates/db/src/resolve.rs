@@ -174,11 +174,13 @@ impl<T> Default for PerStep<T> {
 }
 
 impl<T> PerStep<T> {
-    pub(crate) fn with_capacity(steps: usize) -> Self {
+    /// Room for `steps` steps of `values` values in all: exactly, as a
+    /// cold check keeps one per step of the file.
+    pub(crate) fn with_capacity(steps: usize, values: usize) -> Self {
         let mut starts = Vec::with_capacity(steps + 1);
         starts.push(0);
         PerStep {
-            values: Vec::with_capacity(steps),
+            values: Vec::with_capacity(values),
             starts,
         }
     }
@@ -301,8 +303,14 @@ pub fn chunk_resolution<'db>(
 ) -> ChunkResolution {
     let names = names(db, file);
     let summaries = &chunk_analysis(db, chunk).summaries;
-    let mut references = PerStep::with_capacity(summaries.len());
-    let mut dependencies = PerStep::with_capacity(summaries.len());
+    let mut references = PerStep::with_capacity(
+        summaries.len(),
+        summaries.iter().map(|s| s.references.len()).sum(),
+    );
+    let mut dependencies = PerStep::with_capacity(
+        summaries.len(),
+        summaries.iter().map(|s| s.dependencies.len()).sum(),
+    );
     let mut file_uses: Vec<(u32, u32)> = Vec::new();
     for step in summaries.iter() {
         references.push(step.references.iter().map(|r| {

@@ -12,7 +12,7 @@ use easyflow_diagnostics::{Diagnostic, TextRange, TextSize};
 use easyflow_syntax::ast::{self, AstNode, TreeNode};
 use easyflow_syntax::green::{GreenRef, GreenTokenRef};
 use easyflow_syntax::value::{LiteralValue, Value};
-use easyflow_syntax::{GreenNodeData, StepMember};
+use easyflow_syntax::{GreenNodeData, StepMember, unescape};
 use smol_str::SmolStr;
 
 use super::outline::StepChunk;
@@ -670,11 +670,12 @@ impl StepWalker {
 fn output_index(reference: &ast::RefExpr<GreenRef<'_>>) -> Option<(SmolStr, TextRange)> {
     let outs = reference.segments().skip(1).find(|s| {
         s.name_ref()
-            .is_some_and(|n| n.text() == StepMember::Outs.name())
+            .and_then(|n| n.ident_token())
+            .is_some_and(|ident| ident.text == StepMember::Outs.name())
     })?;
     match outs.indexer()?.expr()? {
         ast::Expr::Literal(literal) if literal.kind() == Some(ast::LiteralKind::String) => {
-            let name = literal.string_value()?;
+            let name = unescape(literal.token()?.text);
             Some((SmolStr::new(name), literal.syntax().text_range()))
         }
         _ => None,

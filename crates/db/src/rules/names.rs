@@ -6,6 +6,7 @@
 use easyflow_diagnostics::suggest::did_you_mean;
 use easyflow_diagnostics::{Code, Fix, Removal, Tag};
 use easyflow_syntax::StepMember;
+use smol_str::SmolStr;
 
 use crate::anchor::{Anchor, KeyedDiagnostic};
 use crate::denotation::{Link, RequireStatus, RequiredNames, StepKey};
@@ -36,18 +37,33 @@ pub(crate) fn check_requires(
     }
 }
 
-/// The names diagnostics of one step (`id`), given what its references
-/// (`references`) and `after`/`on` entries (`dependencies`) denote, and the
-/// first definition of its name when that is another step.
+/// What the names of one step denote, for [`check_step`].
+pub(crate) struct StepLinks<'a> {
+    /// The first definition of its name, when that is another step.
+    pub first_definition: Option<StepKey>,
+    /// Per `after`/`on` entry.
+    pub dependencies: &'a [Link],
+    /// Per reference.
+    pub references: &'a [Link],
+    /// The name "did you mean" suggests for a name that denotes nothing
+    /// (with `true`, a required file's may be one: for a reference).
+    pub suggest: &'a dyn Fn(&str, bool) -> Option<SmolStr>,
+}
+
+/// The names diagnostics of one step (`id`), given what its names denote.
 pub(crate) fn check_step(
     requires: &RequiredNames,
     id: StepKey,
     step: &StepSummary,
-    first_definition: Option<StepKey>,
-    dependencies: &[Link],
-    references: &[Link],
+    links: StepLinks<'_>,
     out: &mut Vec<KeyedDiagnostic>,
 ) {
+    let StepLinks {
+        first_definition,
+        dependencies,
+        references,
+        suggest,
+    } = links;
     if let (Some(name), Some(first)) = (&step.name, first_definition) {
         out.push(duplicate_step(
             Anchor::StepName(id),
@@ -61,16 +77,16 @@ pub(crate) fn check_step(
             .iter()
             .any(|d| d.name == dependency.name);
         match &dependencies[n] {
-            Link::Unresolved(_) | Link::File(_)
+            Link::Unresolved | Link::File(_)
                 if requires.names.iter().any(|r| *r == dependency.name) =>
             {
                 out.push(dependency_is_a_file(anchor, &dependency.name));
             }
-            Link::Unresolved(suggestion) => {
+            Link::Unresolved => {
                 out.push(unknown_dependency(
                     anchor,
                     &dependency.name,
-                    suggestion.as_deref(),
+                    suggest(&dependency.name, false).as_deref(),
                 ));
             }
             Link::File(_) => out.push(unknown_dependency(anchor, &dependency.name, None)),
@@ -99,12 +115,12 @@ pub(crate) fn check_step(
     for (n, reference) in step.references.iter().enumerate() {
         match &references[n] {
             // The broken `require` already has its syntax error.
-            Link::Unresolved(_) if requires.unparsed.iter().any(|r| *r == reference.head) => {}
-            Link::Unresolved(suggestion) => {
+            Link::Unresolved if requires.unparsed.iter().any(|r| *r == reference.head) => {}
+            Link::Unresolved => {
                 out.push(unresolved_name(
                     Anchor::ReferenceHead(id, n as u32),
                     &reference.head,
-                    suggestion.as_deref(),
+                    suggest(&reference.head, true).as_deref(),
                     !reference.members.is_empty(),
                     reference.stream_source,
                 ));

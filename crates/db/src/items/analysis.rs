@@ -183,8 +183,6 @@ pub struct AttributeAnchors {
 pub struct ChunkAnalysis {
     /// The steps' summaries, shared with the item index.
     pub summaries: Arc<[Arc<StepSummary>]>,
-    /// The steps' names, shared with the item index and the defined names.
-    pub names: Arc<[Option<SmolStr>]>,
     /// The steps (indices in the chunk, in order) with diagnostics that
     /// need nothing outside the step (few), with those diagnostics at
     /// ranges relative to the step.
@@ -217,7 +215,6 @@ pub fn chunk_analysis<'db>(db: &'db dyn Db, chunk: StepChunk<'db>) -> ChunkAnaly
         }
     }
     ChunkAnalysis {
-        names: summaries.iter().map(|step| step.name.clone()).collect(),
         summaries: summaries.into(),
         local_diagnostics: local_diagnostics.into(),
     }

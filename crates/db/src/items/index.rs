@@ -4,8 +4,6 @@
 
 use std::sync::Arc;
 
-use smol_str::SmolStr;
-
 use super::analysis::{StepSummary, chunk_analysis};
 use super::outline::{StepId, file_outline};
 use crate::{Db, SourceFile};
@@ -40,8 +38,6 @@ struct SummaryChunk {
     /// The index of its first step.
     first: u32,
     summaries: Arc<[Arc<StepSummary>]>,
-    /// The summaries' names (so equal when they are).
-    names: Arc<[Option<SmolStr>]>,
 }
 
 impl PartialEq for SummaryChunk {
@@ -78,9 +74,11 @@ impl Steps {
         self.chunks.iter().map(|chunk| &chunk.summaries)
     }
 
-    /// Each chunk's first step and its steps' names.
-    pub fn chunk_names(&self) -> impl Iterator<Item = (u32, &Arc<[Option<SmolStr>]>)> {
-        self.chunks.iter().map(|chunk| (chunk.first, &chunk.names))
+    /// Each chunk's first step and its summaries.
+    pub fn chunks(&self) -> impl Iterator<Item = (u32, &Arc<[Arc<StepSummary>]>)> {
+        self.chunks
+            .iter()
+            .map(|chunk| (chunk.first, &chunk.summaries))
     }
 
     /// Every step's summary, in order.
@@ -109,7 +107,6 @@ pub fn item_index(db: &dyn Db, file: SourceFile) -> ItemIndex {
         chunks.push(SummaryChunk {
             first: chunk.first,
             summaries: analysis.summaries.clone(),
-            names: analysis.names.clone(),
         });
         steps_with_local_diagnostics.extend(
             analysis

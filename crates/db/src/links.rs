@@ -154,19 +154,34 @@ pub struct LinkState {
     linked: usize,
     /// Each required name's first entry.
     files: FxHashMap<String, u32>,
-    /// Each step name's definitions, in text order (most names have one:
-    /// kept inline, 100,000 names would cost 100,000 allocations).
-    definitions: FxHashMap<SmolStr, SmallVec<[StepKey; 1]>>,
-    /// The chunks that read each name (a reference's head or an `after`/`on`
-    /// entry), each once.
-    readers: FxHashMap<SmolStr, SmallVec<[ChunkToken; 2]>>,
+    /// Each name a step defines or reads: one table for both, as most step
+    /// names are read too (one key per name, not two).
+    names: FxHashMap<SmolStr, NameUses>,
     /// The step and required names, for suggestions: built when a name
     /// first denotes nothing (a valid flow never needs it), then kept in
-    /// step with `definitions` and `files`.
+    /// step with the definitions and `files`.
     suggestions: OnceLock<NameIndex<FxBuildHasher>>,
     /// The names read that denote nothing, each with what decides which
     /// names may be suggested for it.
     unresolved: FxHashMap<SmolStr, Probe>,
+}
+
+/// Where a name is defined and which chunks read it (one or the other may
+/// be empty, not both).
+#[derive(Default)]
+struct NameUses {
+    /// The steps that define it, in text order (most names have one: kept
+    /// inline, 100,000 names would cost 100,000 allocations).
+    definitions: SmallVec<[StepKey; 1]>,
+    /// The chunks that read it (a reference's head or an `after`/`on`
+    /// entry), each once.
+    readers: SmallVec<[ChunkToken; 2]>,
+}
+
+impl NameUses {
+    fn unused(&self) -> bool {
+        self.definitions.is_empty() && self.readers.is_empty()
+    }
 }
 
 /// The names whose definitions an update changes: those of the chunks that
@@ -288,11 +303,15 @@ impl LinkState {
         for chunk in removed {
             for step in chunk.summaries.iter() {
                 if let Some(name) = &step.name {
-                    changes.record(name, self.definitions.get(name));
-                    if let Some(definitions) = self.definitions.get_mut(name) {
-                        definitions.retain(|key| key.chunk != chunk.id);
-                        if definitions.is_empty() {
-                            self.definitions.remove(name);
+                    changes.record(name, self.definitions(name));
+                    if let Some(uses) = self.names.get_mut(name)
+                        && !uses.definitions.is_empty()
+                    {
+                        uses.definitions.retain(|key| key.chunk != chunk.id);
+                        if uses.definitions.is_empty() {
+                            if uses.unused() {
+                                self.names.remove(name);
+                            }
                             if !self.files.contains_key(name.as_str())
                                 && let Some(suggestions) = self.suggestions.get_mut()
                             {
@@ -303,10 +322,10 @@ impl LinkState {
                     changes.touched.insert(name.clone());
                 }
                 for name in read_names(step) {
-                    if let Some(readers) = self.readers.get_mut(name) {
-                        readers.retain(|id| *id != chunk.id);
-                        if readers.is_empty() {
-                            self.readers.remove(name);
+                    if let Some(uses) = self.names.get_mut(name) {
+                        uses.readers.retain(|id| *id != chunk.id);
+                        if uses.unused() {
+                            self.names.remove(name);
                         }
                     }
                 }
@@ -331,7 +350,7 @@ impl LinkState {
                         chunk: *id,
                         index: k as u32,
                     };
-                    let definitions = self.definitions.entry(name.clone()).or_default();
+                    let definitions = &mut self.names.entry(name.clone()).or_default().definitions;
                     if let Some(changes) = changes.as_deref_mut() {
                         changes.record(name, Some(definitions));
                         changes.touched.insert(name.clone());
@@ -345,7 +364,7 @@ impl LinkState {
                     definitions.insert(at, key);
                 }
                 for name in read_names(step) {
-                    let readers = self.readers.entry(name.clone()).or_default();
+                    let readers = &mut self.names.entry(name.clone()).or_default().readers;
                     if readers.last() != Some(id) {
                         readers.push(*id);
                     }
@@ -357,8 +376,10 @@ impl LinkState {
     /// Every name read that denotes nothing (the first run).
     fn find_all_unresolved(&mut self) {
         self.unresolved = self
-            .readers
-            .keys()
+            .names
+            .iter()
+            .filter(|(_, uses)| !uses.readers.is_empty())
+            .map(|(name, _)| name)
             .filter(|name| self.denotes_nothing(name))
             .map(|name| (name.clone(), Probe::of(name)))
             .collect();
@@ -381,7 +402,7 @@ impl LinkState {
             names.extend(summaries.iter().flat_map(|step| read_names(step)));
         }
         for name in names {
-            if self.readers.contains_key(name) && self.denotes_nothing(name) {
+            if self.readers(name).is_some() && self.denotes_nothing(name) {
                 self.unresolved
                     .entry(name.clone())
                     .or_insert_with(|| Probe::of(name));
@@ -418,7 +439,7 @@ impl LinkState {
         for name in &changes.touched {
             let (first_before, count_before) =
                 changes.before.get(name).copied().unwrap_or_default();
-            let definitions = self.definitions.get(name);
+            let definitions = self.definitions(name);
             let first = definitions.and_then(|d| d.first().copied());
             let moved = match (first_before, first) {
                 (None, None) => false,
@@ -431,7 +452,7 @@ impl LinkState {
                 }
                 _ => true,
             };
-            if let Some(readers) = self.readers.get(name) {
+            if let Some(readers) = self.readers(name) {
                 affected.extend(
                     readers
                         .iter()
@@ -448,7 +469,7 @@ impl LinkState {
         let touched: Vec<Probe> = changes.touched.iter().map(|name| Probe::of(name)).collect();
         for (name, probe) in &self.unresolved {
             if touched.iter().any(|other| probe.may_suggest(other))
-                && let Some(readers) = self.readers.get(name)
+                && let Some(readers) = self.readers(name)
             {
                 affected.extend(readers.iter().copied());
             }
@@ -512,11 +533,7 @@ impl LinkState {
                 key.index,
             )
         };
-        let first = |name: &str| {
-            self.definitions
-                .get(name)
-                .and_then(|definitions| definitions.first().copied())
-        };
+        let first = |name: &str| self.first_definition(name);
         let mut references = PerStep::with_capacity(
             summaries.len(),
             summaries.iter().map(|s| s.references.len()).sum(),
@@ -657,10 +674,8 @@ impl LinkState {
             let summaries = &self.chunks[rank as usize].summaries;
             for k in range_of(rank) {
                 starts.push(sources.len());
-                let reads = read_names(&summaries[k as usize]).filter_map(|name| {
-                    let first = self.definitions.get(name)?.first()?;
-                    local(*first)
-                });
+                let reads = read_names(&summaries[k as usize])
+                    .filter_map(|name| local(self.first_definition(name)?));
                 sources.extend(reads);
             }
         }
@@ -698,8 +713,22 @@ impl LinkState {
         false
     }
 
+    /// The steps that define `name`, in text order, if any.
+    fn definitions(&self, name: &str) -> Option<&SmallVec<[StepKey; 1]>> {
+        Some(&self.names.get(name)?.definitions).filter(|d| !d.is_empty())
+    }
+
+    fn first_definition(&self, name: &str) -> Option<StepKey> {
+        self.names.get(name)?.definitions.first().copied()
+    }
+
+    /// The chunks that read `name`, if any.
+    fn readers(&self, name: &str) -> Option<&SmallVec<[ChunkToken; 2]>> {
+        Some(&self.names.get(name)?.readers).filter(|r| !r.is_empty())
+    }
+
     fn denotes_nothing(&self, name: &str) -> bool {
-        !self.definitions.contains_key(name) && !self.files.contains_key(name)
+        self.first_definition(name).is_none() && !self.files.contains_key(name)
     }
 
     /// The name "did you mean" suggests for `name`, read by `step`: a step
@@ -716,7 +745,7 @@ impl LinkState {
         let own = step.name.as_deref();
         let order = |candidate: &str| {
             if Some(candidate) != own
-                && let Some(first) = self.definitions.get(candidate).and_then(|d| d.first())
+                && let Some(first) = self.first_definition(candidate)
             {
                 let rank = ranks.get(&first.chunk).copied().unwrap_or(u32::MAX);
                 Some((0, rank, first.index))
@@ -729,8 +758,10 @@ impl LinkState {
         self.suggestions
             .get_or_init(|| {
                 let mut suggestions = NameIndex::default();
-                for name in self.definitions.keys() {
-                    suggestions.insert(name);
+                for (name, uses) in &self.names {
+                    if !uses.definitions.is_empty() {
+                        suggestions.insert(name);
+                    }
                 }
                 for name in self.files.keys() {
                     suggestions.insert(name);
@@ -759,10 +790,8 @@ impl LinkState {
                 let first = self.files[name];
                 if first != i as u32 {
                     RequireStatus::Twice(first)
-                } else if let Some(step) =
-                    self.definitions.get(name.as_str()).and_then(|d| d.first())
-                {
-                    RequireStatus::AlsoAStep(*step)
+                } else if let Some(step) = self.first_definition(name) {
+                    RequireStatus::AlsoAStep(step)
                 } else if uses[i] == 0 {
                     RequireStatus::Unused
                 } else {

@@ -137,7 +137,7 @@ fn step_hover(db: &dyn Db, file: SourceFile, step: StepId, first: StepId) -> Opt
     let sweeps: Vec<String> = summary
         .params
         .iter()
-        .filter_map(|p| match p.sweep {
+        .filter_map(|p| match p.sweep() {
             Sweep::List(n) => Some(n.to_string()),
             _ => None,
         })
@@ -170,7 +170,7 @@ fn step_hover(db: &dyn Db, file: SourceFile, step: StepId, first: StepId) -> Opt
                 if p.stream {
                     shown.push_str(" (stream)");
                 }
-                if let Sweep::List(n) = p.sweep {
+                if let Sweep::List(n) = p.sweep() {
                     let _ = write!(shown, " (sweep ×{n})");
                 }
                 shown

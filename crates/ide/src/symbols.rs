@@ -123,7 +123,7 @@ pub fn document_symbols(db: &dyn Db, file: SourceFile) -> Vec<DocumentSymbol> {
                 let value_range = param_anchors.value.map(shift);
                 let detail = value_range.map(|v| {
                     let value = abbreviate(&text.slice(v));
-                    match (param.stream, param.sweep) {
+                    match (param.stream, param.sweep()) {
                         (true, _) => format!("<- {value}"),
                         (false, Sweep::No) => value,
                         (false, _) => format!("sweep {value}"),

@@ -30,13 +30,34 @@ pub enum Sweep {
     NotAList,
 }
 
+/// A parameter: 32 bytes (a cold check keeps one per parameter of every
+/// step), so its [`Sweep`] is kept in two parts.
 #[derive(Debug, Clone, PartialEq, Eq, Hash)]
 pub struct ParamSummary {
     pub name: Option<SmolStr>,
     pub section: ast::SectionKind,
     /// Written with `<-`.
     pub stream: bool,
-    pub sweep: Sweep,
+    swept: Swept,
+    /// The elements of a swept list.
+    list_len: u32,
+}
+
+#[derive(Debug, Clone, Copy, PartialEq, Eq, Hash)]
+enum Swept {
+    No,
+    List,
+    NotAList,
+}
+
+impl ParamSummary {
+    pub fn sweep(&self) -> Sweep {
+        match self.swept {
+            Swept::No => Sweep::No,
+            Swept::List => Sweep::List(self.list_len),
+            Swept::NotAList => Sweep::NotAList,
+        }
+    }
 }
 
 /// A reference in a parameter value, at any depth.
@@ -573,7 +594,7 @@ impl StepWalker {
                 value.syntax().text_range(),
             ));
         }
-        let sweep = match value {
+        let (sweep, list_len) = match value {
             Some(ast::Expr::List(list)) if swept => {
                 let len = list.elements().count() as u32;
                 if len == 0 {
@@ -581,20 +602,21 @@ impl StepWalker {
                         .push(rules::sweep_over_empty_list(list.syntax().text_range()));
                 }
                 self.instances = self.instances.saturating_mul(u64::from(len));
-                Sweep::List(len)
+                (Swept::List, len)
             }
             Some(other) if swept => {
                 self.diagnostics
                     .push(rules::sweep_needs_a_list(other.syntax().text_range()));
-                Sweep::NotAList
+                (Swept::NotAList, 0)
             }
-            _ => Sweep::No,
+            _ => (Swept::No, 0),
         };
         self.params.push(ParamSummary {
             name,
             section,
             stream,
-            sweep,
+            swept: sweep,
+            list_len,
         });
         if let Some(anchors) = &mut self.anchors {
             let elements = match value {

@@ -69,7 +69,7 @@ pub(crate) fn check_step(
                 check::check_value(declared, value)
             }
         };
-        match (param.sweep, value) {
+        match (param.sweep(), value) {
             (Sweep::List(_), Value::List(elements)) => {
                 for (e, element) in elements.iter().enumerate() {
                     if let Some(problem) = check(element)

@@ -39,7 +39,7 @@ use crate::resolve::PerStep;
 use crate::rules::names::StepLinks;
 use crate::{Db, SourceFile};
 
-fn token_of(summaries: &Arc<[Arc<StepSummary>]>) -> ChunkToken {
+fn token_of(summaries: &Arc<[StepSummary]>) -> ChunkToken {
     Arc::as_ptr(summaries) as *const () as usize
 }
 
@@ -47,7 +47,7 @@ fn token_of(summaries: &Arc<[Arc<StepSummary>]>) -> ChunkToken {
 #[derive(Debug, Clone, PartialEq, Eq)]
 pub struct ChunkLinks {
     /// The chunk's steps (the item index's).
-    pub summaries: Arc<[Arc<StepSummary>]>,
+    pub summaries: Arc<[StepSummary]>,
     /// Per step, per reference of its summary.
     pub references: PerStep<Link>,
     /// Per step, per `after`/`on` entry (a step or unresolved).
@@ -135,12 +135,12 @@ const PARALLEL_MIN_CHUNKS: usize = 32;
 /// A chunk as [`LinkState`] knows it.
 struct ChunkEntry {
     id: ChunkToken,
-    summaries: Arc<[Arc<StepSummary>]>,
+    summaries: Arc<[StepSummary]>,
     links: Arc<ChunkLinks>,
 }
 
 impl ChunkEntry {
-    fn same_as(&self, summaries: &Arc<[Arc<StepSummary>]>) -> bool {
+    fn same_as(&self, summaries: &Arc<[StepSummary]>) -> bool {
         Arc::ptr_eq(&self.summaries, summaries)
     }
 }
@@ -208,10 +208,7 @@ impl DefinitionChanges {
 
 /// How many chunks at the start and at the end of `old` and `new` are the
 /// same (by their summaries' allocation), the start counted first.
-fn common_ends(
-    old: &[ChunkEntry],
-    new: &[(ChunkToken, Arc<[Arc<StepSummary>]>)],
-) -> (usize, usize) {
+fn common_ends(old: &[ChunkEntry], new: &[(ChunkToken, Arc<[StepSummary]>)]) -> (usize, usize) {
     let prefix = old
         .iter()
         .zip(new)
@@ -251,8 +248,8 @@ impl LinkState {
     /// in it: the chunks that went and came (between the prefix and the
     /// suffix the old and new lists share) update the name tables, and the
     /// chunks the change may concern are linked again.
-    fn update(&mut self, chunks: Vec<Arc<[Arc<StepSummary>]>>) -> FxHashMap<ChunkToken, u32> {
-        let chunks: Vec<(ChunkToken, Arc<[Arc<StepSummary>]>)> = chunks
+    fn update(&mut self, chunks: Vec<Arc<[StepSummary]>>) -> FxHashMap<ChunkToken, u32> {
+        let chunks: Vec<(ChunkToken, Arc<[StepSummary]>)> = chunks
             .into_iter()
             .map(|summaries| (token_of(&summaries), summaries))
             .collect();
@@ -338,7 +335,7 @@ impl LinkState {
     /// first run), the names they define.
     fn learn(
         &mut self,
-        added: &[(ChunkToken, Arc<[Arc<StepSummary>]>)],
+        added: &[(ChunkToken, Arc<[StepSummary]>)],
         ranks: &FxHashMap<ChunkToken, u32>,
         mut changes: Option<&mut DefinitionChanges>,
     ) {
@@ -390,7 +387,7 @@ impl LinkState {
     fn update_unresolved(
         &mut self,
         removed: &[ChunkEntry],
-        added: &[(ChunkToken, Arc<[Arc<StepSummary>]>)],
+        added: &[(ChunkToken, Arc<[StepSummary]>)],
         touched: &FxHashSet<SmolStr>,
     ) {
         let mut names: FxHashSet<&SmolStr> = touched.iter().collect();
@@ -424,7 +421,7 @@ impl LinkState {
         &self,
         old: &[ChunkEntry],
         removed: &[ChunkEntry],
-        added: &[(ChunkToken, Arc<[Arc<StepSummary>]>)],
+        added: &[(ChunkToken, Arc<[StepSummary]>)],
         changes: &DefinitionChanges,
     ) -> FxHashSet<ChunkToken> {
         let mut affected: FxHashSet<ChunkToken> = FxHashSet::default();
@@ -481,7 +478,7 @@ impl LinkState {
     /// or linked again.
     fn relink(
         &mut self,
-        chunks: Vec<(ChunkToken, Arc<[Arc<StepSummary>]>)>,
+        chunks: Vec<(ChunkToken, Arc<[StepSummary]>)>,
         keep: Vec<Option<Arc<ChunkLinks>>>,
         ranks: &FxHashMap<ChunkToken, u32>,
     ) {
@@ -489,7 +486,7 @@ impl LinkState {
         // Each chunk is linked from the name tables alone, independently of
         // the others: many (a cold check links every chunk) on every core.
         let this = &*self;
-        let link = |(id, summaries): &(ChunkToken, Arc<[Arc<StepSummary>]>),
+        let link = |(id, summaries): &(ChunkToken, Arc<[StepSummary]>),
                     kept: &Option<Arc<ChunkLinks>>| {
             kept.clone()
                 .unwrap_or_else(|| Arc::new(this.link(*id, summaries, ranks)))
@@ -523,7 +520,7 @@ impl LinkState {
     fn link(
         &self,
         id: ChunkToken,
-        summaries: &Arc<[Arc<StepSummary>]>,
+        summaries: &Arc<[StepSummary]>,
         ranks: &FxHashMap<ChunkToken, u32>,
     ) -> ChunkLinks {
         let rank = ranks[&id];
@@ -809,7 +806,7 @@ impl LinkState {
 pub fn links(db: &dyn Db, file: SourceFile) -> FileLinks {
     let index = item_index(db, file);
     let requires = required_names(db, file);
-    let chunks: Vec<Arc<[Arc<StepSummary>]>> = index.steps.chunk_summaries().cloned().collect();
+    let chunks: Vec<Arc<[StepSummary]>> = index.steps.chunk_summaries().cloned().collect();
     // Taken out while it is updated: if this run is cancelled half-way, the
     // next starts afresh.
     let states = db.link_states();

@@ -96,7 +96,7 @@ impl DefinedNames {
 #[derive(Debug, Clone, Eq)]
 struct StepNames {
     first: u32,
-    summaries: Arc<[Arc<StepSummary>]>,
+    summaries: Arc<[StepSummary]>,
 }
 
 impl StepNames {

@@ -203,7 +203,7 @@ pub struct AttributeAnchors {
 #[derive(Debug, Clone, PartialEq, Eq)]
 pub struct ChunkAnalysis {
     /// The steps' summaries, shared with the item index.
-    pub summaries: Arc<[Arc<StepSummary>]>,
+    pub summaries: Arc<[StepSummary]>,
     /// The steps (indices in the chunk, in order) with diagnostics that
     /// need nothing outside the step (few), with those diagnostics at
     /// ranges relative to the step.
@@ -230,7 +230,7 @@ pub fn chunk_analysis<'db>(db: &'db dyn Db, chunk: StepChunk<'db>) -> ChunkAnaly
     let mut local_diagnostics = Vec::new();
     for (index, step) in syntax.steps().enumerate() {
         walker.walk_step(step.green);
-        summaries.push(Arc::new(walker.take_summary()));
+        summaries.push(walker.take_summary());
         if !walker.diagnostics.is_empty() {
             local_diagnostics.push((index as u32, exact_box(&mut walker.diagnostics)));
         }

@@ -37,7 +37,7 @@ pub struct Steps {
 struct SummaryChunk {
     /// The index of its first step.
     first: u32,
-    summaries: Arc<[Arc<StepSummary>]>,
+    summaries: Arc<[StepSummary]>,
 }
 
 impl PartialEq for SummaryChunk {
@@ -62,20 +62,17 @@ impl Steps {
         }
         let after = self.chunks.partition_point(|c| c.first as usize <= index);
         let chunk = &self.chunks[after - 1];
-        chunk
-            .summaries
-            .get(index - chunk.first as usize)
-            .map(|s| &**s)
+        chunk.summaries.get(index - chunk.first as usize)
     }
 
     /// Each chunk's summaries, in order (shared with the chunks' analyses:
     /// an unchanged chunk gives the same pointer).
-    pub fn chunk_summaries(&self) -> impl Iterator<Item = &Arc<[Arc<StepSummary>]>> {
+    pub fn chunk_summaries(&self) -> impl Iterator<Item = &Arc<[StepSummary]>> {
         self.chunks.iter().map(|chunk| &chunk.summaries)
     }
 
     /// Each chunk's first step and its summaries.
-    pub fn chunks(&self) -> impl Iterator<Item = (u32, &Arc<[Arc<StepSummary>]>)> {
+    pub fn chunks(&self) -> impl Iterator<Item = (u32, &Arc<[StepSummary]>)> {
         self.chunks
             .iter()
             .map(|chunk| (chunk.first, &chunk.summaries))
@@ -83,9 +80,7 @@ impl Steps {
 
     /// Every step's summary, in order.
     pub fn iter(&self) -> impl DoubleEndedIterator<Item = &StepSummary> + Clone + '_ {
-        self.chunks
-            .iter()
-            .flat_map(|chunk| chunk.summaries.iter().map(|s| &**s))
+        self.chunks.iter().flat_map(|chunk| chunk.summaries.iter())
     }
 }
 

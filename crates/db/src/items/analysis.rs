@@ -308,6 +308,21 @@ struct AnchorLists {
     package: Option<TextRange>,
 }
 
+impl AnchorLists {
+    /// Empty, with the lists' capacity kept.
+    fn clear(&mut self) {
+        self.name = None;
+        self.dependencies.clear();
+        self.params.clear();
+        self.references.clear();
+        self.attributes.clear();
+        self.capabilities.clear();
+        self.requires_value = None;
+        self.memory_value = None;
+        self.package = None;
+    }
+}
+
 impl StepWalker {
     fn with_anchors() -> StepWalker {
         StepWalker {
@@ -316,10 +331,22 @@ impl StepWalker {
         }
     }
 
-    /// Walks one step (the previous one's results taken).
+    /// Walks one step, after forgetting the previous one (what was not
+    /// taken of it).
     fn walk_step(&mut self, green: &GreenNodeData) {
-        self.diagnostics.clear();
+        self.name = None;
+        self.long_running = false;
+        self.package = None;
+        self.dependencies.clear();
+        self.params.clear();
+        self.references.clear();
+        self.attributes.clear();
         self.instances = 1;
+        self.requirement = StepRequirement::default();
+        self.diagnostics.clear();
+        if let Some(anchors) = &mut self.anchors {
+            anchors.clear();
+        }
         if let Some(step) = ast::Step::cast(GreenRef::root(green)) {
             self.walk(step);
         }
@@ -330,7 +357,7 @@ impl StepWalker {
         let requirement = std::mem::take(&mut self.requirement);
         StepSummary {
             name: self.name.take(),
-            long_running: std::mem::take(&mut self.long_running),
+            long_running: self.long_running,
             package: self.package.take(),
             dependencies: exact_box(&mut self.dependencies),
             params: exact_box(&mut self.params),
@@ -342,10 +369,8 @@ impl StepWalker {
     }
 
     /// The walked step's anchors (the walker must have been made
-    /// [`StepWalker::with_anchors`]); the rest of what it found is
-    /// dropped.
+    /// [`StepWalker::with_anchors`]).
     fn take_anchors(&mut self) -> StepAnchors {
-        self.take_summary();
         let lists = self.anchors.get_or_insert_default();
         StepAnchors {
             name: lists.name.take(),

@@ -83,7 +83,7 @@ fn a_cold_check_keeps_few_bytes_and_allocations_per_step() {
         "step analyses: {allocations} allocations per step"
     );
 
-    // The name tables and each chunk's links: 187 bytes per step (with a
+    // The name tables and each chunk's links: 160 bytes per step (with a
     // table of definitions and one of readers, and 24-byte links in lists
     // with room to spare: 329).
     let (bytes, allocations) = per_step(STEPS, || {

@@ -396,7 +396,7 @@ impl LinkState {
             .map(|chunk| &chunk.summaries)
             .chain(added.iter().map(|(_, summaries)| summaries))
         {
-            names.extend(summaries.iter().flat_map(|step| read_names(step)));
+            names.extend(summaries.iter().flat_map(read_names));
         }
         for name in names {
             if self.readers(name).is_some() && self.denotes_nothing(name) {

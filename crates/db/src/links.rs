@@ -531,14 +531,8 @@ impl LinkState {
             )
         };
         let first = |name: &str| self.first_definition(name);
-        let mut references = PerStep::with_capacity(
-            summaries.len(),
-            summaries.iter().map(|s| s.references.len()).sum(),
-        );
-        let mut dependencies = PerStep::with_capacity(
-            summaries.len(),
-            summaries.iter().map(|s| s.dependencies.len()).sum(),
-        );
+        let mut references = PerStep::sized_for(summaries, |s| s.references.len());
+        let mut dependencies = PerStep::sized_for(summaries, |s| s.dependencies.len());
         let mut repeated_names = Vec::new();
         let mut backward: Option<Backward> = None;
         let mut file_uses: Vec<(u32, u32)> = Vec::new();

@@ -183,13 +183,13 @@ impl<T> Default for PerStep<T> {
 }
 
 impl<T> PerStep<T> {
-    /// Room for `steps` steps of `values` values in all: exactly, as a
-    /// cold check keeps one per step of the file.
-    pub(crate) fn with_capacity(steps: usize, values: usize) -> Self {
-        let mut starts = Vec::with_capacity(steps + 1);
+    /// Room for the values of `steps`, `len` of each: exactly, as a cold
+    /// check keeps one per step of the file.
+    pub(crate) fn sized_for(steps: &[StepSummary], len: impl Fn(&StepSummary) -> usize) -> Self {
+        let mut starts = Vec::with_capacity(steps.len() + 1);
         starts.push(0);
         PerStep {
-            values: Vec::with_capacity(values),
+            values: Vec::with_capacity(steps.iter().map(len).sum()),
             starts,
         }
     }
@@ -312,14 +312,8 @@ pub fn chunk_resolution<'db>(
 ) -> ChunkResolution {
     let names = names(db, file);
     let summaries = &chunk_analysis(db, chunk).summaries;
-    let mut references = PerStep::with_capacity(
-        summaries.len(),
-        summaries.iter().map(|s| s.references.len()).sum(),
-    );
-    let mut dependencies = PerStep::with_capacity(
-        summaries.len(),
-        summaries.iter().map(|s| s.dependencies.len()).sum(),
-    );
+    let mut references = PerStep::sized_for(summaries, |s| s.references.len());
+    let mut dependencies = PerStep::sized_for(summaries, |s| s.dependencies.len());
     let mut file_uses: Vec<(u32, u32)> = Vec::new();
     for step in summaries.iter() {
         references.push(step.references.iter().map(|r| {

@@ -95,10 +95,6 @@ impl Members {
         self.0.is_empty()
     }
 
-    pub fn len(&self) -> usize {
-        self.0.bytes().filter(|&b| b == b'.').count()
-    }
-
     /// The names, in order.
     pub fn iter(&self) -> impl Iterator<Item = &str> + Clone + '_ {
         self.0.split('.').skip(1)
@@ -354,7 +350,8 @@ impl StepWalker {
 
     /// The walked step's summary.
     fn take_summary(&mut self) -> StepSummary {
-        let requirement = std::mem::take(&mut self.requirement);
+        let mut requirement = std::mem::take(&mut self.requirement);
+        requirement.capabilities = exact_box(&mut requirement.capabilities).into_vec();
         StepSummary {
             name: self.name.take(),
             long_running: self.long_running,

@@ -1,6 +1,8 @@
 //! The memory of a cold `easyflow check`, phase by phase:
-//! `cargo run --release -p easyflow-cli --example cold_phases -- FILE.flow`
-//! (or `scripts/cold-check-memory.sh N`, which generates the flow).
+//! `cargo run --release -p easyflow-cli --example cold_phases -- FILE.flow [--check]`
+//! (or `scripts/cold-check-memory.sh N`, which generates the flow). With
+//! `--check`, it stops after the check's phases (for a heap profiler's
+//! view of what the check keeps).
 //!
 //! Runs the phases of `check` one after the other on one database, as the
 //! command does (parse, outline, the step analyses on every core, the item
@@ -121,7 +123,8 @@ fn phase<T>(name: &str, f: impl FnOnce() -> T) -> T {
 fn main() {
     let path = std::env::args()
         .nth(1)
-        .expect("usage: cold_phases FILE.flow");
+        .expect("usage: cold_phases FILE.flow [--check]");
+    let check_only = std::env::args().nth(2).as_deref() == Some("--check");
     // Start rayon's pool first: its threads' stacks are no phase's.
     rayon::broadcast(|_| ());
     println!(
@@ -176,6 +179,10 @@ fn main() {
         LIVE.load(Relaxed) as f64 / MB,
         LIVE.load(Relaxed) as f64 / text.len() as f64,
     );
+    if check_only {
+        std::mem::forget(db);
+        return;
+    }
     // Then what `easyflow export` adds to the check: the expanded
     // workflow (the steps' values read on every core first), and each
     // format's writer into a sink (the formats the flow can be exported

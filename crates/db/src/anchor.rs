@@ -92,7 +92,7 @@ pub fn anchor_range(db: &dyn Db, outline: &FileOutline<'_>, anchor: Anchor) -> O
         return None;
     };
     let outline_step = outline.step(db, step)?;
-    let anchors = &outline_step.analysis(db).anchors;
+    let anchors = outline_step.anchors(db);
     let relative = match anchor {
         Anchor::StepName(_) => anchors.name?,
         Anchor::Dependency(_, n) => *anchors.dependencies.get(n as usize)?,

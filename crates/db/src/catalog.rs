@@ -38,14 +38,14 @@ pub fn chunk_catalog_diagnostics<'db>(
     catalog: CatalogFile,
 ) -> Vec<Vec<Diagnostic>> {
     let catalog = parse_catalog(db, catalog);
-    let steps = &chunk_analysis(db, chunk).steps;
-    steps
+    let summaries = &chunk_analysis(db, chunk).summaries;
+    summaries
         .iter()
         .zip(chunk.syntax(db).steps())
-        .map(|(analysis, step)| {
+        .map(|(summary, step)| {
             let mut out = Vec::new();
             if catalog.is_usable() {
-                rules::check_step(analysis, step.green, catalog, &mut out);
+                rules::check_step(summary, step.green, catalog, &mut out);
             }
             out
         })

@@ -2,8 +2,6 @@
 //! that the anchors and the names rules share (a module of its own, so that
 //! neither imports `links`, which calls the rules).
 
-use smol_str::SmolStr;
-
 /// A step, named without its position: its chunk and its index in the
 /// chunk. A chunk is named by its summaries' allocation (the item index's
 /// and the chunk analysis's, alive as long as the chunk is in
@@ -18,18 +16,18 @@ pub struct StepKey {
 /// See [`StepKey`].
 pub type ChunkToken = usize;
 
-/// What a name denotes, without where.
-#[derive(Debug, Clone, PartialEq, Eq, Hash)]
+/// What a name denotes, without where. Eight bytes: a cold check keeps one
+/// per reference and `after`/`on` entry of every step.
+#[derive(Debug, Clone, Copy, PartialEq, Eq, Hash)]
 pub enum Link {
     /// The step first defined with the name; `itself` when that is the step
     /// that reads it.
     Step { itself: bool },
     /// A required file, by the index of its first `require` entry.
     File(u32),
-    /// Nothing; with the name "did you mean" suggests, if any (the closest
-    /// step name other than the step's own, or for a reference required
-    /// file, as [`easyflow_diagnostics::suggest::closest`] decides).
-    Unresolved(Option<SmolStr>),
+    /// Nothing (what "did you mean" suggests instead is in the names
+    /// rules' diagnostic).
+    Unresolved,
 }
 
 /// The names rules of a `require` entry, decided.

@@ -86,10 +86,8 @@ pub fn rule_diagnostics(db: &dyn Db, file: SourceFile) -> Vec<Diagnostic> {
         let Some(step) = outline.step(db, *id) else {
             continue;
         };
-        let analysis = step.analysis(db);
         out.extend(
-            analysis
-                .local_diagnostics
+            step.local_diagnostics(db)
                 .iter()
                 .map(|d| d.clone().moved(|range| range + step.offset)),
         );

@@ -39,9 +39,9 @@ pub fn effective_requirement<'a>(
         .and_then(|p| p.memory.as_ref())
         .filter(|_| !own("memory"));
     let requirement = if capabilities_default.is_none() && memory_default.is_none() {
-        Cow::Borrowed(&step.requirement)
+        Cow::Borrowed(step.requirement())
     } else {
-        let mut requirement = step.requirement.clone();
+        let mut requirement = step.requirement().clone();
         if let Some(requires) = capabilities_default {
             requirement.capabilities = requires.value.clone();
         }
@@ -132,7 +132,7 @@ pub fn fit_diagnostics(db: &dyn Db, file: SourceFile) -> Vec<AnchoredDiagnostic>
     let mut out = Vec::new();
     for (i, step) in index.steps.iter().enumerate() {
         let id = StepId(i as u32);
-        if step.requirement.malformed {
+        if step.requirement().malformed {
             continue;
         }
         let package = package_of(catalog, step);

@@ -7,9 +7,9 @@ pub mod index;
 pub mod outline;
 
 pub use analysis::{
-    AttributeAnchors, ChunkAnalysis, DependencySummary, ParamAnchors, ParamSummary,
-    ReferenceAnchors, ReferenceSummary, StepAnalysis, StepAnchors, StepRequirement, StepSummary,
-    Sweep, analyse_step, chunk_analysis, param_values,
+    AttributeAnchors, ChunkAnalysis, DependencySummary, Members, ParamAnchors, ParamSummary,
+    ReferenceAnchors, ReferenceSummary, StepAnchors, StepRequirement, StepSummary, Sweep,
+    chunk_analysis, chunk_anchors, param_values, step_anchors,
 };
 pub use index::{ItemIndex, Steps, item_index};
 pub use outline::{

@@ -9,8 +9,10 @@
 //!    (made by the parser), so an edit changes one chunk and an unchanged
 //!    chunk is analysed once.
 //! 3. [`chunk_analysis`]: each step of a chunk on its own: a position-free
-//!    [`StepSummary`], the relative ranges of its parts, and its local
-//!    diagnostics.
+//!    [`StepSummary`] and its local diagnostics; apart, only when asked
+//!    (by the IDE's requests and for placing anchored diagnostics, not by
+//!    a check of a valid flow), the relative ranges of its parts
+//!    ([`chunk_anchors`]).
 //! 4. [`item_index`]: the firewall. Position-free summaries of every step and
 //!    required file, shared per chunk: an edit that changes no name,
 //!    reference, dependency or attribute (e.g. inside a string literal)
@@ -61,8 +63,8 @@ use rayon::prelude::*;
 pub use easyflow_diagnostics::{Code, Diagnostic, Severity, TextRange, TextSize};
 pub use graph::{DependencyGraph, EdgeKind, dependency_graph};
 pub use items::{
-    ChunkAnalysis, FileOutline, ItemIndex, OutlineStep, StepAnalysis, StepChunk, StepId,
-    StepSummary, chunk_analysis, file_outline, item_index,
+    ChunkAnalysis, FileOutline, ItemIndex, OutlineStep, StepChunk, StepId, StepSummary,
+    chunk_analysis, chunk_anchors, file_outline, item_index,
 };
 pub use resolve::{Resolution, name_resolution};
 pub use salsa::{self, Setter};
@@ -256,6 +258,23 @@ impl Database {
                 chunk_analysis(fork, chunk);
             },
         );
+    }
+
+    /// Every step's anchors ([`chunk_anchors`], the ranges of its parts),
+    /// which a check computes only for the steps with anchored
+    /// diagnostics: on every core for a large file, as the step analyses.
+    pub fn anchor_steps_on_every_core(&self, file: SourceFile) {
+        self.on_every_core(
+            file,
+            || true,
+            |_, _| {},
+            |fork, chunk| {
+                chunk_anchors(fork, chunk);
+            },
+        );
+        for chunk in &file_outline(self, file).chunks {
+            chunk_anchors(self, chunk.node);
+        }
     }
 
     /// [`Database::check`] for an export, with what the export reads
@@ -486,6 +505,7 @@ mod tests {
             query!(parse_catalog),
             query!(file_outline),
             query!(chunk_analysis),
+            query!(chunk_anchors),
             query!(item_index),
             query!(required_names),
             query!(links),

@@ -36,9 +36,10 @@ use crate::beside::FileStates;
 pub use crate::denotation::{ChunkToken, Link, RequireStatus, RequiredNames, StepKey};
 use crate::items::{FileOutline, StepId, StepSummary, file_outline, item_index};
 use crate::resolve::PerStep;
+use crate::rules::names::StepLinks;
 use crate::{Db, SourceFile};
 
-fn token_of(summaries: &Arc<[Arc<StepSummary>]>) -> ChunkToken {
+fn token_of(summaries: &Arc<[StepSummary]>) -> ChunkToken {
     Arc::as_ptr(summaries) as *const () as usize
 }
 
@@ -46,13 +47,14 @@ fn token_of(summaries: &Arc<[Arc<StepSummary>]>) -> ChunkToken {
 #[derive(Debug, Clone, PartialEq, Eq)]
 pub struct ChunkLinks {
     /// The chunk's steps (the item index's).
-    pub summaries: Arc<[Arc<StepSummary>]>,
+    pub summaries: Arc<[StepSummary]>,
     /// Per step, per reference of its summary.
     pub references: PerStep<Link>,
     /// Per step, per `after`/`on` entry (a step or unresolved).
     pub dependencies: PerStep<Link>,
-    /// Per step: the first definition of its name, when that is another step.
-    pub first_definition: Vec<Option<StepKey>>,
+    /// The steps (indices in the chunk, in order) whose name another step
+    /// defines first, with that step (few: a valid flow has none).
+    pub repeated_names: Box<[(u32, StepKey)]>,
     /// Edges into the chunk's steps from the same or a later step (only
     /// such an edge can close a cycle).
     pub backward: Option<Backward>,
@@ -85,6 +87,17 @@ pub struct FileLinks {
     pub requires: Vec<RequireStatus>,
     /// Each chunk's place in the outline.
     ranks: FxHashMap<ChunkToken, u32>,
+}
+
+impl ChunkLinks {
+    /// The first definition of the name of the chunk's step `index`, when
+    /// that is another step.
+    pub fn first_definition(&self, index: u32) -> Option<StepKey> {
+        self.repeated_names
+            .binary_search_by_key(&index, |(step, _)| *step)
+            .ok()
+            .map(|at| self.repeated_names[at].1)
+    }
 }
 
 impl FileLinks {
@@ -122,12 +135,12 @@ const PARALLEL_MIN_CHUNKS: usize = 32;
 /// A chunk as [`LinkState`] knows it.
 struct ChunkEntry {
     id: ChunkToken,
-    summaries: Arc<[Arc<StepSummary>]>,
+    summaries: Arc<[StepSummary]>,
     links: Arc<ChunkLinks>,
 }
 
 impl ChunkEntry {
-    fn same_as(&self, summaries: &Arc<[Arc<StepSummary>]>) -> bool {
+    fn same_as(&self, summaries: &Arc<[StepSummary]>) -> bool {
         Arc::ptr_eq(&self.summaries, summaries)
     }
 }
@@ -141,23 +154,39 @@ pub struct LinkState {
     linked: usize,
     /// Each required name's first entry.
     files: FxHashMap<String, u32>,
-    /// Each step name's definitions, in text order (most names have one:
-    /// kept inline, 100,000 names would cost 100,000 allocations).
-    definitions: FxHashMap<SmolStr, SmallVec<[StepKey; 1]>>,
-    /// The chunks that read each name (a reference's head or an `after`/`on`
-    /// entry), each once. Only an edit needs them (and `unresolved`): they
-    /// are made before the first update after the first run
-    /// ([`LinkState::learn_readers`]), so a cold check makes none.
-    readers: FxHashMap<SmolStr, SmallVec<[ChunkToken; 2]>>,
-    /// Whether `readers` and `unresolved` hold the chunks.
+    /// Each name a step defines or reads: one table for both, as most step
+    /// names are read too (one key per name, not two). Only an edit needs
+    /// the readers (and `unresolved`): they are learnt before the first
+    /// update after the first run ([`LinkState::learn_readers`]), so a cold
+    /// check records none.
+    names: FxHashMap<SmolStr, NameUses>,
+    /// Whether the readers and `unresolved` hold the chunks.
     readers_learnt: bool,
     /// The step and required names, for suggestions: built when a name
     /// first denotes nothing (a valid flow never needs it), then kept in
-    /// step with `definitions` and `files`.
+    /// step with the definitions and `files`.
     suggestions: OnceLock<NameIndex<FxBuildHasher>>,
     /// The names read that denote nothing, each with what decides which
     /// names may be suggested for it.
     unresolved: FxHashMap<SmolStr, Probe>,
+}
+
+/// Where a name is defined and which chunks read it (one or the other may
+/// be empty, not both).
+#[derive(Default)]
+struct NameUses {
+    /// The steps that define it, in text order (most names have one: kept
+    /// inline, 100,000 names would cost 100,000 allocations).
+    definitions: SmallVec<[StepKey; 1]>,
+    /// The chunks that read it (a reference's head or an `after`/`on`
+    /// entry), each once.
+    readers: SmallVec<[ChunkToken; 2]>,
+}
+
+impl NameUses {
+    fn unused(&self) -> bool {
+        self.definitions.is_empty() && self.readers.is_empty()
+    }
 }
 
 /// The names whose definitions an update changes: those of the chunks that
@@ -184,10 +213,7 @@ impl DefinitionChanges {
 
 /// How many chunks at the start and at the end of `old` and `new` are the
 /// same (by their summaries' allocation), the start counted first.
-fn common_ends(
-    old: &[ChunkEntry],
-    new: &[(ChunkToken, Arc<[Arc<StepSummary>]>)],
-) -> (usize, usize) {
+fn common_ends(old: &[ChunkEntry], new: &[(ChunkToken, Arc<[StepSummary]>)]) -> (usize, usize) {
     let prefix = old
         .iter()
         .zip(new)
@@ -213,11 +239,11 @@ fn read_names(step: &StepSummary) -> impl Iterator<Item = &SmolStr> {
 /// The definitions of `name`, made when it had none (and then offered
 /// among the suggestions, once they are built).
 fn define<'a>(
-    definitions: &'a mut FxHashMap<SmolStr, SmallVec<[StepKey; 1]>>,
+    names: &'a mut FxHashMap<SmolStr, NameUses>,
     suggestions: &mut OnceLock<NameIndex<FxBuildHasher>>,
     name: &SmolStr,
 ) -> &'a mut SmallVec<[StepKey; 1]> {
-    let definitions = definitions.entry(name.clone()).or_default();
+    let definitions = &mut names.entry(name.clone()).or_default().definitions;
     if definitions.is_empty()
         && let Some(suggestions) = suggestions.get_mut()
     {
@@ -227,12 +253,8 @@ fn define<'a>(
 }
 
 /// Records that chunk `id` reads `name` (once, as its steps come in order).
-fn read(
-    readers: &mut FxHashMap<SmolStr, SmallVec<[ChunkToken; 2]>>,
-    name: &SmolStr,
-    id: ChunkToken,
-) {
-    let readers = readers.entry(name.clone()).or_default();
+fn read(names: &mut FxHashMap<SmolStr, NameUses>, name: &SmolStr, id: ChunkToken) {
+    let readers = &mut names.entry(name.clone()).or_default().readers;
     if readers.last() != Some(&id) {
         readers.push(id);
     }
@@ -255,8 +277,8 @@ impl LinkState {
     /// in it: the chunks that went and came (between the prefix and the
     /// suffix the old and new lists share) update the name tables, and the
     /// chunks the change may concern are linked again.
-    fn update(&mut self, chunks: Vec<Arc<[Arc<StepSummary>]>>) -> FxHashMap<ChunkToken, u32> {
-        let chunks: Vec<(ChunkToken, Arc<[Arc<StepSummary>]>)> = chunks
+    fn update(&mut self, chunks: Vec<Arc<[StepSummary]>>) -> FxHashMap<ChunkToken, u32> {
+        let chunks: Vec<(ChunkToken, Arc<[StepSummary]>)> = chunks
             .into_iter()
             .map(|summaries| (token_of(&summaries), summaries))
             .collect();
@@ -312,11 +334,15 @@ impl LinkState {
         for chunk in removed {
             for step in chunk.summaries.iter() {
                 if let Some(name) = &step.name {
-                    changes.record(name, self.definitions.get(name));
-                    if let Some(definitions) = self.definitions.get_mut(name) {
-                        definitions.retain(|key| key.chunk != chunk.id);
-                        if definitions.is_empty() {
-                            self.definitions.remove(name);
+                    changes.record(name, self.definitions(name));
+                    if let Some(uses) = self.names.get_mut(name)
+                        && !uses.definitions.is_empty()
+                    {
+                        uses.definitions.retain(|key| key.chunk != chunk.id);
+                        if uses.definitions.is_empty() {
+                            if uses.unused() {
+                                self.names.remove(name);
+                            }
                             if !self.files.contains_key(name.as_str())
                                 && let Some(suggestions) = self.suggestions.get_mut()
                             {
@@ -327,10 +353,10 @@ impl LinkState {
                     changes.touched.insert(name.clone());
                 }
                 for name in read_names(step) {
-                    if let Some(readers) = self.readers.get_mut(name) {
-                        readers.retain(|id| *id != chunk.id);
-                        if readers.is_empty() {
-                            self.readers.remove(name);
+                    if let Some(uses) = self.names.get_mut(name) {
+                        uses.readers.retain(|id| *id != chunk.id);
+                        if uses.unused() {
+                            self.names.remove(name);
                         }
                     }
                 }
@@ -343,7 +369,7 @@ impl LinkState {
     /// first run), the names they define.
     fn learn(
         &mut self,
-        added: &[(ChunkToken, Arc<[Arc<StepSummary>]>)],
+        added: &[(ChunkToken, Arc<[StepSummary]>)],
         ranks: &FxHashMap<ChunkToken, u32>,
         changes: Option<&mut DefinitionChanges>,
     ) {
@@ -358,28 +384,28 @@ impl LinkState {
                         chunk: *id,
                         index: k as u32,
                     };
-                    changes.record(name, self.definitions.get(name));
+                    changes.record(name, self.definitions(name));
                     changes.touched.insert(name.clone());
-                    let definitions = define(&mut self.definitions, &mut self.suggestions, name);
+                    let definitions = define(&mut self.names, &mut self.suggestions, name);
                     let at = definitions.partition_point(|other| position(other) < position(&key));
                     definitions.insert(at, key);
                 }
                 for name in read_names(step) {
-                    read(&mut self.readers, name, *id);
+                    read(&mut self.names, name, *id);
                 }
             }
         }
     }
 
     /// [`LinkState::learn`] on the first run: every chunk, in text order
-    /// (so each definition goes last), into empty tables, sized once.
-    fn learn_all(&mut self, added: &[(ChunkToken, Arc<[Arc<StepSummary>]>)]) {
+    /// (so each definition goes last), into an empty table sized once.
+    fn learn_all(&mut self, added: &[(ChunkToken, Arc<[StepSummary]>)]) {
         let steps: usize = added.iter().map(|(_, summaries)| summaries.len()).sum();
-        self.definitions.reserve(steps);
+        self.names.reserve(steps);
         for (id, summaries) in added {
             for (k, step) in summaries.iter().enumerate() {
                 if let Some(name) = &step.name {
-                    define(&mut self.definitions, &mut self.suggestions, name).push(StepKey {
+                    define(&mut self.names, &mut self.suggestions, name).push(StepKey {
                         chunk: *id,
                         index: k as u32,
                     });
@@ -388,18 +414,16 @@ impl LinkState {
         }
     }
 
-    /// Fills `readers` and `unresolved` from `chunks` (the chunks the
-    /// tables hold), unless they are already.
+    /// Records the readers of `chunks` (the chunks the tables hold) and
+    /// the names that denote nothing, unless they are already.
     fn learn_readers(&mut self, chunks: &[ChunkEntry]) {
         if std::mem::replace(&mut self.readers_learnt, true) {
             return;
         }
-        let steps: usize = chunks.iter().map(|chunk| chunk.summaries.len()).sum();
-        self.readers.reserve(steps);
         for chunk in chunks {
             for step in chunk.summaries.iter() {
                 for name in read_names(step) {
-                    read(&mut self.readers, name, chunk.id);
+                    read(&mut self.names, name, chunk.id);
                 }
             }
         }
@@ -414,11 +438,13 @@ impl LinkState {
         self.chunks = chunks;
     }
 
-    /// Every name read that denotes nothing (when `readers` are learnt).
+    /// Every name read that denotes nothing (when the readers are learnt).
     fn find_all_unresolved(&mut self) {
         self.unresolved = self
-            .readers
-            .keys()
+            .names
+            .iter()
+            .filter(|(_, uses)| !uses.readers.is_empty())
+            .map(|(name, _)| name)
             .filter(|name| self.denotes_nothing(name))
             .map(|name| (name.clone(), Probe::of(name)))
             .collect();
@@ -429,7 +455,7 @@ impl LinkState {
     fn update_unresolved(
         &mut self,
         removed: &[ChunkEntry],
-        added: &[(ChunkToken, Arc<[Arc<StepSummary>]>)],
+        added: &[(ChunkToken, Arc<[StepSummary]>)],
         touched: &FxHashSet<SmolStr>,
     ) {
         let mut names: FxHashSet<&SmolStr> = touched.iter().collect();
@@ -438,10 +464,10 @@ impl LinkState {
             .map(|chunk| &chunk.summaries)
             .chain(added.iter().map(|(_, summaries)| summaries))
         {
-            names.extend(summaries.iter().flat_map(|step| read_names(step)));
+            names.extend(summaries.iter().flat_map(read_names));
         }
         for name in names {
-            if self.readers.contains_key(name) && self.denotes_nothing(name) {
+            if self.readers(name).is_some() && self.denotes_nothing(name) {
                 self.unresolved
                     .entry(name.clone())
                     .or_insert_with(|| Probe::of(name));
@@ -463,7 +489,7 @@ impl LinkState {
         &self,
         old: &[ChunkEntry],
         removed: &[ChunkEntry],
-        added: &[(ChunkToken, Arc<[Arc<StepSummary>]>)],
+        added: &[(ChunkToken, Arc<[StepSummary]>)],
         changes: &DefinitionChanges,
     ) -> FxHashSet<ChunkToken> {
         let mut affected: FxHashSet<ChunkToken> = FxHashSet::default();
@@ -478,7 +504,7 @@ impl LinkState {
         for name in &changes.touched {
             let (first_before, count_before) =
                 changes.before.get(name).copied().unwrap_or_default();
-            let definitions = self.definitions.get(name);
+            let definitions = self.definitions(name);
             let first = definitions.and_then(|d| d.first().copied());
             let moved = match (first_before, first) {
                 (None, None) => false,
@@ -491,7 +517,7 @@ impl LinkState {
                 }
                 _ => true,
             };
-            if let Some(readers) = self.readers.get(name) {
+            if let Some(readers) = self.readers(name) {
                 affected.extend(
                     readers
                         .iter()
@@ -508,7 +534,7 @@ impl LinkState {
         let touched: Vec<Probe> = changes.touched.iter().map(|name| Probe::of(name)).collect();
         for (name, probe) in &self.unresolved {
             if touched.iter().any(|other| probe.may_suggest(other))
-                && let Some(readers) = self.readers.get(name)
+                && let Some(readers) = self.readers(name)
             {
                 affected.extend(readers.iter().copied());
             }
@@ -520,7 +546,7 @@ impl LinkState {
     /// or linked again.
     fn relink(
         &mut self,
-        chunks: Vec<(ChunkToken, Arc<[Arc<StepSummary>]>)>,
+        chunks: Vec<(ChunkToken, Arc<[StepSummary]>)>,
         keep: Vec<Option<Arc<ChunkLinks>>>,
         ranks: &FxHashMap<ChunkToken, u32>,
     ) {
@@ -528,7 +554,7 @@ impl LinkState {
         // Each chunk is linked from the name tables alone, independently of
         // the others: many (a cold check links every chunk) on every core.
         let this = &*self;
-        let link = |(id, summaries): &(ChunkToken, Arc<[Arc<StepSummary>]>),
+        let link = |(id, summaries): &(ChunkToken, Arc<[StepSummary]>),
                     kept: &Option<Arc<ChunkLinks>>| {
             kept.clone()
                 .unwrap_or_else(|| Arc::new(this.link(*id, summaries, ranks)))
@@ -562,7 +588,7 @@ impl LinkState {
     fn link(
         &self,
         id: ChunkToken,
-        summaries: &Arc<[Arc<StepSummary>]>,
+        summaries: &Arc<[StepSummary]>,
         ranks: &FxHashMap<ChunkToken, u32>,
     ) -> ChunkLinks {
         let rank = ranks[&id];
@@ -572,34 +598,29 @@ impl LinkState {
                 key.index,
             )
         };
-        let mut links = ChunkLinks {
-            summaries: summaries.clone(),
-            references: PerStep::with_capacity(summaries.len()),
-            dependencies: PerStep::with_capacity(summaries.len()),
-            first_definition: Vec::with_capacity(summaries.len()),
-            backward: None,
-            file_uses: Vec::new(),
-            diagnostics: Vec::new(),
-        };
+        let first = |name: &str| self.first_definition(name);
+        let mut references = PerStep::sized_for(summaries, |s| s.references.len());
+        let mut dependencies = PerStep::sized_for(summaries, |s| s.dependencies.len());
+        let mut repeated_names = Vec::new();
+        let mut backward: Option<Backward> = None;
+        let mut file_uses: Vec<(u32, u32)> = Vec::new();
+        let mut diagnostics = Vec::new();
         for (k, step) in summaries.iter().enumerate() {
             let own = StepKey {
                 chunk: id,
                 index: k as u32,
             };
-            let first = |name: &str| {
-                self.definitions
-                    .get(name)
-                    .and_then(|definitions| definitions.first().copied())
-            };
-            links.first_definition.push(
-                step.name
-                    .as_deref()
-                    .and_then(first)
-                    .filter(|&first| first != own),
-            );
-            let step_link = |target: StepKey, links: &mut ChunkLinks| {
+            let first_definition = step
+                .name
+                .as_deref()
+                .and_then(first)
+                .filter(|&first| first != own);
+            if let Some(first) = first_definition {
+                repeated_names.push((own.index, first));
+            }
+            let mut step_link = |target: StepKey| {
                 if position(target) >= (rank, own.index) {
-                    let backward = links.backward.get_or_insert(Backward {
+                    let backward = backward.get_or_insert(Backward {
                         first_dependent: own.index,
                         last_source: target,
                     });
@@ -611,47 +632,48 @@ impl LinkState {
                     itself: target == own,
                 }
             };
-            let mut dependencies: SmallVec<[Link; 4]> = SmallVec::new();
-            for dependency in &step.dependencies {
-                dependencies.push(match first(&dependency.name) {
-                    Some(target) => step_link(target, &mut links),
-                    // A required file has its own diagnostic, no suggestion.
-                    None if self.files.contains_key(dependency.name.as_str()) => {
-                        Link::Unresolved(None)
-                    }
-                    None => Link::Unresolved(self.suggest(&dependency.name, step, false, ranks)),
-                });
-            }
-            links.dependencies.push(dependencies);
-            let mut references: SmallVec<[Link; 4]> = SmallVec::new();
-            for reference in &step.references {
-                references.push(match first(&reference.head) {
-                    Some(target) => step_link(target, &mut links),
-                    None => match self.files.get(reference.head.as_str()) {
-                        Some(&file) => {
-                            match links.file_uses.iter_mut().find(|(f, _)| *f == file) {
-                                Some((_, count)) => *count += 1,
-                                None => links.file_uses.push((file, 1)),
+            dependencies.push(step.dependencies.iter().map(|dependency| {
+                first(&dependency.name).map_or(Link::Unresolved, &mut step_link)
+            }));
+            references.push(
+                step.references
+                    .iter()
+                    .map(|reference| match first(&reference.head) {
+                        Some(target) => step_link(target),
+                        None => match self.files.get(reference.head.as_str()) {
+                            Some(&file) => {
+                                match file_uses.iter_mut().find(|(f, _)| *f == file) {
+                                    Some((_, count)) => *count += 1,
+                                    None => file_uses.push((file, 1)),
+                                }
+                                Link::File(file)
                             }
-                            Link::File(file)
-                        }
-                        None => Link::Unresolved(self.suggest(&reference.head, step, true, ranks)),
-                    },
-                });
-            }
-            links.references.push(references);
-            let k = links.first_definition.len() - 1;
+                            None => Link::Unresolved,
+                        },
+                    }),
+            );
             crate::rules::names::check_step(
                 &self.requires,
                 own,
                 step,
-                links.first_definition[k],
-                &links.dependencies[k],
-                &links.references[k],
-                &mut links.diagnostics,
+                StepLinks {
+                    first_definition,
+                    dependencies: &dependencies[k],
+                    references: &references[k],
+                    suggest: &|name, files| self.suggest(name, step, files, ranks),
+                },
+                &mut diagnostics,
             );
         }
-        links
+        ChunkLinks {
+            summaries: summaries.clone(),
+            references,
+            dependencies,
+            repeated_names: repeated_names.into(),
+            backward,
+            file_uses,
+            diagnostics,
+        }
     }
 
     /// Whether some steps depend on each other in a cycle (or a step on
@@ -711,10 +733,8 @@ impl LinkState {
             let summaries = &self.chunks[rank as usize].summaries;
             for k in range_of(rank) {
                 starts.push(sources.len());
-                let reads = read_names(&summaries[k as usize]).filter_map(|name| {
-                    let first = self.definitions.get(name)?.first()?;
-                    local(*first)
-                });
+                let reads = read_names(&summaries[k as usize])
+                    .filter_map(|name| local(self.first_definition(name)?));
                 sources.extend(reads);
             }
         }
@@ -752,8 +772,22 @@ impl LinkState {
         false
     }
 
+    /// The steps that define `name`, in text order, if any.
+    fn definitions(&self, name: &str) -> Option<&SmallVec<[StepKey; 1]>> {
+        Some(&self.names.get(name)?.definitions).filter(|d| !d.is_empty())
+    }
+
+    fn first_definition(&self, name: &str) -> Option<StepKey> {
+        self.names.get(name)?.definitions.first().copied()
+    }
+
+    /// The chunks that read `name`, if any.
+    fn readers(&self, name: &str) -> Option<&SmallVec<[ChunkToken; 2]>> {
+        Some(&self.names.get(name)?.readers).filter(|r| !r.is_empty())
+    }
+
     fn denotes_nothing(&self, name: &str) -> bool {
-        !self.definitions.contains_key(name) && !self.files.contains_key(name)
+        self.first_definition(name).is_none() && !self.files.contains_key(name)
     }
 
     /// The name "did you mean" suggests for `name`, read by `step`: a step
@@ -770,7 +804,7 @@ impl LinkState {
         let own = step.name.as_deref();
         let order = |candidate: &str| {
             if Some(candidate) != own
-                && let Some(first) = self.definitions.get(candidate).and_then(|d| d.first())
+                && let Some(first) = self.first_definition(candidate)
             {
                 let rank = ranks.get(&first.chunk).copied().unwrap_or(u32::MAX);
                 Some((0, rank, first.index))
@@ -783,8 +817,10 @@ impl LinkState {
         self.suggestions
             .get_or_init(|| {
                 let mut suggestions = NameIndex::default();
-                for name in self.definitions.keys() {
-                    suggestions.insert(name);
+                for (name, uses) in &self.names {
+                    if !uses.definitions.is_empty() {
+                        suggestions.insert(name);
+                    }
                 }
                 for name in self.files.keys() {
                     suggestions.insert(name);
@@ -813,10 +849,8 @@ impl LinkState {
                 let first = self.files[name];
                 if first != i as u32 {
                     RequireStatus::Twice(first)
-                } else if let Some(step) =
-                    self.definitions.get(name.as_str()).and_then(|d| d.first())
-                {
-                    RequireStatus::AlsoAStep(*step)
+                } else if let Some(step) = self.first_definition(name) {
+                    RequireStatus::AlsoAStep(step)
                 } else if uses[i] == 0 {
                     RequireStatus::Unused
                 } else {
@@ -853,7 +887,7 @@ impl EditPreparation {
 pub fn links(db: &dyn Db, file: SourceFile) -> FileLinks {
     let index = item_index(db, file);
     let requires = required_names(db, file);
-    let chunks: Vec<Arc<[Arc<StepSummary>]>> = index.steps.chunk_summaries().cloned().collect();
+    let chunks: Vec<Arc<[StepSummary]>> = index.steps.chunk_summaries().cloned().collect();
     // Taken out while it is updated: if this run is cancelled half-way, the
     // next starts afresh.
     let states = db.link_states();

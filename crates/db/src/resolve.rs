@@ -5,7 +5,7 @@ use std::sync::Arc;
 use rustc_hash::FxHashMap;
 use smol_str::SmolStr;
 
-use crate::items::{StepChunk, StepId, chunk_analysis, file_outline, item_index};
+use crate::items::{StepChunk, StepId, StepSummary, chunk_analysis, file_outline, item_index};
 use crate::{Db, SourceFile};
 
 /// What a reference's first segment names.
@@ -60,9 +60,10 @@ impl Resolution {
     }
 }
 
-/// The names the file defines, in order: each step's name (shared per
-/// chunk with the item index, so building and comparing this after an edit
-/// costs one pointer per unchanged chunk) and the required names.
+/// The names the file defines, in order: each step's name (read from the
+/// summaries shared per chunk with the item index, so building and
+/// comparing this after an edit costs one pointer per unchanged chunk) and
+/// the required names.
 #[derive(Debug, Clone, PartialEq, Eq, Default)]
 pub struct DefinedNames {
     steps: Vec<StepNames>,
@@ -76,7 +77,7 @@ impl DefinedNames {
     pub fn step_names(&self) -> impl Iterator<Item = &str> + Clone {
         self.steps
             .iter()
-            .flat_map(|chunk| chunk.names.iter().filter_map(|name| name.as_deref()))
+            .flat_map(|chunk| chunk.names().filter_map(|name| name.as_deref()))
     }
 
     /// Every required name, in order.
@@ -90,16 +91,24 @@ impl DefinedNames {
     }
 }
 
+/// A chunk's step names: equal to another's when its first step and its
+/// steps' names are (whatever else of the steps differs).
 #[derive(Debug, Clone, Eq)]
 struct StepNames {
     first: u32,
-    names: Arc<[Option<SmolStr>]>,
+    summaries: Arc<[StepSummary]>,
+}
+
+impl StepNames {
+    fn names(&self) -> impl Iterator<Item = &Option<SmolStr>> + Clone {
+        self.summaries.iter().map(|step| &step.name)
+    }
 }
 
 impl PartialEq for StepNames {
     fn eq(&self, other: &Self) -> bool {
         self.first == other.first
-            && (Arc::ptr_eq(&self.names, &other.names) || self.names == other.names)
+            && (Arc::ptr_eq(&self.summaries, &other.summaries) || self.names().eq(other.names()))
     }
 }
 
@@ -113,10 +122,10 @@ pub fn defined_names(db: &dyn Db, file: SourceFile) -> DefinedNames {
     DefinedNames {
         steps: index
             .steps
-            .chunk_names()
-            .map(|(first, names)| StepNames {
+            .chunks()
+            .map(|(first, summaries)| StepNames {
                 first,
-                names: names.clone(),
+                summaries: summaries.clone(),
             })
             .collect(),
         step_count: index.steps.len(),
@@ -137,7 +146,7 @@ pub fn names(db: &dyn Db, file: SourceFile) -> Arc<Names> {
         first_definition: Vec::with_capacity(count),
         files_by_name: FxHashMap::default(),
     };
-    let step_names = defined.steps.iter().flat_map(|chunk| chunk.names.iter());
+    let step_names = defined.steps.iter().flat_map(|chunk| chunk.names());
     for (i, name) in step_names.enumerate() {
         let mut first = false;
         if let Some(name) = name {
@@ -174,11 +183,13 @@ impl<T> Default for PerStep<T> {
 }
 
 impl<T> PerStep<T> {
-    pub(crate) fn with_capacity(steps: usize) -> Self {
-        let mut starts = Vec::with_capacity(steps + 1);
+    /// Room for the values of `steps`, `len` of each: exactly, as a cold
+    /// check keeps one per step of the file.
+    pub(crate) fn sized_for(steps: &[StepSummary], len: impl Fn(&StepSummary) -> usize) -> Self {
+        let mut starts = Vec::with_capacity(steps.len() + 1);
         starts.push(0);
         PerStep {
-            values: Vec::with_capacity(steps),
+            values: Vec::with_capacity(steps.iter().map(len).sum()),
             starts,
         }
     }
@@ -301,8 +312,8 @@ pub fn chunk_resolution<'db>(
 ) -> ChunkResolution {
     let names = names(db, file);
     let summaries = &chunk_analysis(db, chunk).summaries;
-    let mut references = PerStep::with_capacity(summaries.len());
-    let mut dependencies = PerStep::with_capacity(summaries.len());
+    let mut references = PerStep::sized_for(summaries, |s| s.references.len());
+    let mut dependencies = PerStep::sized_for(summaries, |s| s.dependencies.len());
     let mut file_uses: Vec<(u32, u32)> = Vec::new();
     for step in summaries.iter() {
         references.push(step.references.iter().map(|r| {

@@ -472,7 +472,7 @@ fn workflow_step(
                 binding: package.and_then(|package| param_binding(package, &name)),
                 name,
                 stream: param.stream,
-                swept: matches!(param.sweep, Sweep::List(_)),
+                swept: matches!(param.sweep(), Sweep::List(_)),
                 value: SharedValue::param(values, i),
             }
         })

@@ -131,16 +131,7 @@ fn as_link(target: Target, reader: StepId) -> Link {
             itself: step == reader,
         },
         Target::File(file) => Link::File(file),
-        Target::Unresolved => Link::Unresolved(None),
-    }
-}
-
-/// A link without its "did you mean", which `name_resolution` does not
-/// make.
-fn without_suggestion(link: &Link) -> Link {
-    match link {
-        Link::Unresolved(_) => Link::Unresolved(None),
-        other => other.clone(),
+        Target::Unresolved => Link::Unresolved,
     }
 }
 
@@ -157,25 +148,21 @@ fn agree(
     for (chunk, placed) in links.chunks.iter().zip(&outline.chunks) {
         for index in 0..chunk.summaries.len() {
             let id = StepId(placed.first + index as u32);
-            let references: Vec<Link> = chunk.references[index]
-                .iter()
-                .map(without_suggestion)
-                .collect();
+            let references: Vec<Link> = chunk.references[index].to_vec();
             let resolved: Vec<Link> = resolution.references[id.index()]
                 .iter()
                 .map(|&target| as_link(target, id))
                 .collect();
             prop_assert_eq!(references, resolved, "references of step {:?}", id);
-            let dependencies: Vec<Link> = chunk.dependencies[index]
-                .iter()
-                .map(without_suggestion)
-                .collect();
+            let dependencies: Vec<Link> = chunk.dependencies[index].to_vec();
             let resolved: Vec<Link> = resolution.dependencies[id.index()]
                 .iter()
                 .map(|step| as_link(step.map_or(Target::Unresolved, Target::Step), id))
                 .collect();
             prop_assert_eq!(dependencies, resolved, "dependencies of step {:?}", id);
-            let first = chunk.first_definition[index].map(|key| links.step_id(outline, key));
+            let first = chunk
+                .first_definition(index as u32)
+                .map(|key| links.step_id(outline, key));
             let expected = match &names[id.index()] {
                 Some(name) if !resolution.names.first_definition[id.index()] => {
                     Some(resolution.names.steps_by_name.get(name.as_str()).copied())

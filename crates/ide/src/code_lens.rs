@@ -85,7 +85,7 @@ pub fn code_lenses(db: &dyn Db, file: SourceFile) -> Vec<CodeLens> {
     let dependents = Dependents::of(graph, outline.step_count());
     let mut lenses = Vec::with_capacity(outline.step_count());
     for (id, step) in outline.steps(db) {
-        let Some(name) = step.analysis(db).anchors.name else {
+        let Some(name) = step.anchors(db).name else {
             continue;
         };
         let of_step = dependents.of_step(id);

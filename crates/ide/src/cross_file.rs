@@ -57,8 +57,7 @@ fn definition_in_step(
 ) -> Option<Vec<CompanionTarget>> {
     let step = defs::step_at(db, file, offset)?;
     let outline_step = file_outline(db, file).step(db, step)?;
-    let analysis = outline_step.analysis(db);
-    let (anchors, summary) = (&analysis.anchors, &analysis.summary);
+    let (anchors, summary) = (outline_step.anchors(db), outline_step.summary(db));
     let touches = |range: &TextRange| (*range + outline_step.offset).contains_inclusive(offset);
     let catalog = || {
         let catalog_file = file.catalog(db)?;
@@ -121,7 +120,7 @@ fn definition_in_step(
     for (n, range) in anchors.capabilities.iter().enumerate() {
         if touches(range) {
             let topology_file = file.topology(db)?;
-            let name = &summary.requirement.capabilities[n];
+            let name = &summary.requirement().capabilities[n];
             return Some(
                 providers(parse_topology(db, topology_file), name)
                     .map(|(full_range, focus_range)| CompanionTarget {

@@ -78,7 +78,7 @@ pub fn definition_at(
     }
     let step = step_at(db, file, offset)?;
     let outline_step = outline.step(db, step)?;
-    let anchors = &outline_step.analysis(db).anchors;
+    let anchors = outline_step.anchors(db);
     let shift = |range: TextRange| range + outline_step.offset;
     if let Some(name) = anchors.name.map(shift).filter(|r| touches(*r)) {
         let index = item_index(db, file);

@@ -95,7 +95,7 @@ fn step_hover(db: &dyn Db, file: SourceFile, step: StepId, first: StepId) -> Opt
     let index = item_index(db, file);
     let summary = index.steps.get(step.index())?;
     let outline_step = file_outline(db, file).step(db, step)?;
-    let anchors = &outline_step.analysis(db).anchors;
+    let anchors = outline_step.anchors(db);
     let text = file.text(db);
     let name_of = |id: StepId| index.steps[id.index()].name.as_deref().unwrap_or("?");
 
@@ -137,7 +137,7 @@ fn step_hover(db: &dyn Db, file: SourceFile, step: StepId, first: StepId) -> Opt
     let sweeps: Vec<String> = summary
         .params
         .iter()
-        .filter_map(|p| match p.sweep {
+        .filter_map(|p| match p.sweep() {
             Sweep::List(n) => Some(n.to_string()),
             _ => None,
         })
@@ -170,7 +170,7 @@ fn step_hover(db: &dyn Db, file: SourceFile, step: StepId, first: StepId) -> Opt
                 if p.stream {
                     shown.push_str(" (stream)");
                 }
-                if let Sweep::List(n) = p.sweep {
+                if let Sweep::List(n) = p.sweep() {
                     let _ = write!(shown, " (sweep ×{n})");
                 }
                 shown
@@ -246,7 +246,7 @@ fn worker_types(
     file: SourceFile,
     summary: &easyflow_db::StepSummary,
 ) -> Option<String> {
-    let requirement = &summary.requirement;
+    let requirement = summary.requirement();
     let catalog = easyflow_db::catalog::catalog_of(db, file);
     let package = easyflow_db::catalog::package_of(catalog, summary);
     // Its own attributes, or its package's defaults.

@@ -32,7 +32,7 @@ pub fn inlay_hints(db: &dyn Db, file: SourceFile, range: Option<TextRange>) -> V
         if instances == 1 {
             continue;
         }
-        let Some(name) = step.analysis(db).anchors.name else {
+        let Some(name) = step.anchors(db).name else {
             continue;
         };
         let name = name + step.offset;

@@ -131,12 +131,11 @@ pub fn semantic_tokens(
                         {
                             debug_assert_eq!(outline_step.offset, node.range().start());
                             highlighter.long_running = index.steps[step].long_running;
-                            let analysis = outline_step.analysis(db);
                             resolved_names(
                                 index,
                                 resolution,
                                 StepId(step as u32),
-                                &analysis.anchors,
+                                outline_step.anchors(db),
                                 outline_step.offset,
                                 &mut highlighter.references,
                             );
@@ -192,7 +191,7 @@ fn resolved_names(
         if let Some(head) = head {
             out.push((anchor.head.start() + offset, head));
         }
-        for (range, name) in anchor.members.iter().zip(&reference.members) {
+        for (range, name) in anchor.members.iter().zip(reference.members.iter()) {
             let builtin =
                 matches!(target, Target::Step(_)) && StepMember::from_name(name).is_some();
             let modifiers = if builtin { DEFAULT_LIBRARY } else { 0 };

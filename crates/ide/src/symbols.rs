@@ -107,9 +107,7 @@ pub fn document_symbols(db: &dyn Db, file: SourceFile) -> Vec<DocumentSymbol> {
     }
 
     for (_, outline_step) in outline.steps(db) {
-        let analysis = outline_step.analysis(db);
-        let summary = &analysis.summary;
-        let anchors = &analysis.anchors;
+        let (summary, anchors) = (outline_step.summary(db), outline_step.anchors(db));
         let (Some(name), Some(name_range)) = (&summary.name, anchors.name) else {
             continue;
         };
@@ -125,7 +123,7 @@ pub fn document_symbols(db: &dyn Db, file: SourceFile) -> Vec<DocumentSymbol> {
                 let value_range = param_anchors.value.map(shift);
                 let detail = value_range.map(|v| {
                     let value = abbreviate(&text.slice(v));
-                    match (param.stream, param.sweep) {
+                    match (param.stream, param.sweep()) {
                         (true, _) => format!("<- {value}"),
                         (false, Sweep::No) => value,
                         (false, _) => format!("sweep {value}"),

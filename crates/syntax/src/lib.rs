@@ -35,6 +35,7 @@ use crate::chunk::{GreenElement, chunked_root, chunked_root_of_pieces};
 pub use crate::lexer::{Lexed, lex};
 pub use crate::reparse::reparse;
 pub use crate::step_member::StepMember;
+pub use crate::string_literal::unescape;
 pub use crate::syntax_kind::{
     EasyFlowLanguage, SyntaxElement, SyntaxKind, SyntaxNode, SyntaxToken,
 };

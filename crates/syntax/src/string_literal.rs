@@ -2,6 +2,8 @@
 //! the lexer, which reports invalid ones (E0103), and for the AST, which
 //! resolves them into values.
 
+use std::borrow::Cow;
+
 /// Length of a valid escape after its backslash (`Ok`), or of the invalid
 /// part to report (`Err`, at least one byte when any is left).
 pub(crate) fn escape_len(after: &[u8]) -> Result<usize, usize> {
@@ -31,10 +33,14 @@ pub(crate) fn escape_len(after: &[u8]) -> Result<usize, usize> {
 }
 
 /// Resolves the escapes of a string token's text (quotes included). Invalid
-/// escapes (already reported by the lexer) are kept as written.
-pub fn unescape(quoted: &str) -> String {
+/// escapes (already reported by the lexer) are kept as written. Borrowed
+/// when there is no escape, as in most strings.
+pub fn unescape(quoted: &str) -> Cow<'_, str> {
     let body = quoted.strip_prefix('"').unwrap_or(quoted);
     let body = body.strip_suffix('"').unwrap_or(body);
+    if !body.contains('\\') {
+        return Cow::Borrowed(body);
+    }
     let mut out = String::with_capacity(body.len());
     let mut rest = body;
     while let Some(backslash) = rest.find('\\') {
@@ -56,7 +62,7 @@ pub fn unescape(quoted: &str) -> String {
         }
     }
     out.push_str(rest);
-    out
+    Cow::Owned(out)
 }
 
 /// The character of a valid escape given without its backslash; `None` for

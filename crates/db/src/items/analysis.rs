@@ -1,7 +1,10 @@
 //! Layer 3: the steps of one chunk, each analysed on its own from its
-//! tree: a position-free [`StepSummary`], the relative ranges of its parts
-//! ([`StepAnchors`]), and the diagnostics that need nothing outside the
-//! step.
+//! tree: a position-free [`StepSummary`] and the diagnostics that need
+//! nothing outside the step ([`chunk_analysis`], which every check keeps
+//! for every step); and, only when asked, the relative ranges of its parts
+//! ([`StepAnchors`], [`chunk_anchors`]: what the IDE's requests and the
+//! placing of anchored diagnostics read, so a cold check of a valid flow
+//! never computes them).
 
 use std::sync::Arc;
 
@@ -9,7 +12,7 @@ use easyflow_diagnostics::{Diagnostic, TextRange, TextSize};
 use easyflow_syntax::ast::{self, AstNode, TreeNode};
 use easyflow_syntax::green::{GreenRef, GreenTokenRef};
 use easyflow_syntax::value::{LiteralValue, Value};
-use easyflow_syntax::{GreenNodeData, StepMember};
+use easyflow_syntax::{GreenNodeData, StepMember, unescape};
 use smol_str::SmolStr;
 
 use super::outline::StepChunk;
@@ -27,13 +30,34 @@ pub enum Sweep {
     NotAList,
 }
 
+/// A parameter: 32 bytes (a cold check keeps one per parameter of every
+/// step), so its [`Sweep`] is kept in two parts.
 #[derive(Debug, Clone, PartialEq, Eq, Hash)]
 pub struct ParamSummary {
     pub name: Option<SmolStr>,
     pub section: ast::SectionKind,
     /// Written with `<-`.
     pub stream: bool,
-    pub sweep: Sweep,
+    swept: Swept,
+    /// The elements of a swept list.
+    list_len: u32,
+}
+
+#[derive(Debug, Clone, Copy, PartialEq, Eq, Hash)]
+enum Swept {
+    No,
+    List,
+    NotAList,
+}
+
+impl ParamSummary {
+    pub fn sweep(&self) -> Sweep {
+        match self.swept {
+            Swept::No => Sweep::No,
+            Swept::List => Sweep::List(self.list_len),
+            Swept::NotAList => Sweep::NotAList,
+        }
+    }
 }
 
 /// A reference in a parameter value, at any depth.
@@ -44,11 +68,37 @@ pub struct ReferenceSummary {
     /// The first segment: what the reference resolves by.
     pub head: SmolStr,
     /// The names of the following segments (`outs`, `Result`, …).
-    pub members: Vec<SmolStr>,
+    pub members: Members,
     /// The whole value of a `<-` parameter.
     pub stream_source: bool,
     /// The file named by `outs["x"]` in it (a step output), for W0806.
     pub output: Option<SmolStr>,
+}
+
+/// The member names of a reference, in order, kept as one string: each
+/// name after a `.` (a name never holds one), so that the usual `.outs`
+/// and `.Result.outs` are inline, not a list allocated per reference.
+#[derive(Debug, Clone, PartialEq, Eq, Hash, Default)]
+pub struct Members(SmolStr);
+
+impl Members {
+    fn of<'a>(names: impl IntoIterator<Item = &'a str>) -> Members {
+        let mut joined = smol_str::SmolStrBuilder::new();
+        for name in names {
+            joined.push('.');
+            joined.push_str(name);
+        }
+        Members(joined.finish())
+    }
+
+    pub fn is_empty(&self) -> bool {
+        self.0.is_empty()
+    }
+
+    /// The names, in order.
+    pub fn iter(&self) -> impl Iterator<Item = &str> + Clone + '_ {
+        self.0.split('.').skip(1)
+    }
 }
 
 /// One name of an `after` or `on` list.
@@ -59,21 +109,36 @@ pub struct DependencySummary {
 }
 
 /// Everything about a step that the analysis of the file needs, and nothing
-/// that moves when text is edited elsewhere: no positions.
+/// that moves when text is edited elsewhere: no positions. A cold check
+/// keeps one per step, so its lists are boxed slices of their exact length
+/// and what few steps have (a `requires` or `memory`) is boxed apart.
 #[derive(Debug, Clone, PartialEq, Eq, Hash, Default)]
 pub struct StepSummary {
     pub name: Option<SmolStr>,
     pub long_running: bool,
     pub package: Option<SmolStr>,
-    pub dependencies: Vec<DependencySummary>,
-    pub params: Vec<ParamSummary>,
-    pub references: Vec<ReferenceSummary>,
+    pub dependencies: Box<[DependencySummary]>,
+    pub params: Box<[ParamSummary]>,
+    pub references: Box<[ReferenceSummary]>,
     /// Attribute keys and values, in order.
-    pub attributes: Vec<(String, Value)>,
+    pub attributes: Box<[(String, Value)]>,
     /// The product of the swept lists' lengths (1 when nothing is swept).
     pub instances: u64,
+    /// `None` when it asks nothing (the default requirement).
+    requirement: Option<Box<StepRequirement>>,
+}
+
+impl StepSummary {
     /// What the step asks of the topology (`requires`, `memory`).
-    pub requirement: StepRequirement,
+    pub fn requirement(&self) -> &StepRequirement {
+        static NOTHING: StepRequirement = StepRequirement {
+            capabilities: Vec::new(),
+            memory: 0,
+            memory_text: None,
+            malformed: false,
+        };
+        self.requirement.as_deref().unwrap_or(&NOTHING)
+    }
 }
 
 /// A step's `requires` and `memory` attributes, read (topology.md §3).
@@ -94,12 +159,12 @@ pub struct StepRequirement {
 #[derive(Debug, Clone, PartialEq, Eq, Default)]
 pub struct StepAnchors {
     pub name: Option<TextRange>,
-    pub dependencies: Vec<TextRange>,
-    pub params: Vec<ParamAnchors>,
-    pub references: Vec<ReferenceAnchors>,
-    pub attributes: Vec<AttributeAnchors>,
+    pub dependencies: Box<[TextRange]>,
+    pub params: Box<[ParamAnchors]>,
+    pub references: Box<[ReferenceAnchors]>,
+    pub attributes: Box<[AttributeAnchors]>,
     /// Each required capability, inside the `requires` value.
-    pub capabilities: Vec<TextRange>,
+    pub capabilities: Box<[TextRange]>,
     pub requires_value: Option<TextRange>,
     pub memory_value: Option<TextRange>,
     /// The compound package name after `runs`.
@@ -111,14 +176,14 @@ pub struct ParamAnchors {
     pub name: Option<TextRange>,
     pub value: Option<TextRange>,
     /// The elements of a list value.
-    pub elements: Vec<TextRange>,
+    pub elements: Box<[TextRange]>,
 }
 
 #[derive(Debug, Clone, PartialEq, Eq)]
 pub struct ReferenceAnchors {
     pub whole: TextRange,
     pub head: TextRange,
-    pub members: Vec<TextRange>,
+    pub members: Box<[TextRange]>,
     /// The index string of `outs["x"]`.
     pub output: Option<TextRange>,
 }
@@ -129,26 +194,25 @@ pub struct AttributeAnchors {
     pub value: Option<TextRange>,
 }
 
-/// Layer 3's result for one step.
-#[derive(Debug, Clone, PartialEq, Eq)]
-pub struct StepAnalysis {
-    pub summary: Arc<StepSummary>,
-    pub anchors: StepAnchors,
-    /// Diagnostics that need nothing outside the step, at relative ranges.
-    pub local_diagnostics: Vec<Diagnostic>,
-}
-
-/// Layer 3's result for a chunk: each step's analysis, and what the item
-/// index takes of them.
+/// Layer 3's result for a chunk: its steps' summaries and their local
+/// diagnostics.
 #[derive(Debug, Clone, PartialEq, Eq)]
 pub struct ChunkAnalysis {
-    pub steps: Vec<StepAnalysis>,
     /// The steps' summaries, shared with the item index.
-    pub summaries: Arc<[Arc<StepSummary>]>,
-    /// The steps' names, shared with the item index and the defined names.
-    pub names: Arc<[Option<SmolStr>]>,
-    /// The steps (indices in the chunk) with local diagnostics.
-    pub with_local_diagnostics: Vec<u32>,
+    pub summaries: Arc<[StepSummary]>,
+    /// The steps (indices in the chunk, in order) with diagnostics that
+    /// need nothing outside the step (few), with those diagnostics at
+    /// ranges relative to the step.
+    pub local_diagnostics: Box<[(u32, Box<[Diagnostic]>)]>,
+}
+
+impl ChunkAnalysis {
+    /// The local diagnostics of the chunk's step `index`.
+    pub fn local_diagnostics_of(&self, index: u32) -> &[Diagnostic] {
+        self.local_diagnostics
+            .binary_search_by_key(&index, |(step, _)| *step)
+            .map_or(&[], |at| &self.local_diagnostics[at].1)
+    }
 }
 
 /// Layer 3: the steps of one chunk, each on its own from its tree. A step's
@@ -156,72 +220,166 @@ pub struct ChunkAnalysis {
 /// top-level item (or the end) begins, so its tree is all it needs.
 #[salsa::tracked(returns(ref))]
 pub fn chunk_analysis<'db>(db: &'db dyn Db, chunk: StepChunk<'db>) -> ChunkAnalysis {
-    let steps: Vec<StepAnalysis> = chunk
+    let syntax = chunk.syntax(db);
+    let mut walker = StepWalker::default();
+    let mut summaries = Vec::with_capacity(syntax.step_count());
+    let mut local_diagnostics = Vec::new();
+    for (index, step) in syntax.steps().enumerate() {
+        walker.walk_step(step.green);
+        summaries.push(walker.take_summary());
+        if !walker.diagnostics.is_empty() {
+            local_diagnostics.push((index as u32, exact_box(&mut walker.diagnostics)));
+        }
+    }
+    ChunkAnalysis {
+        summaries: summaries.into(),
+        local_diagnostics: local_diagnostics.into(),
+    }
+}
+
+/// The anchors of each step of a chunk: for the IDE's requests and for
+/// placing diagnostics, not for a check (so a cold check of a valid flow,
+/// which keeps every step's summary, keeps no step's ranges).
+#[salsa::tracked(returns(ref))]
+pub fn chunk_anchors<'db>(db: &'db dyn Db, chunk: StepChunk<'db>) -> Box<[StepAnchors]> {
+    let mut walker = StepWalker::with_anchors();
+    chunk
         .syntax(db)
         .steps()
-        .map(|step| analyse_step(step.green))
-        .collect();
-    ChunkAnalysis {
-        summaries: steps.iter().map(|step| step.summary.clone()).collect(),
-        names: steps.iter().map(|step| step.summary.name.clone()).collect(),
-        with_local_diagnostics: (0..steps.len() as u32)
-            .filter(|&i| !steps[i as usize].local_diagnostics.is_empty())
-            .collect(),
-        steps,
-    }
+        .map(|step| {
+            walker.walk_step(step.green);
+            walker.take_anchors()
+        })
+        .collect()
 }
 
-/// One step's analysis, from its green tree (rooted at the step itself, so
-/// every range is relative to its start).
-pub fn analyse_step(green: &GreenNodeData) -> StepAnalysis {
-    let mut walker = StepWalker::default();
-    if let Some(root) = ast::Step::cast(GreenRef::root(green)) {
-        walker.walk(root);
-    }
-    walker.exact_sizes();
-    StepAnalysis {
-        summary: Arc::new(walker.summary),
-        anchors: walker.anchors,
-        local_diagnostics: walker.diagnostics,
-    }
+/// One step's anchors, from its green tree (rooted at the step itself, so
+/// every range is relative to its start): [`chunk_anchors`] of one step,
+/// for a query that already holds the step's tree and needs them seldom.
+pub fn step_anchors(green: &GreenNodeData) -> StepAnchors {
+    let mut walker = StepWalker::with_anchors();
+    walker.walk_step(green);
+    walker.take_anchors()
 }
 
-/// `items` in an allocation of exactly its length. The walker's lists grow
-/// by doubling (from 4), and a cold check keeps every step's analysis:
-/// without this, about a third of their memory is unused capacity. (Not
-/// `shrink_to_fit`: an allocator may keep a block that shrinks by less than
-/// half, as mimalloc does.)
-fn exact<T>(items: &mut Vec<T>) {
-    if items.len() != items.capacity() {
-        let mut exact = Vec::with_capacity(items.len());
-        exact.append(items);
-        *items = exact;
-    }
+/// The items of `list` in a boxed slice of exactly their length, leaving
+/// `list` empty with its capacity (reused by the next step's walk). A copy
+/// rather than `into_boxed_slice`: an allocator may keep a block that
+/// shrinks by less than half, as mimalloc does.
+fn exact_box<T>(list: &mut Vec<T>) -> Box<[T]> {
+    list.drain(..).collect()
 }
 
+/// The walk of a chunk's steps, one after another. What it collects of a
+/// step goes into lists reused from step to step, and each step's result
+/// takes copies of exactly their length: the lists grow while walking, and
+/// a cold check keeps every step's result.
 #[derive(Default)]
 struct StepWalker {
-    summary: StepSummary,
-    anchors: StepAnchors,
+    name: Option<SmolStr>,
+    long_running: bool,
+    package: Option<SmolStr>,
+    dependencies: Vec<DependencySummary>,
+    params: Vec<ParamSummary>,
+    references: Vec<ReferenceSummary>,
+    attributes: Vec<(String, Value)>,
+    instances: u64,
+    requirement: StepRequirement,
     diagnostics: Vec<Diagnostic>,
+    /// The ranges, when asked for ([`chunk_anchors`]).
+    anchors: Option<AnchorLists>,
+}
+
+/// [`StepAnchors`] while walking.
+#[derive(Default)]
+struct AnchorLists {
+    name: Option<TextRange>,
+    dependencies: Vec<TextRange>,
+    params: Vec<ParamAnchors>,
+    references: Vec<ReferenceAnchors>,
+    attributes: Vec<AttributeAnchors>,
+    capabilities: Vec<TextRange>,
+    requires_value: Option<TextRange>,
+    memory_value: Option<TextRange>,
+    package: Option<TextRange>,
+}
+
+impl AnchorLists {
+    /// Empty, with the lists' capacity kept.
+    fn clear(&mut self) {
+        self.name = None;
+        self.dependencies.clear();
+        self.params.clear();
+        self.references.clear();
+        self.attributes.clear();
+        self.capabilities.clear();
+        self.requires_value = None;
+        self.memory_value = None;
+        self.package = None;
+    }
 }
 
 impl StepWalker {
-    /// Every list of the analysis in an allocation of its length ([`exact`]).
-    fn exact_sizes(&mut self) {
-        let summary = &mut self.summary;
-        exact(&mut summary.dependencies);
-        exact(&mut summary.params);
-        exact(&mut summary.references);
-        exact(&mut summary.attributes);
-        exact(&mut summary.requirement.capabilities);
-        let anchors = &mut self.anchors;
-        exact(&mut anchors.dependencies);
-        exact(&mut anchors.params);
-        exact(&mut anchors.references);
-        exact(&mut anchors.attributes);
-        exact(&mut anchors.capabilities);
-        exact(&mut self.diagnostics);
+    fn with_anchors() -> StepWalker {
+        StepWalker {
+            anchors: Some(AnchorLists::default()),
+            ..StepWalker::default()
+        }
+    }
+
+    /// Walks one step, after forgetting the previous one (what was not
+    /// taken of it).
+    fn walk_step(&mut self, green: &GreenNodeData) {
+        self.name = None;
+        self.long_running = false;
+        self.package = None;
+        self.dependencies.clear();
+        self.params.clear();
+        self.references.clear();
+        self.attributes.clear();
+        self.instances = 1;
+        self.requirement = StepRequirement::default();
+        self.diagnostics.clear();
+        if let Some(anchors) = &mut self.anchors {
+            anchors.clear();
+        }
+        if let Some(step) = ast::Step::cast(GreenRef::root(green)) {
+            self.walk(step);
+        }
+    }
+
+    /// The walked step's summary.
+    fn take_summary(&mut self) -> StepSummary {
+        let mut requirement = std::mem::take(&mut self.requirement);
+        requirement.capabilities = exact_box(&mut requirement.capabilities).into_vec();
+        StepSummary {
+            name: self.name.take(),
+            long_running: self.long_running,
+            package: self.package.take(),
+            dependencies: exact_box(&mut self.dependencies),
+            params: exact_box(&mut self.params),
+            references: exact_box(&mut self.references),
+            attributes: exact_box(&mut self.attributes),
+            instances: self.instances,
+            requirement: (requirement != StepRequirement::default()).then(|| Box::new(requirement)),
+        }
+    }
+
+    /// The walked step's anchors (the walker must have been made
+    /// [`StepWalker::with_anchors`]).
+    fn take_anchors(&mut self) -> StepAnchors {
+        let lists = self.anchors.get_or_insert_default();
+        StepAnchors {
+            name: lists.name.take(),
+            dependencies: exact_box(&mut lists.dependencies),
+            params: exact_box(&mut lists.params),
+            references: exact_box(&mut lists.references),
+            attributes: exact_box(&mut lists.attributes),
+            capabilities: exact_box(&mut lists.capabilities),
+            requires_value: lists.requires_value.take(),
+            memory_value: lists.memory_value.take(),
+            package: lists.package.take(),
+        }
     }
 }
 
@@ -235,20 +393,23 @@ fn name_text(ident: Option<GreenTokenRef<'_>>) -> SmolStr {
 /// every node and token visited.
 impl StepWalker {
     fn walk(&mut self, step: ast::Step<GreenRef<'_>>) {
-        self.summary.instances = 1;
-        self.summary.long_running = step.is_long_running();
+        self.long_running = step.is_long_running();
         for attribute in step.attributes() {
             self.attribute(attribute);
         }
         if let Some(name) = step.name() {
-            self.summary.name = Some(name_text(name.ident_token()));
-            self.anchors.name = Some(name.syntax().text_range());
+            self.name = Some(name_text(name.ident_token()));
+            if let Some(anchors) = &mut self.anchors {
+                anchors.name = Some(name.syntax().text_range());
+            }
         }
         if let Some(package) = step.package() {
             let mut text = smol_str::SmolStrBuilder::new();
             let _ = package.write_text(&mut text);
-            self.summary.package = Some(text.finish());
-            self.anchors.package = Some(package.syntax().text_range());
+            self.package = Some(text.finish());
+            if let Some(anchors) = &mut self.anchors {
+                anchors.package = Some(package.syntax().text_range());
+            }
         }
         for clause in step.dependency_clauses() {
             let on = clause.on_clause();
@@ -308,13 +469,15 @@ impl StepWalker {
                 "memory" => self.memory(value_node, &value),
                 _ => {}
             }
-            self.summary.attributes.push((key, value));
-            self.anchors.attributes.push(anchors);
+            self.attributes.push((key, value));
+            if let Some(lists) = &mut self.anchors {
+                lists.attributes.push(anchors);
+            }
         }
     }
 
     fn malformed_requirement(&mut self, diagnostic: Diagnostic) {
-        self.summary.requirement.malformed = true;
+        self.requirement.malformed = true;
         self.diagnostics.push(diagnostic);
     }
 
@@ -322,7 +485,9 @@ impl StepWalker {
     fn requires(&mut self, value: Option<ast::Expr<GreenRef<'_>>>) {
         let Some(value) = value else { return };
         let value_range = value.syntax().text_range();
-        self.anchors.requires_value = Some(value_range);
+        if let Some(anchors) = &mut self.anchors {
+            anchors.requires_value = Some(value_range);
+        }
         let strings: Vec<(ast::Literal<GreenRef<'_>>, TextRange)> = match value {
             ast::Expr::Literal(literal) if literal.kind() == Some(ast::LiteralKind::String) => {
                 vec![(literal, value_range)]
@@ -373,8 +538,10 @@ impl StepWalker {
                 }
                 Ok(capabilities) => {
                     for capability in capabilities {
-                        self.anchors.capabilities.push(place(capability.range));
-                        self.summary.requirement.capabilities.push(capability.name);
+                        if let Some(anchors) = &mut self.anchors {
+                            anchors.capabilities.push(place(capability.range));
+                        }
+                        self.requirement.capabilities.push(capability.name);
                     }
                 }
                 Err(error) => {
@@ -391,15 +558,17 @@ impl StepWalker {
     fn memory(&mut self, node: Option<ast::Expr<GreenRef<'_>>>, value: &Value) {
         let Some(node) = node else { return };
         let range = node.syntax().text_range();
-        self.anchors.memory_value = Some(range);
+        if let Some(anchors) = &mut self.anchors {
+            anchors.memory_value = Some(range);
+        }
         match value.literal() {
             Some(LiteralValue::Int(bytes)) if *bytes >= 0 => {
-                self.summary.requirement.memory = *bytes as u64
+                self.requirement.memory = *bytes as u64
             }
             Some(LiteralValue::String(text)) => match easyflow_topology::parse_memory(text) {
                 Ok(bytes) => {
-                    self.summary.requirement.memory = bytes;
-                    self.summary.requirement.memory_text = Some(text.clone());
+                    self.requirement.memory = bytes;
+                    self.requirement.memory_text = Some(text.clone());
                 }
                 Err(error) => {
                     self.malformed_requirement(rules::malformed_memory(range, &error.message))
@@ -412,18 +581,19 @@ impl StepWalker {
     fn dependency(&mut self, name: ast::NameRef<GreenRef<'_>>, via_on: bool) {
         let text = name_text(name.ident_token());
         let range = name.syntax().text_range();
-        if self.summary.dependencies.iter().any(|d| d.name == text) {
+        if self.dependencies.iter().any(|d| d.name == text) {
             self.diagnostics
                 .push(rules::step_listed_twice(range, &text));
         }
-        self.summary
-            .dependencies
+        self.dependencies
             .push(DependencySummary { name: text, via_on });
-        self.anchors.dependencies.push(range);
+        if let Some(anchors) = &mut self.anchors {
+            anchors.dependencies.push(range);
+        }
     }
 
     fn param(&mut self, param: ast::Param<GreenRef<'_>>, section: ast::SectionKind) {
-        let index = self.summary.params.len() as u32;
+        let index = self.params.len() as u32;
         let name_node = param.name();
         let arrow = param.arrow_token().map(|token| token.range);
         let swept = param.is_sweep();
@@ -431,17 +601,13 @@ impl StepWalker {
         let name = name_node.map(|n| name_text(n.ident_token()));
         let name_range = name_node.map(|n| n.syntax().text_range());
         if let (Some(name), Some(range)) = (&name, name_range)
-            && self
-                .summary
-                .params
-                .iter()
-                .any(|p| p.name.as_ref() == Some(name))
+            && self.params.iter().any(|p| p.name.as_ref() == Some(name))
         {
             self.diagnostics
                 .push(rules::parameter_given_twice(range, name));
         }
         let stream = arrow.is_some();
-        if let Some(arrow) = arrow.filter(|_| !self.summary.long_running) {
+        if let Some(arrow) = arrow.filter(|_| !self.long_running) {
             self.diagnostics
                 .push(rules::stream_outside_long_running_step(arrow));
         }
@@ -450,40 +616,43 @@ impl StepWalker {
                 value.syntax().text_range(),
             ));
         }
-        let sweep = match value {
+        let (sweep, list_len) = match value {
             Some(ast::Expr::List(list)) if swept => {
                 let len = list.elements().count() as u32;
                 if len == 0 {
                     self.diagnostics
                         .push(rules::sweep_over_empty_list(list.syntax().text_range()));
                 }
-                self.summary.instances = self.summary.instances.saturating_mul(u64::from(len));
-                Sweep::List(len)
+                self.instances = self.instances.saturating_mul(u64::from(len));
+                (Swept::List, len)
             }
             Some(other) if swept => {
                 self.diagnostics
                     .push(rules::sweep_needs_a_list(other.syntax().text_range()));
-                Sweep::NotAList
+                (Swept::NotAList, 0)
             }
-            _ => Sweep::No,
+            _ => (Swept::No, 0),
         };
-        self.summary.params.push(ParamSummary {
+        self.params.push(ParamSummary {
             name,
             section,
             stream,
-            sweep,
+            swept: sweep,
+            list_len,
         });
-        let elements = match value {
-            Some(ast::Expr::List(list)) => {
-                list.elements().map(|e| e.syntax().text_range()).collect()
-            }
-            _ => Vec::new(),
-        };
-        self.anchors.params.push(ParamAnchors {
-            name: name_range,
-            value: value.map(|v| v.syntax().text_range()),
-            elements,
-        });
+        if let Some(anchors) = &mut self.anchors {
+            let elements = match value {
+                Some(ast::Expr::List(list)) => {
+                    list.elements().map(|e| e.syntax().text_range()).collect()
+                }
+                _ => Box::default(),
+            };
+            anchors.params.push(ParamAnchors {
+                name: name_range,
+                value: value.map(|v| v.syntax().text_range()),
+                elements,
+            });
+        }
         if let Some(value) = value {
             self.references(value, index, stream);
         }
@@ -504,20 +673,26 @@ impl StepWalker {
                 // broken head is no reference and a broken member ends it.
                 let mut names = reference.segments().map_while(|s| s.name_ref());
                 if let Some(head) = names.next() {
-                    let members: Vec<ast::NameRef<GreenRef<'_>>> = names.collect();
+                    let members = Members::of(
+                        names
+                            .clone()
+                            .map(|m| m.ident_token().map_or("", |t| t.text)),
+                    );
                     let output = output_index(&reference);
-                    self.summary.references.push(ReferenceSummary {
+                    if let Some(anchors) = &mut self.anchors {
+                        anchors.references.push(ReferenceAnchors {
+                            whole: reference.syntax().text_range(),
+                            head: head.syntax().text_range(),
+                            members: names.map(|m| m.syntax().text_range()).collect(),
+                            output: output.as_ref().map(|(_, range)| *range),
+                        });
+                    }
+                    self.references.push(ReferenceSummary {
                         param,
                         head: name_text(head.ident_token()),
-                        members: members.iter().map(|m| name_text(m.ident_token())).collect(),
+                        members,
                         stream_source,
-                        output: output.as_ref().map(|(name, _)| name.clone()),
-                    });
-                    self.anchors.references.push(ReferenceAnchors {
-                        whole: reference.syntax().text_range(),
-                        head: head.syntax().text_range(),
-                        members: members.iter().map(|m| m.syntax().text_range()).collect(),
-                        output: output.map(|(_, range)| range),
+                        output: output.map(|(name, _)| name),
                     });
                 }
                 for segment in reference.segments() {
@@ -536,11 +711,12 @@ impl StepWalker {
 fn output_index(reference: &ast::RefExpr<GreenRef<'_>>) -> Option<(SmolStr, TextRange)> {
     let outs = reference.segments().skip(1).find(|s| {
         s.name_ref()
-            .is_some_and(|n| n.text() == StepMember::Outs.name())
+            .and_then(|n| n.ident_token())
+            .is_some_and(|ident| ident.text == StepMember::Outs.name())
     })?;
     match outs.indexer()?.expr()? {
         ast::Expr::Literal(literal) if literal.kind() == Some(ast::LiteralKind::String) => {
-            let name = literal.string_value()?;
+            let name = unescape(literal.token()?.text);
             Some((SmolStr::new(name), literal.syntax().text_range()))
         }
         _ => None,

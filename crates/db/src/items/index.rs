@@ -4,8 +4,6 @@
 
 use std::sync::Arc;
 
-use smol_str::SmolStr;
-
 use super::analysis::{StepSummary, chunk_analysis};
 use super::outline::{StepId, file_outline};
 use crate::{Db, SourceFile};
@@ -39,9 +37,7 @@ pub struct Steps {
 struct SummaryChunk {
     /// The index of its first step.
     first: u32,
-    summaries: Arc<[Arc<StepSummary>]>,
-    /// The summaries' names (so equal when they are).
-    names: Arc<[Option<SmolStr>]>,
+    summaries: Arc<[StepSummary]>,
 }
 
 impl PartialEq for SummaryChunk {
@@ -66,28 +62,25 @@ impl Steps {
         }
         let after = self.chunks.partition_point(|c| c.first as usize <= index);
         let chunk = &self.chunks[after - 1];
-        chunk
-            .summaries
-            .get(index - chunk.first as usize)
-            .map(|s| &**s)
+        chunk.summaries.get(index - chunk.first as usize)
     }
 
     /// Each chunk's summaries, in order (shared with the chunks' analyses:
     /// an unchanged chunk gives the same pointer).
-    pub fn chunk_summaries(&self) -> impl Iterator<Item = &Arc<[Arc<StepSummary>]>> {
+    pub fn chunk_summaries(&self) -> impl Iterator<Item = &Arc<[StepSummary]>> {
         self.chunks.iter().map(|chunk| &chunk.summaries)
     }
 
-    /// Each chunk's first step and its steps' names.
-    pub fn chunk_names(&self) -> impl Iterator<Item = (u32, &Arc<[Option<SmolStr>]>)> {
-        self.chunks.iter().map(|chunk| (chunk.first, &chunk.names))
+    /// Each chunk's first step and its summaries.
+    pub fn chunks(&self) -> impl Iterator<Item = (u32, &Arc<[StepSummary]>)> {
+        self.chunks
+            .iter()
+            .map(|chunk| (chunk.first, &chunk.summaries))
     }
 
     /// Every step's summary, in order.
     pub fn iter(&self) -> impl DoubleEndedIterator<Item = &StepSummary> + Clone + '_ {
-        self.chunks
-            .iter()
-            .flat_map(|chunk| chunk.summaries.iter().map(|s| &**s))
+        self.chunks.iter().flat_map(|chunk| chunk.summaries.iter())
     }
 }
 
@@ -109,13 +102,12 @@ pub fn item_index(db: &dyn Db, file: SourceFile) -> ItemIndex {
         chunks.push(SummaryChunk {
             first: chunk.first,
             summaries: analysis.summaries.clone(),
-            names: analysis.names.clone(),
         });
         steps_with_local_diagnostics.extend(
             analysis
-                .with_local_diagnostics
+                .local_diagnostics
                 .iter()
-                .map(|i| StepId(chunk.first + i)),
+                .map(|(i, _)| StepId(chunk.first + i)),
         );
     }
     ItemIndex {

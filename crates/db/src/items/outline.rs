@@ -5,13 +5,13 @@
 
 use std::sync::Arc;
 
-use easyflow_diagnostics::{TextRange, TextSize};
+use easyflow_diagnostics::{Diagnostic, TextRange, TextSize};
 use easyflow_syntax::ast::{self, AstNode, TreeNode};
 use easyflow_syntax::green::GreenRef;
 use easyflow_syntax::value::Value;
 use easyflow_syntax::{ChunkItem, ChunkItems, GreenNode, GreenNodeData, NodeOrToken, SyntaxKind};
 
-use super::analysis::{StepAnalysis, chunk_analysis};
+use super::analysis::{StepAnchors, StepSummary, chunk_analysis, chunk_anchors};
 use crate::{Db, SourceFile, parse};
 
 /// The steps of one chunk of the tree (an `ITEM_CHUNK` node, cut by
@@ -142,9 +142,21 @@ pub struct OutlineStep<'db> {
 }
 
 impl<'db> OutlineStep<'db> {
-    /// The step's analysis ([`chunk_analysis`]).
-    pub fn analysis(self, db: &'db dyn Db) -> &'db StepAnalysis {
-        &chunk_analysis(db, self.chunk).steps[self.index as usize]
+    /// The step's summary ([`chunk_analysis`]).
+    pub fn summary(self, db: &'db dyn Db) -> &'db StepSummary {
+        &chunk_analysis(db, self.chunk).summaries[self.index as usize]
+    }
+
+    /// The step's diagnostics that need nothing outside it, at ranges
+    /// relative to its start ([`chunk_analysis`]).
+    pub fn local_diagnostics(self, db: &'db dyn Db) -> &'db [Diagnostic] {
+        chunk_analysis(db, self.chunk).local_diagnostics_of(self.index)
+    }
+
+    /// The ranges of the step's parts, relative to its start
+    /// ([`chunk_anchors`]).
+    pub fn anchors(self, db: &'db dyn Db) -> &'db StepAnchors {
+        &chunk_anchors(db, self.chunk)[self.index as usize]
     }
 
     /// The step's green tree.

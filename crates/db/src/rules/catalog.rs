@@ -11,24 +11,25 @@ use easyflow_syntax::ast::SectionKind;
 use easyflow_syntax::value::Value;
 
 use crate::anchor::{Anchor, AnchoredDiagnostic};
-use crate::items::{StepAnalysis, Sweep};
+use crate::items::{StepAnchors, StepSummary, Sweep, step_anchors};
 
 /// E0801–E0805 of one step against the catalog. A step whose package is
 /// unknown gets only E0801; parameters of the `exec:` section are the
-/// platform's, not the package's, and are not checked.
+/// platform's, not the package's, and are not checked. The ranges of the
+/// step's parts are read from its tree when it has a problem (few do).
 pub(crate) fn check_step(
-    analysis: &StepAnalysis,
+    summary: &StepSummary,
     green: &GreenNodeData,
     catalog: &Catalog,
     out: &mut Vec<Diagnostic>,
 ) {
-    let summary = &analysis.summary;
-    let anchors = &analysis.anchors;
+    let anchors = std::cell::OnceCell::new();
+    let anchors = || -> &StepAnchors { anchors.get_or_init(|| step_anchors(green)) };
     let Some(name) = summary.package.as_deref() else {
         return;
     };
     let Some(package) = catalog.package(name) else {
-        if let Some(range) = anchors.package {
+        if let Some(range) = anchors().package {
             out.push(unknown_package(range, catalog, name));
         }
         return;
@@ -43,9 +44,8 @@ pub(crate) fn check_step(
         let Some(name) = param.name.as_deref() else {
             continue;
         };
-        let at = &anchors.params[i];
         let Some(declared) = package.param(name) else {
-            if let Some(range) = at.name {
+            if let Some(range) = anchors().params[i].name {
                 out.push(unknown_param(range, package, name));
             }
             continue;
@@ -69,10 +69,12 @@ pub(crate) fn check_step(
                 check::check_value(declared, value)
             }
         };
-        match (param.sweep, value) {
+        match (param.sweep(), value) {
             (Sweep::List(_), Value::List(elements)) => {
-                for (element, range) in elements.iter().zip(&at.elements) {
-                    if let Some(problem) = check(element) {
+                for (e, element) in elements.iter().enumerate() {
+                    if let Some(problem) = check(element)
+                        && let Some(range) = anchors().params[i].elements.get(e)
+                    {
                         out.push(value_problem(*range, problem));
                     }
                 }
@@ -80,7 +82,9 @@ pub(crate) fn check_step(
             // E0403 already.
             (Sweep::NotAList, _) => {}
             _ => {
-                if let (Some(range), Some(problem)) = (at.value, check(value)) {
+                if let Some(problem) = check(value)
+                    && let Some(range) = anchors().params[i].value
+                {
                     out.push(value_problem(range, problem));
                 }
             }
@@ -89,7 +93,7 @@ pub(crate) fn check_step(
     let given = app_params.filter_map(|(_, p)| p.name.as_deref());
     let missing = check::missing_required(package, given);
     if !missing.is_empty()
-        && let Some(range) = anchors.name.or(anchors.package)
+        && let Some(range) = anchors().name.or(anchors().package)
     {
         let step = summary.name.as_deref().unwrap_or("?");
         out.push(missing_required(range, step, package, &missing));

@@ -10,7 +10,7 @@ use smol_str::SmolStr;
 
 use crate::anchor::{Anchor, KeyedDiagnostic};
 use crate::denotation::{Link, RequireStatus, RequiredNames, StepKey};
-use crate::items::StepSummary;
+use crate::items::{Members, StepSummary};
 
 /// The names diagnostics of the file's `require` entries, in order.
 pub(crate) fn check_requires(
@@ -37,18 +37,33 @@ pub(crate) fn check_requires(
     }
 }
 
-/// The names diagnostics of one step (`id`), given what its references
-/// (`references`) and `after`/`on` entries (`dependencies`) denote, and the
-/// first definition of its name when that is another step.
+/// What the names of one step denote, for [`check_step`].
+pub(crate) struct StepLinks<'a> {
+    /// The first definition of its name, when that is another step.
+    pub first_definition: Option<StepKey>,
+    /// Per `after`/`on` entry.
+    pub dependencies: &'a [Link],
+    /// Per reference.
+    pub references: &'a [Link],
+    /// The name "did you mean" suggests for a name that denotes nothing
+    /// (with `true`, a required file's may be one: for a reference).
+    pub suggest: &'a dyn Fn(&str, bool) -> Option<SmolStr>,
+}
+
+/// The names diagnostics of one step (`id`), given what its names denote.
 pub(crate) fn check_step(
     requires: &RequiredNames,
     id: StepKey,
     step: &StepSummary,
-    first_definition: Option<StepKey>,
-    dependencies: &[Link],
-    references: &[Link],
+    links: StepLinks<'_>,
     out: &mut Vec<KeyedDiagnostic>,
 ) {
+    let StepLinks {
+        first_definition,
+        dependencies,
+        references,
+        suggest,
+    } = links;
     if let (Some(name), Some(first)) = (&step.name, first_definition) {
         out.push(duplicate_step(
             Anchor::StepName(id),
@@ -62,16 +77,16 @@ pub(crate) fn check_step(
             .iter()
             .any(|d| d.name == dependency.name);
         match &dependencies[n] {
-            Link::Unresolved(_) | Link::File(_)
+            Link::Unresolved | Link::File(_)
                 if requires.names.iter().any(|r| *r == dependency.name) =>
             {
                 out.push(dependency_is_a_file(anchor, &dependency.name));
             }
-            Link::Unresolved(suggestion) => {
+            Link::Unresolved => {
                 out.push(unknown_dependency(
                     anchor,
                     &dependency.name,
-                    suggestion.as_deref(),
+                    suggest(&dependency.name, false).as_deref(),
                 ));
             }
             Link::File(_) => out.push(unknown_dependency(anchor, &dependency.name, None)),
@@ -100,12 +115,12 @@ pub(crate) fn check_step(
     for (n, reference) in step.references.iter().enumerate() {
         match &references[n] {
             // The broken `require` already has its syntax error.
-            Link::Unresolved(_) if requires.unparsed.iter().any(|r| *r == reference.head) => {}
-            Link::Unresolved(suggestion) => {
+            Link::Unresolved if requires.unparsed.iter().any(|r| *r == reference.head) => {}
+            Link::Unresolved => {
                 out.push(unresolved_name(
                     Anchor::ReferenceHead(id, n as u32),
                     &reference.head,
-                    suggestion.as_deref(),
+                    suggest(&reference.head, true).as_deref(),
                     !reference.members.is_empty(),
                     reference.stream_source,
                 ));
@@ -122,7 +137,7 @@ pub(crate) fn check_step(
                     out.push(unknown_member(
                         Anchor::Member(id, n as u32, m as u32),
                         &reference.head,
-                        &reference.members[..m],
+                        reference.members.iter().take(m),
                         member,
                         &expected,
                     ));
@@ -135,8 +150,8 @@ pub(crate) fn check_step(
 /// The first member segment that may not stand where it is
 /// ([`StepMember::first_misplaced`]): its position, name and what was
 /// expected.
-fn unknown_member_of(members: &[SmolStr]) -> Option<(usize, &str, String)> {
-    let (at, name, allowed) = StepMember::first_misplaced(members.iter().map(SmolStr::as_str))?;
+fn unknown_member_of(members: &Members) -> Option<(usize, &str, String)> {
+    let (at, name, allowed) = StepMember::first_misplaced(members.iter())?;
     let allowed: Vec<String> = allowed.iter().map(|m| format!("`{}`", m.name())).collect();
     Some((at, name, allowed.join(" or ")))
 }
@@ -255,14 +270,15 @@ fn redundant_after(at: Anchor<StepKey>, name: &str, read: Anchor<StepKey>) -> Ke
 
 /// W0210 on a member segment of a step reference that is not one; `of_result`
 /// when it follows `Result`.
-fn unknown_member(
+fn unknown_member<'a>(
     at: Anchor<StepKey>,
     head: &str,
-    before: &[SmolStr],
+    before: impl Iterator<Item = &'a str>,
     member: &str,
     expected: &str,
 ) -> KeyedDiagnostic {
-    let owner = match before {
+    let before: Vec<&str> = before.collect();
+    let owner = match before[..] {
         [] => format!("step `{head}`"),
         _ => format!("`{head}.{}`", before.join(".")),
     };

@@ -222,7 +222,7 @@ impl<N: TreeNode> Literal<N> {
     /// The value of a string literal with its escapes resolved; `None` for
     /// other literals. Invalid escapes (already reported) are kept as written.
     pub fn string_value(&self) -> Option<String> {
-        Some(unescape(self.string_token()?.text()))
+        Some(unescape(self.string_token()?.text()).into_owned())
     }
 
     /// The value of an integer literal that fits in 64 bits.

@@ -13,7 +13,7 @@ use std::sync::Arc;
 
 use easyflow_syntax::ast;
 use easyflow_syntax::green::GreenRef;
-use easyflow_syntax::value::{LiteralValue, Reference, Value};
+use easyflow_syntax::value::{LiteralValue, Reference, Value, exact};
 use rayon::prelude::*;
 use rustc_hash::FxHashMap;
 use smol_str::SmolStr;
@@ -55,18 +55,20 @@ fn step_values(green: &easyflow_syntax::GreenNodeData) -> Arc<StepValues> {
     let Some(root) = <ast::Step<GreenRef<'_>> as ast::AstNode>::cast(GreenRef::root(green)) else {
         return Arc::default();
     };
-    let params = root
-        .param_block()
-        .iter()
-        .flat_map(|block| block.sections())
-        .flat_map(|section| section.params().collect::<Vec<_>>())
-        .map(|param| Value::of(param.value()))
-        .collect();
-    let attributes = root
-        .attributes()
-        .filter(|attribute| attribute.key().is_some())
-        .map(|attribute| Value::of(attribute.value()))
-        .collect();
+    let params = exact(
+        root.param_block()
+            .iter()
+            .flat_map(|block| block.sections())
+            .flat_map(|section| section.params())
+            .map(|param| Value::of(param.value()))
+            .collect(),
+    );
+    let attributes = exact(
+        root.attributes()
+            .filter(|attribute| attribute.key().is_some())
+            .map(|attribute| Value::of(attribute.value()))
+            .collect(),
+    );
     Arc::new(StepValues {
         params,
         attributes,

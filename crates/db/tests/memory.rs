@@ -2,7 +2,7 @@
 //! the step analyses and the links are kept for every step of the file, so
 //! their bytes and allocations per step are most of the check's memory
 //! besides the tree (and a third of its time is the kernel zeroing fresh
-//! pages). Exact counts, not times; one test, so that nothing else
+//! pages); and the steps' values, which the exports keep besides. Exact counts, not times; one test, so that nothing else
 //! allocates meanwhile.
 
 use std::alloc::{GlobalAlloc, Layout, System};
@@ -10,6 +10,7 @@ use std::sync::atomic::{AtomicUsize, Ordering::Relaxed};
 
 use easyflow_db::items::{ParamSummary, ReferenceSummary, StepSummary};
 use easyflow_db::links::{Link, links};
+use easyflow_db::workflow::chunk_values;
 use easyflow_db::{
     Database, SourceFile, chunk_analysis, chunk_anchors, file_diagnostics, file_outline, query,
 };
@@ -83,9 +84,10 @@ fn a_cold_check_keeps_few_bytes_and_allocations_per_step() {
         "step analyses: {allocations} allocations per step"
     );
 
-    // The name tables and each chunk's links: 160 bytes per step (with a
-    // table of definitions and one of readers, and 24-byte links in lists
-    // with room to spare: 329).
+    // The name tables and each chunk's links: 155 bytes per step, the
+    // chunks that read each name not yet learnt (with a table of
+    // definitions and one of readers, and 24-byte links in lists with room
+    // to spare: 329).
     let (bytes, allocations) = per_step(STEPS, || {
         links(&db, file);
     });
@@ -104,4 +106,19 @@ fn a_cold_check_keeps_few_bytes_and_allocations_per_step() {
     assert!(bytes <= 8, "the rest of the check: {bytes} bytes per step");
     let executed = log.take();
     assert!(!executed.ran(query!(chunk_anchors)), "{executed:?}");
+
+    // The steps' values, which the exports read besides the check: 935
+    // bytes and 21 allocations per step, in lists of exactly their length
+    // (grown item by item, with room for twice their items and for four
+    // at least: 1,494 bytes and 24 allocations).
+    let (bytes, allocations) = per_step(STEPS, || {
+        for chunk in &outline.chunks {
+            chunk_values(&db, chunk.node);
+        }
+    });
+    assert!(bytes <= 1_000, "values: {bytes} bytes per step");
+    assert!(
+        allocations <= 22,
+        "values: {allocations} allocations per step"
+    );
 }

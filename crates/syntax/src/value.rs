@@ -72,7 +72,10 @@ impl Value {
                 literal_of(&literal).map_or(Value::Invalid, Value::Literal)
             }
             ast::Expr::List(list) => {
-                Value::List(list.elements().map(|e| Value::of(Some(e))).collect())
+                // Counted first, so that the list has exactly its room.
+                let mut elements = Vec::with_capacity(list.elements().count());
+                elements.extend(list.elements().map(|e| Value::of(Some(e))));
+                Value::List(elements)
             }
             ast::Expr::Ref(reference) => Value::Ref(Box::new(reference_of(&reference))),
         }
@@ -220,8 +223,13 @@ fn reference_of<N: TreeNode>(reference: &ast::RefExpr<N>) -> Reference {
     };
     let mut segments = reference.segments();
     let head = segments.next().and_then(|s| name(&s)).unwrap_or_default();
-    let members: Vec<SmolStr> = segments.map_while(|s| name(&s)).collect();
-    let mut indexes = Vec::new();
+    let members: Vec<SmolStr> = exact(segments.map_while(|s| name(&s)).collect());
+    let mut indexes = Vec::with_capacity(
+        reference
+            .segments()
+            .filter(|segment| segment.indexer().is_some())
+            .count(),
+    );
     let mut last_index = None;
     for segment in reference.segments() {
         let index = segment.indexer().map(|indexer| Value::of(indexer.expr()));
@@ -235,9 +243,29 @@ fn reference_of<N: TreeNode>(reference: &ast::RefExpr<N>) -> Reference {
         indexed: last_index.is_some(),
         head,
         members,
-        text: reference.text(),
+        text: exact_string(reference.text()),
         indexes,
     }
+}
+
+/// `list` in an allocation of exactly its length. Values are kept for
+/// every step of a flow by the exports, and a list grown item by item has
+/// room for up to twice its items (for four at least).
+pub fn exact<T>(mut list: Vec<T>) -> Vec<T> {
+    if list.len() == list.capacity() {
+        return list;
+    }
+    // A copy rather than `shrink_to_fit`: an allocator may keep a block
+    // that shrinks by less than half, as mimalloc does.
+    list.drain(..).collect()
+}
+
+/// `text` in an allocation of exactly its length (see [`exact`]).
+fn exact_string(text: String) -> String {
+    if text.len() == text.capacity() {
+        return text;
+    }
+    text.as_str().to_owned()
 }
 
 /// The name of the output a step reference reads: the index of its last

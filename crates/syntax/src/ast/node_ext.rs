@@ -253,7 +253,8 @@ impl<N: TreeNode> RefExpr<N> {
 
     /// The reference as written, without trivia: `A.outs["x"]`.
     pub fn text(&self) -> String {
-        let mut text = String::new();
+        // Room for the node's text, which has trivia inside seldom.
+        let mut text = String::with_capacity(self.syntax().text_range().len().into());
         self.syntax().for_each_token(&mut |token| {
             if !token.kind().is_trivia() {
                 text.push_str(token.text());

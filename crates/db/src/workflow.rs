@@ -384,6 +384,9 @@ pub fn expanded_workflow(db: &dyn Db, file: SourceFile) -> ExpandedWorkflow {
             }
         }
     }
+    steps.par_iter_mut().with_min_len(256).for_each(|step| {
+        step.outputs_read = exact(std::mem::take(&mut step.outputs_read));
+    });
 
     let mut required_files: Vec<String> = Vec::new();
     for name in &index.requires {
@@ -545,6 +548,7 @@ fn fill_edges_into(
             ports,
         };
     }
+    step.depends_on = exact(std::mem::take(&mut step.depends_on));
 }
 
 /// A declared parameter's place on its package's command line.

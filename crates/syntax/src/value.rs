@@ -257,7 +257,9 @@ pub fn exact<T>(mut list: Vec<T>) -> Vec<T> {
     }
     // A copy rather than `shrink_to_fit`: an allocator may keep a block
     // that shrinks by less than half, as mimalloc does.
-    list.drain(..).collect()
+    let mut exact = Vec::with_capacity(list.len());
+    exact.append(&mut list);
+    exact
 }
 
 /// `text` in an allocation of exactly its length (see [`exact`]).

@@ -2,8 +2,8 @@
 //! the step analyses and the links are kept for every step of the file, so
 //! their bytes and allocations per step are most of the check's memory
 //! besides the tree (and a third of its time is the kernel zeroing fresh
-//! pages); and the steps' values, which the exports keep besides. Exact counts, not times; one test, so that nothing else
-//! allocates meanwhile.
+//! pages); and the steps' values, which the exports keep besides. Exact
+//! counts, not times; one test, so that nothing else allocates meanwhile.
 
 use std::alloc::{GlobalAlloc, Layout, System};
 use std::sync::atomic::{AtomicUsize, Ordering::Relaxed};

@@ -12,8 +12,10 @@ use super::{CompletionItem, collect};
 
 /// The most items offered at once: a flow may have thousands of steps, and
 /// the client asks again as the user types (lists cut to this are marked
-/// incomplete).
-pub const MAX_ITEMS: usize = 200;
+/// incomplete). A hundred, as clangd offers by default: a list costs its
+/// items' JSON on both sides (at 100,000 steps, most of a completion's
+/// time), and an editor shows a dozen of them.
+pub const MAX_ITEMS: usize = 100;
 
 /// The completions at `offset` as offered to the client: at most
 /// [`MAX_ITEMS`], the best matches of the word typed so far.

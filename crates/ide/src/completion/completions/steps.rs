@@ -136,8 +136,10 @@ mod tests {
     /// in text order, then subsequences, and the list is marked incomplete.
     #[test]
     fn many_step_names_are_cut_and_marked_incomplete() {
+        // More names than offered, fewer matches than offered.
+        let names = MAX_ITEMS + MAX_ITEMS / 2;
         let mut text = String::new();
-        for i in 0..3 * MAX_ITEMS {
+        for i in 0..names {
             text.push_str(&format!("step S{i} runs P ();\n"));
         }
         text.push_str("step Xs1 runs P ();\nstep Use runs Q (x = s1$0);\n");
@@ -145,10 +147,10 @@ mod tests {
         let list = completion_list(&f.db, f.file, f.offset);
         assert!(list.is_incomplete);
         let labels: Vec<&str> = list.items.iter().map(|i| i.label.as_str()).collect();
-        // "S1", "S10".."S19", "S100".."S199": fewer than MAX_ITEMS prefix
+        // "S1", "S10".."S19", "S100".."S149": fewer than MAX_ITEMS prefix
         // matches, then the subsequences in text order (the names that do
         // not match are left out).
-        let prefixes: Vec<String> = (0..3 * MAX_ITEMS)
+        let prefixes: Vec<String> = (0..names)
             .map(|i| format!("S{i}"))
             .filter(|n| n.starts_with("S1"))
             .collect();

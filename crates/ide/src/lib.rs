@@ -288,9 +288,10 @@ impl Analysis {
     /// Computes what the first request about a name reads (what the names
     /// resolve to, the steps' levels, the ranges of the steps' parts), so
     /// that the request is answered from memos: cold, at 100k steps, that
-    /// is some 50 ms, against under 1 ms once computed. The server runs it off the request path after an
-    /// opened flow's first diagnostics (rust-analyzer's cache priming, for
-    /// one flow); after an edit these are recomputed incrementally.
+    /// is some 50 ms, against under 1 ms once computed. The server runs it
+    /// off the request path after an opened flow's first diagnostics
+    /// (rust-analyzer's cache priming, for one flow); after an edit these
+    /// are recomputed incrementally.
     pub fn prime_requests(&self, file: SourceFile) -> Cancellable<()> {
         self.with_db(|db| {
             easyflow_db::name_resolution(db, file);

@@ -11,7 +11,7 @@ use std::sync::Arc;
 use easyflow_diagnostics::{Diagnostic, TextRange, TextSize};
 use easyflow_syntax::ast::{self, AstNode, TreeNode};
 use easyflow_syntax::green::{GreenRef, GreenTokenRef};
-use easyflow_syntax::value::{LiteralValue, Value};
+use easyflow_syntax::value::{LiteralValue, Value, exact};
 use easyflow_syntax::{GreenNodeData, StepMember, unescape};
 use smol_str::SmolStr;
 
@@ -263,9 +263,8 @@ pub fn step_anchors(green: &GreenNodeData) -> StepAnchors {
 }
 
 /// The items of `list` in a boxed slice of exactly their length, leaving
-/// `list` empty with its capacity (reused by the next step's walk). A copy
-/// rather than `into_boxed_slice`: an allocator may keep a block that
-/// shrinks by less than half, as mimalloc does.
+/// `list` empty with its capacity (reused by the next step's walk): a copy,
+/// for the reason [`exact`] gives.
 fn exact_box<T>(list: &mut Vec<T>) -> Box<[T]> {
     list.drain(..).collect()
 }
@@ -351,7 +350,7 @@ impl StepWalker {
     /// The walked step's summary.
     fn take_summary(&mut self) -> StepSummary {
         let mut requirement = std::mem::take(&mut self.requirement);
-        requirement.capabilities = exact_box(&mut requirement.capabilities).into_vec();
+        requirement.capabilities = exact(requirement.capabilities);
         StepSummary {
             name: self.name.take(),
             long_running: self.long_running,
